@@ -1,0 +1,30 @@
+# Two entry points for a fresh machine: `make study` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup study test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+# Default study: every Barbu trick contract, 4 players, 52 cards, one million deals.
+study: $(STAMP)
+	$(BIN)/cardlab simulate barbu --contract all --players 4 --deck 52 --deals 1000000 --seed 7 --out runs/study.parquet
+	$(BIN)/cardlab report runs/study.parquet --plot runs/study.png
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_barbu.py
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
