@@ -1,0 +1,209 @@
+"""Barbu deal and trick-play kernels over uint64 hands.
+
+``play_deals_nb`` plays deals ``first .. first+count-1`` of a run, in parallel over blocks of
+deals. Deal ``i`` uses the random stream of ``(seed, i)`` alone, its contract is
+``contracts[i % k]`` and its declarer ``(i // k) % n``, so every contract is dealt by every
+seat equally often and any deal can be replayed on its own.
+
+Trick play (§2, §4): the declarer leads the first trick; players follow the led suit when
+able; the highest card of the led suit wins, or the highest trump when a trump suit is set;
+the winner leads next. Each trick is scored from the contract's tables (points per card
+taken, per trick, and for the last two tricks).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.cards import HEARTS, KING, LANE, ONE, ZERO, below, bit, lowest_card, popcount
+from sim.rng import below_n, deal_state
+from sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
+from sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
+
+KH_BIT = np.uint64(1) << np.uint64(LANE * HEARTS + KING)
+HEARTS_MASK = SUIT[HEARTS]
+LEAD_ANYTIME, LEAD_BROKEN, LEAD_ONLY_IF_FORCED = 0, 1, 2
+# Trump duties (§4), each switchable: overtrump when trumps are led, trump when void,
+# overtrump a trump already played when void.
+DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
+ALL_DUTIES = 7
+BLOCK = 2048  # deals per parallel work item
+
+
+@njit(cache=True)
+def deal_hands_nb(state, deck, scratch, n, hands):
+    """Shuffle ``deck`` (Fisher-Yates) and give each of ``n`` seats an equal share as a bitmask."""
+    m = deck.shape[0]
+    for i in range(m):
+        scratch[i] = deck[i]
+    for i in range(m - 1, 0, -1):
+        state, j = below_n(state, i + 1)
+        t = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = t
+    size = m // n
+    for p in range(n):
+        hands[p] = ZERO
+    for i in range(m):
+        hands[i // size] |= bit(scratch[i])
+    return state
+
+
+@njit(cache=True)
+def legal_cards_nb(hand, led, best, trump, duties, lead_rule, hearts_broken, kh_discard):
+    """Mask of the cards ``hand`` may play (§4), ``led`` = -1 when leading, ``best`` = card now winning."""
+    if led < 0:
+        if lead_rule != LEAD_ANYTIME:
+            others = hand & ~HEARTS_MASK
+            if others != ZERO and (lead_rule == LEAD_ONLY_IF_FORCED or not hearts_broken):
+                return others
+        return hand
+    follow = hand & SUIT[led]
+    if trump < 0:
+        if follow != ZERO:
+            return follow
+        if kh_discard and hand & KH_BIT != ZERO:
+            return KH_BIT
+        return hand
+    trumps = hand & SUIT[trump]
+    top_is_trump = best // LANE == trump
+    if led == trump:
+        if duties & DUTY_OVERTRUMP_LED:
+            up = trumps & ~below(best + 1)
+            if up != ZERO:
+                return up
+        return trumps if trumps != ZERO else hand
+    if follow != ZERO:
+        return follow
+    if trumps == ZERO:
+        return hand
+    if not top_is_trump:
+        return trumps if duties & DUTY_MUST_TRUMP else hand
+    if duties & DUTY_OVERTRUMP_RUFF:
+        up = trumps & ~below(best + 1)
+        if up != ZERO:
+            return up
+    return hand
+
+
+@njit(cache=True, inline="always")
+def beats_nb(c, best, trump):
+    """Whether card ``c`` beats the card ``best`` now winning the trick."""
+    cs = c // LANE
+    bs = best // LANE
+    if cs == bs:
+        return c > best
+    return cs == trump
+
+
+@njit(cache=True)
+def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
+                   point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores):
+    """Play one trick-taking deal from ``hands``; write points per seat into ``scores``.
+
+    ``moves`` (length tricks * n, or 0 to skip logging) receives the cards in play order,
+    -1 after an early stop. Returns the advanced random stream.
+    """
+    size = popcount(hands[0])
+    values = card_values[contract]
+    point_mask = point_masks[contract]
+    f = flags[contract]
+    positive = f & FLAG_POSITIVE != 0
+    kh_discard = f & FLAG_KH_DISCARD != 0
+    rule = lead_rule if f & FLAG_HEARTS_LEAD else LEAD_ANYTIME
+    may_stop = early_stop and f & FLAG_PLAY_OUT == 0 and trick_values[contract] == 0
+    record = moves.shape[0] > 0
+    for p in range(n):
+        scores[p] = 0
+    if record:
+        moves[:] = -1
+    remaining = ZERO
+    for p in range(n):
+        remaining |= hands[p]
+    hearts_broken = False
+    leader = declarer
+    for t in range(size):
+        bonus = 0
+        if t == size - 2:
+            bonus = last_two[contract, 0]
+        elif t == size - 1:
+            bonus = last_two[contract, 1]
+        points = trick_values[contract] + bonus
+        if positive:
+            mode = MODE_TAKE
+        elif points == 0 and point_mask == ZERO:
+            mode = MODE_SHED
+        else:
+            mode = MODE_AVOID
+        led = -1
+        best = -1
+        winner = leader
+        for k in range(n):
+            p = leader + k
+            if p >= n:
+                p -= n
+            hand = hands[p]
+            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+            if policies[p] == POLICY.RANDOM:
+                state, c = random_card(state, legal)
+            else:
+                unseen = remaining & ~hand
+                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask, mode)
+            hands[p] = hand & ~bit(c)
+            trick[k] = c
+            if record:
+                moves[t * n + k] = c
+            if led < 0:
+                led = c // LANE
+                best = c
+            elif beats_nb(c, best, trump):
+                best = c
+                winner = p
+        for k in range(n):
+            c = trick[k]
+            remaining &= ~bit(c)
+            points += values[c]
+            if c // LANE == HEARTS:
+                hearts_broken = True
+        scores[winner] += points
+        leader = winner
+        if may_stop and remaining & point_mask == ZERO:
+            break
+    return state
+
+
+@njit(cache=True, parallel=True)
+def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_values, last_two, flags,
+                  point_masks, policies, duties, lead_rule, early_stop,
+                  out_contract, out_declarer, out_scores, log_hands, log_moves):
+    """Play ``count`` trick-contract deals starting at deal index ``first`` (see module docstring).
+
+    Outputs one row per deal; ``log_hands``/``log_moves`` are filled when they have ``count``
+    rows (pass zero-row arrays to skip the move log).
+    """
+    record = log_moves.shape[0] > 0
+    k_contracts = contracts.shape[0]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        hands = np.empty(n, np.uint64)
+        scratch = np.empty(deck.shape[0], np.int8)
+        trick = np.empty(n, np.int64)
+        scores = np.empty(n, np.int32)
+        no_moves = np.empty(0, np.int8)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            i = first + j
+            contract = contracts[i % k_contracts]
+            declarer = (i // k_contracts) % n
+            state = deal_state(seed, i)
+            state = deal_hands_nb(state, deck, scratch, n, hands)
+            if record:
+                log_hands[j, :] = hands
+                moves = log_moves[j]
+            else:
+                moves = no_moves
+            play_tricks_nb(hands, n, declarer, contract, -1, card_values, trick_values, last_two, flags,
+                           point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
+            out_contract[j] = contract
+            out_declarer[j] = declarer
+            for p in range(n):
+                out_scores[j, p] = scores[p]

@@ -1,0 +1,210 @@
+"""Barbu card-play policies, selected per seat by an integer id.
+
+``RANDOM`` plays a uniformly random legal card (tests and baselines).
+
+``HEURISTIC`` sees only its own hand, the cards already played and the current trick. It first
+decides what the current trick means to it:
+
+* **take** in positive contracts (Anti-Salade, Trumps): win tricks with the cheapest winning
+  card when last to play, with the highest card otherwise; lead a card no one can beat (a
+  "boss") if it holds one, else the lowest card of its longest suit; when it cannot win,
+  throw its lowest card.
+* **shed** when the trick is worth nothing and the contract punishes no card (Last Two before
+  its last two tricks): play the highest legal card, so high cards are gone before they hurt.
+* **avoid** otherwise: when following, duck under the current winner with the highest card
+  that still loses; when it must win, play the highest card that carries no points (last to
+  play) or the lowest card that others can still beat (earlier). When void, discard the card
+  that costs most in this contract (K♥, queens, hearts), else the highest card, from the
+  shortest suit on ties. When leading, choose the suit whose lowest card has the most unseen
+  cards above it, avoid leading point cards, and keep dangerous cards covered (do not lead
+  from a suit holding a point card it can still lose under).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim.cards import LANE, ONE, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
+from sim.rng import below_n
+
+
+class Policy(NamedTuple):
+    RANDOM: int = 0
+    HEURISTIC: int = 1
+
+
+POLICY = Policy()
+POLICY_NAMES = ("random", "heuristic")
+
+SUIT = np.array([np.uint64(0x1FFF) << np.uint64(LANE * s) for s in range(4)], np.uint64)
+
+MODE_AVOID, MODE_SHED, MODE_TAKE = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def random_card(state, legal):
+    """A uniformly random card of ``legal``: returns (state, card)."""
+    state, k = below_n(state, popcount(legal))
+    return state, nth_card(legal, k)
+
+
+@njit(cache=True)
+def _lead_avoid(hand, legal, unseen, values, point_mask):
+    best_card = -1
+    best_score = -(1 << 30)
+    for s in range(4):
+        mine = legal & SUIT[s]
+        if mine == ZERO:
+            continue
+        c = lowest_card(mine)
+        others = unseen & SUIT[s]
+        above = popcount(others & ~below(c + 1))
+        score = 4 * above - popcount(others & below(c))
+        if values[c] < 0:
+            score -= 64 - values[c]
+        held_points = hand & SUIT[s] & point_mask & ~bit(c)
+        if held_points != ZERO and popcount(others & ~below(highest_card(held_points))) > 0:
+            score -= 32
+        if above == 0:
+            score -= 128
+        if score > best_score:
+            best_score = score
+            best_card = c
+    return best_card
+
+
+@njit(cache=True)
+def _lead_take(hand, legal, unseen):
+    longest = -1
+    longest_len = -1
+    for s in range(4):
+        mine = legal & SUIT[s]
+        if mine == ZERO:
+            continue
+        top = highest_card(mine)
+        if unseen & SUIT[s] & ~below(top + 1) == ZERO:
+            return top
+        n = popcount(mine)
+        if n > longest_len:
+            longest_len = n
+            longest = lowest_card(mine)
+    return longest
+
+
+@njit(cache=True)
+def _discard_avoid(hand, legal, values):
+    worst = -1
+    worst_value = 0
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        if values[c] < worst_value:
+            worst_value = values[c]
+            worst = c
+    if worst >= 0:
+        return worst
+    best = -1
+    best_key = -1
+    for s in range(4):
+        mine = legal & SUIT[s]
+        if mine == ZERO:
+            continue
+        top = highest_card(mine)
+        key = (top - LANE * s) * 16 + (15 - popcount(hand & SUIT[s]))
+        if key > best_key:
+            best_key = key
+            best = top
+    return best
+
+
+@njit(cache=True)
+def _lowest_rank(legal, values):
+    """The lowest-ranked card of ``legal``, preferring cards that carry no points."""
+    plain = legal
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        if values[c] != 0:
+            plain &= ~bit(c)
+    if plain != ZERO:
+        legal = plain
+    best = -1
+    best_rank = 99
+    for s in range(4):
+        mine = legal & SUIT[s]
+        if mine != ZERO:
+            c = lowest_card(mine)
+            if c - LANE * s < best_rank:
+                best_rank = c - LANE * s
+                best = c
+    return best
+
+
+@njit(cache=True)
+def _highest_rank(legal):
+    best = -1
+    best_rank = -1
+    for s in range(4):
+        mine = legal & SUIT[s]
+        if mine != ZERO:
+            c = highest_card(mine)
+            if c - LANE * s > best_rank:
+                best_rank = c - LANE * s
+                best = c
+    return best
+
+
+@njit(cache=True)
+def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point_mask, mode):
+    """The heuristic's card (see the module docstring).
+
+    ``led`` is the led suit (-1 when leading), ``best`` the card now winning the trick,
+    ``trump`` the trump suit (-1 for none), ``unseen`` the cards neither played nor in ``hand``,
+    ``values`` the contract's per-card points, ``point_mask`` the cards worth points.
+    """
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    if mode == MODE_SHED:
+        return _highest_rank(legal)
+    if led < 0:
+        if mode == MODE_TAKE:
+            return _lead_take(hand, legal, unseen)
+        return _lead_avoid(hand, legal, unseen, values, point_mask)
+
+    best_suit = best // LANE
+    # Cards of legal that would now win the trick.
+    if best_suit == trump:
+        winners = legal & SUIT[trump] & ~below(best + 1)
+    else:
+        winners = legal & SUIT[best_suit] & ~below(best + 1)
+        if trump >= 0:
+            winners |= legal & SUIT[trump]
+    losers = legal & ~winners
+
+    if mode == MODE_TAKE:
+        if winners == ZERO:
+            return _lowest_rank(losers, values)
+        in_suit = winners & SUIT[led]
+        if in_suit != ZERO:
+            return lowest_card(in_suit) if is_last else highest_card(in_suit)
+        return lowest_card(winners)  # the cheapest trump that wins
+
+    following = (legal & SUIT[led]) != ZERO
+    if losers != ZERO:
+        if following:
+            return highest_card(losers & SUIT[led]) if (losers & SUIT[led]) != ZERO else _discard_avoid(hand, losers, values)
+        return _discard_avoid(hand, losers, values)
+    # Every legal card wins for now.
+    if is_last:
+        plain = winners & ~point_mask
+        return _highest_rank(plain) if plain != ZERO else _discard_avoid(hand, winners, values)
+    c = lowest_card(winners)
+    if following and popcount(unseen & SUIT[led] & ~below(c + 1)) == 0:
+        plain = winners & ~point_mask
+        return _highest_rank(plain) if plain != ZERO else c
+    return c
+

@@ -1,0 +1,206 @@
+"""Barbu rules as data: contracts, options, removed cards and scoring tables.
+
+Source: ``shared/rules/barbu.md`` (BGA rules of seed 000). Choices where the spec leaves room,
+each switchable by a named option of :class:`BarbuOptions`:
+
+* Hearts may be led at any time (``hearts_lead='anytime'``); ``'broken'`` forbids leading a
+  heart until a heart has been played to an earlier trick, ``'only_if_forced'`` until the
+  leader holds nothing else. The restriction applies to No Hearts and No K♥, and to Salade
+  only with ``hearts_lead_salade=True``.
+* ``kh_forced_discard`` (off): in No K♥ and Salade a player void in the led suit who holds K♥
+  must discard it.
+* ``early_stop`` (on): a deal stops once no card left in the hands can score and no later
+  trick carries points (No Queens after the 4th queen, No K♥ after the K♥, No Hearts after
+  the last heart). Scores are unchanged; Last Two, Salade, Anti-Salade always play out.
+* Wikipedia scoring uses the same values for every deck and player count (§7 item 1).
+
+Kernels receive everything here as integer arrays (:class:`ScoringTables`), never as
+Python objects.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, N_CARD_IDS, QUEEN, SEVEN, TWO, card, french_deck
+
+
+class Contract(NamedTuple):
+    """Integer ids of the contracts, in the regular-mode cycle order of §2."""
+
+    NO_TRICKS: int = 0
+    NO_HEARTS: int = 1
+    NO_QUEENS: int = 2
+    NO_BARBU: int = 3
+    LAST_TWO: int = 4
+    SALADE: int = 5
+    ANTI_SALADE: int = 6
+    TRUMPS: int = 7
+    DOMINO: int = 8
+
+
+CONTRACT = Contract()
+CONTRACT_NAMES = ("no-tricks", "no-hearts", "no-queens", "no-barbu", "last-two", "salade", "anti-salade",
+                  "trumps", "domino")
+TRICK_CONTRACTS = CONTRACT_NAMES[:7]
+POSITIVE_CONTRACTS = ("anti-salade", "trumps", "domino")
+
+# Per-contract flag bits handed to kernels.
+FLAG_HEARTS_LEAD = 1   # the hearts-lead restriction applies
+FLAG_KH_DISCARD = 2    # the forced K♥ discard applies
+FLAG_POSITIVE = 4      # points are good: players try to take tricks
+FLAG_PLAY_OUT = 8      # never stop early
+
+SCHEMES = ("basic", "wiki")
+HEARTS_LEAD = ("anytime", "broken", "only_if_forced")
+PLAYERS = (3, 4, 5)
+DECKS = (32, 52)
+KH = card(KING, HEARTS)
+AH = card(ACE, HEARTS)
+
+# §1: cards removed so every hand is equal, keyed by (players, deck).
+REMOVED = {
+    (3, 32): (card(SEVEN, DIAMONDS), card(SEVEN, CLUBS)),
+    (3, 52): (card(TWO, DIAMONDS),),
+    (4, 32): (),
+    (4, 52): (),
+    (5, 32): (card(SEVEN, DIAMONDS), card(SEVEN, CLUBS)),
+    (5, 52): (card(TWO, DIAMONDS), card(TWO, CLUBS)),
+}
+
+# §3: the value of each item to the player who takes it, per scheme and deck.
+#            trick heart  A♥  queen  K♥  2nd-last last  trumps-trick
+VALUES = {
+    ("basic", 32): dict(trick=-1, heart=-1, ace_hearts=-1, queen=-2, kh=-8, last2=(-3, -5), trump_trick=2),
+    ("basic", 52): dict(trick=-1, heart=-1, ace_hearts=-1, queen=-3, kh=-12, last2=(-4, -8), trump_trick=3),
+    ("wiki", 32): dict(trick=-2, heart=-2, ace_hearts=-6, queen=-6, kh=-20, last2=(-10, -20), trump_trick=5),
+    ("wiki", 52): dict(trick=-2, heart=-2, ace_hearts=-6, queen=-6, kh=-20, last2=(-10, -20), trump_trick=5),
+}
+DOMINO_PLACES = {("basic", 32): (20, 10, 0, 0), ("basic", 52): (25, 15, 5, 0),
+                 ("wiki", 32): (45, 20, 5, -5), ("wiki", 52): (45, 20, 5, -5)}
+
+
+def _allowed(values) -> str:
+    values = [repr(v) if isinstance(v, str) else str(v) for v in values]
+    return ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
+
+
+def check_choice(option: str, value, allowed) -> None:
+    """Raise ``ValueError`` naming the option, the value and what is allowed."""
+    if value not in allowed or isinstance(value, bool) != isinstance(next(iter(allowed)), bool):
+        raise ValueError(f"{option}: {value!r} is not allowed; choose {_allowed(allowed)}")
+
+
+def contract_id(name: str) -> int:
+    """Contract id from its name (``'no-queens'`` → 2)."""
+    check_choice("contract", name, CONTRACT_NAMES)
+    return CONTRACT_NAMES.index(name)
+
+
+@dataclass(frozen=True)
+class BarbuOptions:
+    """Table rules of one Barbu game; validated on creation (see the module docstring).
+
+    >>> BarbuOptions(players=3, deck=32).hand_size
+    10
+    """
+
+    players: int = 4
+    deck: int = 52
+    scoring: str = "basic"
+    hearts_lead: str = "anytime"
+    hearts_lead_salade: bool = False
+    kh_forced_discard: bool = False
+    early_stop: bool = True
+
+    def __post_init__(self):
+        check_choice("players", self.players, PLAYERS)
+        check_choice("deck", self.deck, DECKS)
+        check_choice("scoring", self.scoring, SCHEMES)
+        check_choice("hearts_lead", self.hearts_lead, HEARTS_LEAD)
+        for name in ("hearts_lead_salade", "kh_forced_discard", "early_stop"):
+            check_choice(name, getattr(self, name), (True, False))
+
+    @property
+    def removed(self) -> tuple[int, ...]:
+        return REMOVED[(self.players, self.deck)]
+
+    @property
+    def cards(self) -> np.ndarray:
+        """Card ids of the reduced deck."""
+        return french_deck(TWO if self.deck == 52 else SEVEN, self.removed)
+
+    @property
+    def hand_size(self) -> int:
+        return len(self.cards) // self.players
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class ScoringTables(NamedTuple):
+    """Integer tables a kernel scores with; row ``c`` belongs to contract id ``c``."""
+
+    card_values: np.ndarray  # int32 (contracts, 64): points for taking each card
+    trick_values: np.ndarray  # int32 (contracts,): points for taking any trick
+    last_two: np.ndarray  # int32 (contracts, 2): extra points for the 2nd-last and last trick
+    flags: np.ndarray  # int32 (contracts,): FLAG_* bits
+    domino_places: np.ndarray  # int32 (players,): points per finishing place
+
+
+def scoring_tables(options: BarbuOptions) -> ScoringTables:
+    """Build the §3 tables for ``options`` (scheme and deck)."""
+    v = VALUES[(options.scoring, options.deck)]
+    n_contracts = len(CONTRACT_NAMES)
+    cards = options.cards
+    card_values = np.zeros((n_contracts, N_CARD_IDS), np.int32)
+    trick_values = np.zeros(n_contracts, np.int32)
+    last_two = np.zeros((n_contracts, 2), np.int32)
+    flags = np.zeros(n_contracts, np.int32)
+
+    hearts = np.zeros(N_CARD_IDS, np.int32)
+    queens = np.zeros(N_CARD_IDS, np.int32)
+    barbu = np.zeros(N_CARD_IDS, np.int32)
+    for c in cards:
+        if c // 16 == HEARTS:
+            hearts[c] = v["ace_hearts"] if c == AH else v["heart"]
+        if c % 16 == QUEEN:
+            queens[c] = v["queen"]
+    barbu[KH] = v["kh"]
+
+    C = CONTRACT
+    trick_values[C.NO_TRICKS] = v["trick"]
+    card_values[C.NO_HEARTS] = hearts
+    card_values[C.NO_QUEENS] = queens
+    card_values[C.NO_BARBU] = barbu
+    last_two[C.LAST_TWO] = v["last2"]
+    card_values[C.SALADE] = hearts + queens + barbu
+    trick_values[C.SALADE] = v["trick"]
+    card_values[C.ANTI_SALADE] = -card_values[C.SALADE]
+    trick_values[C.ANTI_SALADE] = -v["trick"]
+    trick_values[C.TRUMPS] = v["trump_trick"]
+
+    flags[C.NO_HEARTS] |= FLAG_HEARTS_LEAD
+    flags[C.NO_BARBU] |= FLAG_HEARTS_LEAD
+    if options.hearts_lead_salade:
+        flags[C.SALADE] |= FLAG_HEARTS_LEAD
+    flags[C.NO_BARBU] |= FLAG_KH_DISCARD
+    flags[C.SALADE] |= FLAG_KH_DISCARD
+    for name in POSITIVE_CONTRACTS:
+        flags[CONTRACT_NAMES.index(name)] |= FLAG_POSITIVE
+    for c in (C.LAST_TWO, C.SALADE, C.ANTI_SALADE):
+        flags[c] |= FLAG_PLAY_OUT
+
+    table = DOMINO_PLACES[(options.scoring, options.deck)]
+    places = np.array([table[min(i, 3)] for i in range(options.players)], np.int32)
+    return ScoringTables(card_values, trick_values, last_two, flags, places)
+
+
+def contract_total(options: BarbuOptions, contract: str) -> int:
+    """Sum of all seats' points in one fully played deal of a trick contract (§3 totals)."""
+    t = scoring_tables(options)
+    c = contract_id(contract)
+    n_tricks = options.hand_size
+    return int(t.card_values[c].sum() + n_tricks * t.trick_values[c] + t.last_two[c].sum())

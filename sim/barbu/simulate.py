@@ -1,0 +1,132 @@
+"""Python facade for Barbu: validate, call the kernels in chunks, return DataFrames."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+import pandas as pd
+
+from sim import runner
+from sim.barbu.kernels import ALL_DUTIES, play_deals_nb
+from sim.barbu.policies import POLICY_NAMES
+from sim.barbu.rules import (CONTRACT_NAMES, HEARTS_LEAD, TRICK_CONTRACTS, BarbuOptions, check_choice,
+                             scoring_tables)
+from sim.rng import check_seed
+
+
+def make_options(options: BarbuOptions | None = None, **rules) -> BarbuOptions:
+    """``options`` updated with keyword rule options; unknown names raise a clear ``ValueError``."""
+    names = [f.name for f in fields(BarbuOptions)]
+    unknown = sorted(set(rules) - set(names))
+    if unknown:
+        raise ValueError(f"option {unknown[0]!r} is unknown; Barbu options are {', '.join(names)}")
+    base = (options or BarbuOptions()).to_dict()
+    return BarbuOptions(**{**base, **rules})
+
+
+def parse_contracts(contract) -> tuple[str, ...]:
+    """``'all'``, one contract name, or a sequence of names → tuple of trick-contract names."""
+    if isinstance(contract, str):
+        if contract == "all":
+            return TRICK_CONTRACTS
+        contract = [c.strip() for c in contract.split(",")]
+    names = tuple(contract)
+    if not names:
+        raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(TRICK_CONTRACTS))
+    for name in names:
+        check_choice("contract", name, TRICK_CONTRACTS + ("all",))
+        if name == "all":
+            raise ValueError("contract: 'all' cannot be combined with other contracts")
+    return names
+
+
+def parse_policies(policy, players: int) -> tuple[str, ...]:
+    """One policy name for every seat, or one per seat (sequence or comma-separated string)."""
+    if isinstance(policy, str):
+        policy = [p.strip() for p in policy.split(",")]
+    names = tuple(policy)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"policy: {','.join(names)!r} names {len(names)} seats; give one policy or one per seat ({players})")
+    for name in names:
+        check_choice("policy", name, POLICY_NAMES)
+    return names
+
+
+@dataclass(frozen=True)
+class Study:
+    """Everything that decides a run's results: rules, contracts, policies and seed."""
+
+    options: BarbuOptions
+    contracts: tuple[str, ...]
+    policies: tuple[str, ...]
+    seed: int
+
+    @classmethod
+    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, **rules) -> "Study":
+        options = make_options(options, **rules)
+        return cls(options, parse_contracts(contract), parse_policies(policy, options.players), check_seed(seed))
+
+    def kernel_args(self):
+        o = self.options
+        t = scoring_tables(o)
+        point_masks = np.array([int(sum(1 << int(c) for c in np.flatnonzero(row))) for row in t.card_values],
+                               dtype=np.uint64)
+        return dict(
+            deck=o.cards, n=o.players,
+            contracts=np.array([CONTRACT_NAMES.index(c) for c in self.contracts], np.int64),
+            card_values=t.card_values, trick_values=t.trick_values, last_two=t.last_two, flags=t.flags,
+            point_masks=point_masks,
+            policies=np.array([POLICY_NAMES.index(p) for p in self.policies], np.int64),
+            duties=ALL_DUTIES, lead_rule=HEARTS_LEAD.index(o.hearts_lead), early_stop=o.early_stop,
+        )
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
+        a = self.kernel_args()
+        n = a["n"]
+        contract = np.empty(count, np.int8)
+        declarer = np.empty(count, np.int8)
+        score = np.empty((count, n), np.int16)
+        rows = count if record else 0
+        hands = np.zeros((rows, n), np.uint64)
+        moves = np.zeros((rows, len(a["deck"])), np.int8)
+        play_deals_nb(self.seed, first, count, a["deck"], n, a["contracts"], a["card_values"], a["trick_values"],
+                      a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
+                      a["early_stop"], contract, declarer, score, hands, moves)
+        columns = {
+            "deal": np.arange(first, first + count, dtype=np.int64),
+            "contract": pd.Categorical.from_codes(contract, categories=CONTRACT_NAMES),
+            "declarer": declarer,
+            "score": score,
+        }
+        if record:
+            columns["hands"] = hands
+            columns["moves"] = moves
+        return columns
+
+    def metadata(self) -> dict:
+        return {"game": "barbu", "options": self.options.to_dict(), "contracts": list(self.contracts),
+                "policies": list(self.policies), "seed": self.seed}
+
+
+def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
+             threads: int | None = None, first_deal: int = 0, chunk_size: int = runner.DEFAULT_CHUNK,
+             progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+    """Play ``deals`` Barbu deals and return one row per deal (or write them to Parquet ``out``).
+
+    Columns: ``deal``, ``contract``, ``declarer``, ``score_0`` … ``score_{n-1}``. With several
+    contracts (``contract='all'``), deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n``
+    declares. ``policy`` is one name for all seats or one per seat. Rule options
+    (``players``, ``deck``, ``scoring``, ``hearts_lead`` …) are keywords or a
+    :class:`BarbuOptions`. Identical for any ``threads`` and ``chunk_size``.
+
+    >>> df = simulate(deals=1000, seed=7, contract="no-queens", players=4, deck=52)
+    >>> int(df[[f"score_{p}" for p in range(4)]].sum(axis=1).iloc[0])
+    -12
+    """
+    study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
+    runner.set_threads(threads)
+    return runner.run(study.play, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
+                      out=out, meta=study.metadata())
