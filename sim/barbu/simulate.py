@@ -130,3 +130,27 @@ def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", o
     runner.set_threads(threads)
     return runner.run(study.play, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
                       out=out, meta=study.metadata())
+
+
+def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
+           **rules):
+    """Replay deal number ``deal`` of a run alone and return the referee's trick-by-trick verdict.
+
+    The kernel replays the deal from (seed, deal index); the referee checks every move and
+    recomputes the scores, which must equal the kernel's. ``format_deal`` prints it.
+
+    >>> from sim.barbu.referee import format_deal
+    >>> print(format_deal(replay(deal=5, seed=7)).splitlines()[0])
+    contract salade, declarer seat 0
+    """
+    from sim.barbu.referee import RefereeError, check_deal
+
+    deal = runner.check_positive_int("deal", deal, minimum=0)
+    study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
+    cols = study.play(deal, 1, record=True)
+    verdict = check_deal(study.options, str(cols["contract"][0]), int(cols["declarer"][0]), cols["hands"][0],
+                         cols["moves"][0])
+    kernel_scores = [int(s) for s in cols["score"][0]]
+    if verdict.scores != kernel_scores:
+        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {verdict.scores}")
+    return verdict
