@@ -1,0 +1,88 @@
+"""Barbu throughput: deals/s and ns per card for each trick contract, 1 thread and all cores.
+
+    python benchmarks/bench_barbu.py                 # every contract, 52 cards, 4 players, heuristic
+    python benchmarks/bench_barbu.py --deals 4000000 --repeats 7 --memory
+
+Warms up (compiles) first, checks every deal's point total against the §3 table, then times
+``repeats`` runs and reports the median. Results go to benchmarks/results/barbu.json so runs
+can be compared across commits. ``--memory`` also streams a 10,000,000-deal run to Parquet and
+reports its peak resident memory.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study  # noqa: E402
+from sim.barbu.rules import contract_total  # noqa: E402
+
+
+def bench_contract(contract, *, deals, repeats, threads, options):
+    study = Study.build(options=options, contract=contract, policy="heuristic", seed=1)
+    numba.set_num_threads(threads)
+    cols = study.play(0, 10_000)  # warm-up and output check
+    totals = cols["score"].astype(np.int64).sum(axis=1)
+    expected = contract_total(options, contract)
+    assert (totals == expected).all(), f"{contract}: deal totals {np.unique(totals)} != {expected}"
+    times = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        study.play(r * deals, deals)
+        times.append(time.perf_counter() - t0)
+    median = statistics.median(times)
+    return {"contract": contract, "threads": threads, "deals": deals, "median_s": median,
+            "deals_per_s": deals / median, "ns_per_card": median / (deals * len(options.cards)) * 1e9}
+
+
+def peak_memory_10m(options):
+    """Peak RSS (MiB) of a child process streaming 10,000,000 deals to Parquet."""
+    with tempfile.TemporaryDirectory() as tmp:
+        code = ("import resource; from sim.barbu import simulate; "
+                f"simulate(deals=10_000_000, seed=3, contract='all', out='{tmp}/m.parquet'); "
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).resolve().parents[1])
+        return int(out.stdout.split()[-1]) / 1024
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2_000_000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--contract", default="all")
+    ap.add_argument("--memory", action="store_true")
+    args = ap.parse_args()
+    options = BarbuOptions(players=4, deck=52)
+    contracts = TRICK_CONTRACTS if args.contract == "all" else tuple(args.contract.split(","))
+    rows = []
+    print(f"{'contract':<12} {'threads':>7} {'deals/s':>12} {'ns/card':>8}")
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        for contract in contracts:
+            row = bench_contract(contract, deals=args.deals, repeats=args.repeats, threads=threads, options=options)
+            rows.append(row)
+            print(f"{contract:<12} {threads:>7} {row['deals_per_s']:>12,.0f} {row['ns_per_card']:>8.1f}", flush=True)
+    result = {"machine": {"cpu_count": numba.config.NUMBA_NUM_THREADS, "platform": platform.platform(),
+                          "processor": platform.processor()},
+              "rows": rows}
+    if args.memory:
+        result["peak_rss_mib_10m_deals"] = peak_memory_10m(options)
+        print(f"10,000,000 deals streamed to Parquet: peak RSS {result['peak_rss_mib_10m_deals']:.0f} MiB")
+    out = Path(__file__).parent / "results" / "barbu.json"
+    out.write_text(json.dumps(result, indent=1))
+    print(f"results written to {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""Card ids, names and the kernel bit tricks against plain Python."""
+import numpy as np
+from hypothesis import given, strategies as st
+from numba import njit
+
+from sim.cards import (ACE, HEARTS, KING, card, card_name, cards_of, clz, ctz, french_deck, highest_card,
+                       lowest_card, nth_card, parse_card, popcount)
+from sim.rng import below_n, deal_state
+
+
+@njit(cache=True)
+def _bits(x, k):
+
+    return popcount(x), ctz(x), clz(x), lowest_card(x), highest_card(x), nth_card(x, k)
+
+
+@given(st.integers(min_value=1, max_value=2**64 - 1), st.integers(min_value=0, max_value=63))
+def test_bit_tricks_match_python(x, k):
+    k = k % bin(x).count("1")
+    ids = cards_of(x)
+    assert _bits(np.uint64(x), k) == (len(ids), ids[0], 64 - x.bit_length(), ids[0], ids[-1], ids[k])
+
+
+def test_names_round_trip_over_every_card():
+    for c in french_deck(0):
+        assert parse_card(card_name(c)) == c
+    assert card_name(card(KING, HEARTS)) == "K♥" and parse_card("as") == card(ACE, 3) and parse_card("10d") == 16 + 8
+
+
+def test_decks_have_the_expected_sizes():
+    assert [len(french_deck(r)) for r in (0, 5, 6)] == [52, 32, 28]
+
+
+@njit(cache=True)
+def _draws(seed, n, count):
+    out = np.empty(count, np.int64)
+    s = deal_state(seed, 0)
+    for i in range(count):
+        s, out[i] = below_n(s, n)
+    return out
+
+
+def test_bounded_draws_are_in_range_and_roughly_uniform():
+    d = _draws(5, 7, 70_000)
+    counts = np.bincount(d, minlength=7)
+    assert d.min() == 0 and d.max() == 6
+    assert np.all(np.abs(counts - 10_000) < 500)  # ~5 standard deviations
