@@ -306,7 +306,10 @@ def test_plot_score_distributions(tmp_path):
     ax = fig.axes[0]
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
     # no-hearts: declarer mean -2 with half-width z * 2 / sqrt(3); others mean -5 with half-width z / sqrt(3).
-    assert labels == [f"declarer: -2.000 ± {Z95 * 2 / math.sqrt(3):.3f}", f"others: -5.000 ± {Z95 / math.sqrt(3):.3f}"]
+    assert labels == [
+        f"declarer: -2.000 ± {Z95 * 2 / math.sqrt(3):.3f}",
+        f"others: -5.000 ± {Z95 / math.sqrt(3):.3f}",
+    ]
     # Three declarer bars (scores -4, -2, 0) and four others bars (-8, -6, -4, -2), heights are shares.
     heights = sorted(round(p.get_height(), 6) for p in ax.patches)
     assert heights == sorted([round(1 / 3, 6)] * 3 + [round(v, 6) for v in (1 / 6, 2 / 6, 2 / 6, 1 / 6)])

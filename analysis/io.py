@@ -1,0 +1,48 @@
+"""Reading simulation runs (Parquet files with ``cardlab`` JSON metadata)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+#: Key of the run metadata (a JSON object) in the Arrow schema metadata.
+METADATA_KEY = b"cardlab"
+
+
+def load_run(path) -> tuple[pd.DataFrame, dict]:
+    """Read a simulator Parquet file and return ``(deals, metadata)``.
+
+    ``deals`` is the table as a pandas DataFrame (one row per deal) and
+    ``metadata`` the JSON object the simulator stored in the Arrow schema
+    metadata under ``b"cardlab"`` (keys such as "game", "options", "seed",
+    "deals", "versions"); it is an empty dict when the file has none.
+
+    >>> import json, os, tempfile
+    >>> import pandas as pd, pyarrow as pa, pyarrow.parquet as pq
+    >>> table = pa.Table.from_pandas(pd.DataFrame({"deal": [0, 1]}))
+    >>> table = table.replace_schema_metadata({**table.schema.metadata, b"cardlab": json.dumps({"seed": 7})})
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.parquet")
+    >>> pq.write_table(table, path)
+    >>> df, meta = load_run(path)
+    >>> len(df), meta
+    (2, {'seed': 7})
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such run file: {path}")
+    table = pq.read_table(path)
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    meta: dict = {}
+    if raw is not None:
+        try:
+            meta = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: the {METADATA_KEY!r} schema metadata is not valid JSON: {exc}") from exc
+        if not isinstance(meta, dict):
+            raise ValueError(
+                f"{path}: the {METADATA_KEY!r} schema metadata must be a JSON object, got {type(meta).__name__}"
+            )
+    return table.to_pandas(), meta

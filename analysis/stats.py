@@ -1,0 +1,83 @@
+"""Small, dependency-free confidence intervals (normal quantiles via ``statistics.NormalDist``)."""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+
+
+def normal_quantile(level: float) -> float:
+    """Return the two-sided normal critical value z for a confidence ``level`` in (0, 1).
+
+    This is ``NormalDist().inv_cdf((1 + level) / 2)``, i.e. the z such that a
+    standard normal variable lies in [-z, z] with probability ``level``; it is
+    shared by every interval in this package so that they all agree.
+
+    >>> round(normal_quantile(0.95), 4)
+    1.96
+    """
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be strictly between 0 and 1, got {level!r}")
+    return NormalDist().inv_cdf((1.0 + level) / 2.0)
+
+
+def mean_ci(values, *, level: float = 0.95) -> tuple[float, float, float]:
+    """Return ``(mean, low, high)``: the sample mean and its normal-approximation confidence interval.
+
+    The half-width is ``z * s / sqrt(n)`` with ``s`` the sample standard
+    deviation (ddof=1) and ``z`` the two-sided normal quantile for ``level``.
+    The observations must be independent (for seat scores of the non-declarers
+    of one deal, pass one per-deal mean, not every seat). With fewer than two
+    values the interval is undefined and ``(mean, nan, nan)`` is returned.
+
+    >>> mean, low, high = mean_ci([-2, -4, -6, -8])
+    >>> mean, round(high - mean, 3)
+    (-5.0, 2.53)
+    >>> mean_ci([3])
+    (3.0, nan, nan)
+    """
+    z = normal_quantile(level)
+    x = np.asarray(values, dtype=float).ravel()
+    if x.size == 0:
+        raise ValueError("mean_ci needs at least one value, got an empty sequence")
+    if np.isnan(x).any():
+        raise ValueError("mean_ci got NaN values; drop them first")
+    mean = float(x.mean())
+    if x.size < 2:
+        return mean, math.nan, math.nan
+    half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return mean, mean - half, mean + half
+
+
+def proportion_ci(successes, n, *, level: float = 0.95):
+    """Return ``(share, low, high)``: a proportion and its Wilson score confidence interval.
+
+    The Wilson interval stays inside [0, 1] and behaves well for shares near 0
+    or 1 and for small ``n``, unlike the plain normal interval. ``successes``
+    and ``n`` may be scalars (floats are returned) or equally shaped arrays
+    (arrays are returned); every ``n`` must be positive and
+    ``0 <= successes <= n``.
+
+    >>> share, low, high = proportion_ci(5, 10)
+    >>> share, round(low, 4), round(high, 4)
+    (0.5, 0.2366, 0.7634)
+    """
+    z = normal_quantile(level)
+    k = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    if np.any(~(m > 0)):
+        raise ValueError(f"n must be positive, got {n!r}")
+    if np.any(~((k >= 0) & (k <= m))):
+        raise ValueError(f"successes must lie between 0 and n, got successes={successes!r}, n={n!r}")
+    p = k / m
+    z2 = z * z
+    denom = 1.0 + z2 / m
+    centre = (p + z2 / (2.0 * m)) / denom
+    half = z * np.sqrt(p * (1.0 - p) / m + z2 / (4.0 * m * m)) / denom
+    low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))  # exact bounds, free of rounding
+    high = np.where(k == m, 1.0, np.clip(centre + half, 0.0, 1.0))
+    if p.ndim == 0:
+        return float(p), float(low), float(high)
+    return p, low, high
