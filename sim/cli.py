@@ -110,7 +110,10 @@ def _check_plot_path(plot) -> None:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help, or a one-line usage error already printed
+        return stop.code
     try:
         if args.command == "simulate":
             _check_game(args.game)
