@@ -8,7 +8,8 @@ import itertools
 import numpy as np
 import pytest
 
-from sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study
+from sim.barbu import BarbuOptions, Study
+from sim.barbu.rules import ALL_CONTRACTS
 from sim.barbu.referee import RefereeError, check_deal
 
 DEALS_PER_CONTRACT = 2000
@@ -17,8 +18,9 @@ DEALS_PER_CONTRACT = 2000
 def referee_run(study: Study, deals: int, first: int = 0):
     cols = study.play(first, deals, record=True)
     for j in range(deals):
+        trump = int(cols["trump"][j])
         verdict = check_deal(study.options, str(cols["contract"][j]), int(cols["declarer"][j]), cols["hands"][j],
-                             cols["moves"][j])
+                             cols["moves"][j], trump=None if trump < 0 else trump)
         assert verdict.scores == [int(s) for s in cols["score"][j]], f"deal {first + j}"
     return cols
 
@@ -27,9 +29,9 @@ def referee_run(study: Study, deals: int, first: int = 0):
 def test_kernel_matches_referee(deck, players, policy):
     study = Study.build(options=BarbuOptions(players=players, deck=deck), contract="all", policy=policy,
                         seed=1000 * deck + players)
-    cols = referee_run(study, DEALS_PER_CONTRACT * len(TRICK_CONTRACTS))
+    cols = referee_run(study, DEALS_PER_CONTRACT * len(ALL_CONTRACTS))
     counts = cols["contract"].value_counts()
-    assert (counts[list(TRICK_CONTRACTS)] == DEALS_PER_CONTRACT).all()
+    assert (counts[list(ALL_CONTRACTS)] == DEALS_PER_CONTRACT).all()
 
 
 @pytest.mark.parametrize("rules", [
@@ -44,7 +46,7 @@ def test_rule_options_match_referee(rules, policy):
     players = rules.get("players", 4)
     policy = policy if "," not in policy else ",".join((["heuristic"] + ["random"] * (players - 1)))
     study = Study.build(contract="all", policy=policy, seed=99, **rules)
-    referee_run(study, 700 * len(TRICK_CONTRACTS))
+    referee_run(study, 700 * len(ALL_CONTRACTS))
 
 
 def test_referee_rejects_an_illegal_move():

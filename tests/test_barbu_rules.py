@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study, simulate
-from sim.barbu.rules import CONTRACT_NAMES, contract_total, scoring_tables
+from sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES, contract_total, scoring_tables
 from sim.cards import card_name, parse_card
 
 SCORES = [f"score_{p}" for p in range(5)]
@@ -26,7 +26,7 @@ def test_salade_card_values_stack(scoring, deck, card, value):
 TOTALS = {
     "no-tricks": (-8, -13, -26), "no-hearts": (-8, -13, -30), "no-queens": (-8, -12, -24),
     "no-barbu": (-8, -12, -20), "last-two": (-8, -12, -30), "salade": (-32, -50, -100),
-    "anti-salade": (32, 50, 100),
+    "anti-salade": (32, 50, 100), "trumps": (16, 39, 65),
 }
 
 
@@ -51,11 +51,11 @@ def test_wiki_four_players_is_zero_sum_over_the_seven_classic_contracts():
 @pytest.mark.parametrize("scoring", ["basic", "wiki"])
 def test_every_played_deal_hits_the_contract_total(players, deck, scoring):
     """Points per deal equal the contract's total, with or without early stopping."""
-    df = simulate(deals=7 * 500, seed=3, contract="all", players=players, deck=deck, scoring=scoring,
+    df = simulate(deals=len(ALL_CONTRACTS) * 500, seed=3, contract="all", players=players, deck=deck, scoring=scoring,
                   policy="random")
     totals = df[SCORES[:players]].sum(axis=1)
     o = BarbuOptions(players=players, deck=deck, scoring=scoring)
-    expected = df["contract"].map({c: contract_total(o, c) for c in TRICK_CONTRACTS}).astype(int)
+    expected = df["contract"].map({c: contract_total(o, c) for c in ALL_CONTRACTS}).astype(int)
     assert (totals == expected).all()
 
 
@@ -70,9 +70,10 @@ def test_removed_cards_and_hand_sizes(players, deck, removed, size):
 
 
 def test_each_contract_is_dealt_by_every_seat_equally():
-    df = simulate(deals=7 * 4 * 10, seed=1, contract="all")
+    k = len(ALL_CONTRACTS)
+    df = simulate(deals=k * 4 * 10, seed=1, contract="all")
     counts = df.groupby(["contract", "declarer"], observed=True).size()
-    assert len(counts) == 28 and (counts == 10).all()
+    assert len(counts) == k * 4 and (counts == 10).all()
 
 
 @pytest.mark.parametrize("bad,match", [
@@ -81,7 +82,7 @@ def test_each_contract_is_dealt_by_every_seat_equally():
     (dict(scoring="bridge"), "scoring: 'bridge' is not allowed"),
     (dict(hearts_lead="never"), "hearts_lead: 'never' is not allowed"),
     (dict(early_stop="yes"), "early_stop: 'yes' is not allowed; choose True or False"),
-    (dict(contract="trumps"), "contract: 'trumps' is not allowed"),
+    (dict(contract="bridge"), "contract: 'bridge' is not allowed"),
     (dict(policy="smart"), "policy: 'smart' is not allowed; choose 'random' or 'heuristic'"),
     (dict(double=True), "option 'double' is unknown"),
     (dict(seed=-1), "seed: -1 is not allowed"),
@@ -91,7 +92,7 @@ def test_bad_options_name_option_value_and_allowed(bad, match):
         Study.build(**bad)
 
 
-@pytest.mark.parametrize("contract", TRICK_CONTRACTS)
+@pytest.mark.parametrize("contract", ALL_CONTRACTS)
 def test_heuristic_beats_random(contract):
     """One heuristic seat among random players scores better than a random seat does."""
     mixed = simulate(deals=20_000, seed=11, contract=contract, policy="heuristic,random,random,random")

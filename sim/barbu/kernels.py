@@ -18,7 +18,8 @@ from numba import njit, prange
 from sim.cards import HEARTS, KING, LANE, ONE, ZERO, below, bit, lowest_card, popcount
 from sim.rng import below_n, deal_state
 from sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
-from sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
+from sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
+from sim.barbu.estimate import N_FEATURES, best_trump_nb
 
 KH_BIT = np.uint64(1) << np.uint64(LANE * HEARTS + KING)
 HEARTS_MASK = SUIT[HEARTS]
@@ -28,6 +29,8 @@ LEAD_ANYTIME, LEAD_BROKEN, LEAD_ONLY_IF_FORCED = 0, 1, 2
 DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
 ALL_DUTIES = 7
 BLOCK = 2048  # deals per parallel work item
+# How the trump suit of a Trumps deal is named: 0-3 a fixed suit (paired studies).
+TRUMP_BY_POLICY, TRUMP_AT_RANDOM = -1, 4
 
 
 @njit(cache=True)
@@ -172,14 +175,24 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
     return state
 
 
+@njit(cache=True)
+def name_trump_nb(hand, how, policy, weights, features, state):
+    """The Trumps declarer's suit: by its policy (random suit, or the best estimated), at random, or fixed."""
+    if how == TRUMP_AT_RANDOM or (how == TRUMP_BY_POLICY and policy == POLICY.RANDOM):
+        return below_n(state, 4)
+    if how == TRUMP_BY_POLICY:
+        return state, best_trump_nb(hand, CONTRACT.TRUMPS, weights, features)
+    return state, how
+
+
 @njit(cache=True, parallel=True)
 def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_values, last_two, flags,
-                  point_masks, policies, duties, lead_rule, early_stop,
-                  out_contract, out_declarer, out_scores, log_hands, log_moves):
-    """Play ``count`` trick-contract deals starting at deal index ``first`` (see module docstring).
+                  point_masks, policies, duties, lead_rule, early_stop, trump_how, weights,
+                  out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves):
+    """Play ``count`` deals starting at deal index ``first`` (see module docstring).
 
-    Outputs one row per deal; ``log_hands``/``log_moves`` are filled when they have ``count``
-    rows (pass zero-row arrays to skip the move log).
+    Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands``/``log_moves``
+    are filled when they have ``count`` rows (pass zero-row arrays to skip the move log).
     """
     record = log_moves.shape[0] > 0
     k_contracts = contracts.shape[0]
@@ -190,6 +203,7 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
         trick = np.empty(n, np.int64)
         scores = np.empty(n, np.int32)
         no_moves = np.empty(0, np.int8)
+        features = np.empty(N_FEATURES, np.float64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             i = first + j
             contract = contracts[i % k_contracts]
@@ -201,9 +215,13 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
                 moves = log_moves[j]
             else:
                 moves = no_moves
-            play_tricks_nb(hands, n, declarer, contract, -1, card_values, trick_values, last_two, flags,
+            trump = -1
+            if contract == CONTRACT.TRUMPS:
+                state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
+            play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
                            point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
             out_contract[j] = contract
             out_declarer[j] = declarer
+            out_trump[j] = trump
             for p in range(n):
                 out_scores[j, p] = scores[p]

@@ -44,7 +44,8 @@ class Contract(NamedTuple):
 CONTRACT = Contract()
 CONTRACT_NAMES = ("no-tricks", "no-hearts", "no-queens", "no-barbu", "last-two", "salade", "anti-salade",
                   "trumps", "domino")
-TRICK_CONTRACTS = CONTRACT_NAMES[:7]
+TRICK_CONTRACTS = CONTRACT_NAMES[:8]  # every contract played in tricks
+ALL_CONTRACTS = CONTRACT_NAMES[:8]  # what contract='all' plays, each on its own deals
 POSITIVE_CONTRACTS = ("anti-salade", "trumps", "domino")
 
 # Per-contract flag bits handed to kernels.

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 
 import numpy as np
 import pandas as pd
 
 from sim import runner
-from sim.barbu.kernels import ALL_DUTIES, play_deals_nb
+from sim.barbu.estimate import N_FEATURES, features_matrix_nb
+from sim.barbu.kernels import ALL_DUTIES, TRUMP_AT_RANDOM, TRUMP_BY_POLICY, play_deals_nb
 from sim.barbu.policies import POLICY_NAMES
-from sim.barbu.rules import (CONTRACT_NAMES, HEARTS_LEAD, TRICK_CONTRACTS, BarbuOptions, check_choice,
+from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT_NAMES, HEARTS_LEAD, BarbuOptions, check_choice,
                              scoring_tables)
 from sim.rng import check_seed
 
@@ -28,13 +30,13 @@ def parse_contracts(contract) -> tuple[str, ...]:
     """``'all'``, one contract name, or a sequence of names → tuple of trick-contract names."""
     if isinstance(contract, str):
         if contract == "all":
-            return TRICK_CONTRACTS
+            return ALL_CONTRACTS
         contract = [c.strip() for c in contract.split(",")]
     names = tuple(contract)
     if not names:
-        raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(TRICK_CONTRACTS))
+        raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(ALL_CONTRACTS))
     for name in names:
-        check_choice("contract", name, TRICK_CONTRACTS + ("all",))
+        check_choice("contract", name, ALL_CONTRACTS + ("all",))
         if name == "all":
             raise ValueError("contract: 'all' cannot be combined with other contracts")
     return names
@@ -54,6 +56,74 @@ def parse_policies(policy, players: int) -> tuple[str, ...]:
     return names
 
 
+def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
+    """Everything a deal kernel needs, as integer and float arrays."""
+    t = scoring_tables(options)
+    point_masks = np.array([int(sum(1 << int(c) for c in np.flatnonzero(row))) for row in t.card_values],
+                           dtype=np.uint64)
+    return dict(
+        deck=options.cards, n=options.players,
+        contracts=np.array([CONTRACT_NAMES.index(c) for c in contracts], np.int64),
+        card_values=t.card_values, trick_values=t.trick_values, last_two=t.last_two, flags=t.flags,
+        point_masks=point_masks,
+        policies=np.array([POLICY_NAMES.index(p) for p in policies], np.int64),
+        duties=ALL_DUTIES, lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
+        weights=fitted_weights(options) if weights is None else weights,
+    )
+
+
+def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = False,
+                 trump_how: int = TRUMP_BY_POLICY) -> dict:
+    """Call the deal kernel on deals ``first .. first+count-1`` and return named columns."""
+    n = a["n"]
+    contract = np.empty(count, np.int8)
+    declarer = np.empty(count, np.int8)
+    trump = np.empty(count, np.int8)
+    score = np.empty((count, n), np.int16)
+    rows = count if record else 0
+    hands = np.zeros((rows, n), np.uint64)
+    moves = np.zeros((rows, len(a["deck"])), np.int8)
+    play_deals_nb(seed, first, count, a["deck"], n, a["contracts"], a["card_values"], a["trick_values"],
+                  a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
+                  a["early_stop"], trump_how, a["weights"], contract, declarer, trump, score, hands, moves)
+    columns = {
+        "deal": np.arange(first, first + count, dtype=np.int64),
+        "contract": pd.Categorical.from_codes(contract, categories=CONTRACT_NAMES),
+        "declarer": declarer,
+        "trump": trump,
+        "score": score,
+    }
+    if record:
+        columns["hands"] = hands
+        columns["moves"] = moves
+    return columns
+
+
+FIT_DEALS = 12_000  # deals per contract for the hand-value model
+FIT_SEED = 0x5EED
+
+
+@lru_cache(maxsize=64)
+def fitted_weights(options: BarbuOptions) -> np.ndarray:
+    """Hand-value weights (contracts x features) for ``options``, fitted on seeded heuristic play.
+
+    Least squares (a small ridge keeps absent ranks at zero) of each seat's score on its hand
+    features, per contract; Trumps deals use a random trump suit. Deterministic.
+    """
+    weights = np.zeros((len(CONTRACT_NAMES), N_FEATURES))
+    n = options.players
+    for name in ALL_CONTRACTS:
+        c = CONTRACT_NAMES.index(name)
+        a = kernel_tables(options, (name,), ("heuristic",) * n, weights=weights)
+        cols = play_columns(a, FIT_SEED + c, 0, FIT_DEALS, record=True, trump_how=TRUMP_AT_RANDOM)
+        x = np.empty((FIT_DEALS * n, N_FEATURES))
+        features_matrix_nb(cols["hands"], cols["declarer"].astype(np.int64), cols["trump"].astype(np.int64), x)
+        y = cols["score"].astype(np.float64).ravel()
+        ridge = 1e-3 * len(y)
+        weights[c] = np.linalg.solve(x.T @ x + ridge * np.eye(N_FEATURES), x.T @ y)
+    return weights
+
+
 @dataclass(frozen=True)
 class Study:
     """Everything that decides a run's results: rules, contracts, policies and seed."""
@@ -68,44 +138,13 @@ class Study:
         options = make_options(options, **rules)
         return cls(options, parse_contracts(contract), parse_policies(policy, options.players), check_seed(seed))
 
-    def kernel_args(self):
-        o = self.options
-        t = scoring_tables(o)
-        point_masks = np.array([int(sum(1 << int(c) for c in np.flatnonzero(row))) for row in t.card_values],
-                               dtype=np.uint64)
-        return dict(
-            deck=o.cards, n=o.players,
-            contracts=np.array([CONTRACT_NAMES.index(c) for c in self.contracts], np.int64),
-            card_values=t.card_values, trick_values=t.trick_values, last_two=t.last_two, flags=t.flags,
-            point_masks=point_masks,
-            policies=np.array([POLICY_NAMES.index(p) for p in self.policies], np.int64),
-            duties=ALL_DUTIES, lead_rule=HEARTS_LEAD.index(o.hearts_lead), early_stop=o.early_stop,
-        )
+    @cached_property
+    def kernel_args(self) -> dict:
+        return kernel_tables(self.options, self.contracts, self.policies)
 
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+    def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
         """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
-        a = self.kernel_args()
-        n = a["n"]
-        contract = np.empty(count, np.int8)
-        declarer = np.empty(count, np.int8)
-        score = np.empty((count, n), np.int16)
-        rows = count if record else 0
-        hands = np.zeros((rows, n), np.uint64)
-        moves = np.zeros((rows, len(a["deck"])), np.int8)
-        play_deals_nb(self.seed, first, count, a["deck"], n, a["contracts"], a["card_values"], a["trick_values"],
-                      a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
-                      a["early_stop"], contract, declarer, score, hands, moves)
-        columns = {
-            "deal": np.arange(first, first + count, dtype=np.int64),
-            "contract": pd.Categorical.from_codes(contract, categories=CONTRACT_NAMES),
-            "declarer": declarer,
-            "score": score,
-        }
-        if record:
-            columns["hands"] = hands
-            columns["moves"] = moves
-        return columns
-
+        return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
     def metadata(self) -> dict:
         return {"game": "barbu", "options": self.options.to_dict(), "contracts": list(self.contracts),
                 "policies": list(self.policies), "seed": self.seed}

@@ -1,0 +1,371 @@
+"""Barbu Domino: the one contract that is not a trick game, as Numba kernels over uint64 hands.
+
+Source: ``shared/rules/barbu.md`` §4 (Domino), §3 (place scores), §7 items 6, 7, 8, 15. Three
+rule sets, chosen by an integer ``variant`` (§7 item 6):
+
+``DOMINO_UPWARD`` (0, seed rule, default)
+    Each suit is built upward, one card at a time, from the lowest card of that suit present in
+    the deck (2, or 7 with 32 cards; 3♦/3♣ or 8♦/8♣ when those lows were removed — §7 item 15,
+    computed from the union of the hands) up to the Ace. A card is playable iff it is the next
+    card of its suit. Any suit may be opened at any time by its lowest card.
+
+``DOMINO_FAN_TAN`` (1, Wikipedia/"Fan Tan")
+    The declarer names a start rank ``r``. A suit is opened only by its card of rank ``r`` (or,
+    when that card was removed from the deck, by the lowest card of the suit above ``r`` — §7
+    item 15); once open it is built one card at a time both upward to the Ace and downward to
+    the lowest card of the suit present in the deck. A card is playable iff it is the opener of
+    an unopened suit, or one rank above the highest or one rank below the lowest card already
+    played in its suit. ``start_rank = -1`` lets the declarer choose inside the kernel: the
+    heuristic names the rank scoring highest on ``16 × (cards of that rank held) + (held cards
+    chained to them in suit, up and down)``, ties to the lower rank; the random policy names a
+    uniformly random rank of the deck.
+
+``DOMINO_BGA_ADJACENT`` (2, current BGA help: "same rank as a played card, or same suit and one
+rank above or below a played card")
+    The first card of the deal may be any card. Afterwards a card is playable iff its rank
+    equals the rank of any card already played (in any suit), or it is of the same suit and one
+    rank above or below a card already played (Ace high only: A is adjacent to K, never to 2).
+
+Common to all three (§4, §7 items 7, 8):
+
+* Turn order is clockwise from the starter: the declarer (``starter_offset = 0``, default) or
+  the player on the declarer's left (``starter_offset = 1``). Players with empty hands are
+  skipped.
+* A player holding a playable card must play one (their choice); otherwise they pass.
+* Playing an Ace gives the same player another turn at once with the same obligations; if they
+  then hold nothing playable the turn is a pass; if their hand is empty it ends. The Ace closes
+  the upward run of its suit in every variant (there is no card above it). With
+  ``ace_replay_optional`` the player may decline that extra turn (our reading of the seed's
+  "may play again"): the heuristic always takes it when it holds a playable card, the random
+  policy flips a fair coin. Declining is only offered (and logged) when a playable card is held.
+* A player who empties their hand takes the next finishing place; when only one player still
+  holds cards they take the last place and the deal ends (their cards are never played).
+* Seat ``p`` scores ``places[k]`` for finishing place ``k`` (0 = first); 3 players score the
+  first three values of the table (§7 item 8).
+
+No variant can deadlock: while the deal runs, some card of the frontier (the playable set of
+the table) is always in somebody's hand.
+
+Move log (``int8``, length ``domino_log_length(n, hand_size)``, or 0 to skip logging):
+
+* ``moves[0]`` is a header: the start rank in effect (0 = 2 … 12 = Ace) for fan_tan, -1 for the
+  other variants;
+* then one event per turn of a player holding cards, in turn order: a card id (0..63) for a
+  play, ``MOVE_PASS`` (-2) for a pass, ``MOVE_DECLINE`` (-3) for declining an Ace's extra turn;
+* ``MOVE_NONE`` (-1) fills the unused tail.
+
+The kernels keep the table as one ``frontier`` mask: the cards that may be played next (for
+upward one bit per unfinished suit). A player's playable cards are ``hand & frontier``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.cards import ACE, LANE, ONE, ZERO, below, bit, ctz, lowest_card, popcount
+from sim.rng import below_n, deal_state
+from sim.barbu.kernels import BLOCK, deal_hands_nb
+from sim.barbu.policies import POLICY, SUIT, random_card
+
+DOMINO_UPWARD = 0
+DOMINO_FAN_TAN = 1
+DOMINO_BGA_ADJACENT = 2
+DOMINO_VARIANTS = ("upward", "fan_tan", "bga_adjacent")
+
+MOVE_NONE = -1
+MOVE_PASS = -2
+MOVE_DECLINE = -3
+
+# Heuristic weights (see domino_heuristic_card).
+GIFT_COST = 64
+UNLOCK_GAIN = 16
+ACE_BONUS = 256
+
+RANK_LANES = np.uint64(0x1FFF)
+REPLICATE = np.uint64(0x0001000100010001)
+U1 = np.uint64(1)
+U16, U32, U48 = np.uint64(16), np.uint64(32), np.uint64(48)
+
+
+def domino_variant(variant) -> int:
+    """Variant id from a name (``'upward'``, ``'fan_tan'``, ``'bga_adjacent'``) or an id."""
+    if isinstance(variant, str):
+        if variant not in DOMINO_VARIANTS:
+            allowed = ", ".join(repr(v) for v in DOMINO_VARIANTS)
+            raise ValueError(f"domino_rules: {variant!r} is not allowed; choose {allowed}")
+        return DOMINO_VARIANTS.index(variant)
+    if isinstance(variant, bool) or int(variant) not in range(len(DOMINO_VARIANTS)):
+        raise ValueError(f"domino_rules: {variant!r} is not allowed; choose 0, 1 or 2 "
+                         f"({', '.join(DOMINO_VARIANTS)})")
+    return int(variant)
+
+
+def domino_log_length(n: int, hand_size: int) -> int:
+    """A safe length for one deal's move log: header + at most ``n`` turns per card played, + ``n``.
+
+    Between two plays every other player passes at most once, plus one pass (or decline) of the
+    player whose Ace gave an extra turn; so ``1 + (n * hand_size + 1) * (n + 1)`` always suffices.
+    """
+    return 1 + (n * hand_size + 1) * (n + 1)
+
+
+# ---------------------------------------------------------------- table state
+
+
+@njit(cache=True, inline="always")
+def rank_spread(m):
+    """Every card, in every suit, whose rank is the rank of some card of ``m``."""
+    r = (m | (m >> U16) | (m >> U32) | (m >> U48)) & RANK_LANES
+    return r * REPLICATE
+
+
+@njit(cache=True, inline="always")
+def frontier_after(frontier, played, c, variant, deck, openers):
+    """The frontier once card ``c`` of the frontier has been played.
+
+    ``played`` is the mask of cards played before ``c``, ``deck`` the union of the dealt hands,
+    ``openers`` one bit per suit: the card that opened (fan_tan/upward) that suit.
+    """
+    b = bit(c)
+    if variant == DOMINO_BGA_ADJACENT:
+        p = played | b
+        return (rank_spread(p) | (p << U1) | (p >> U1)) & deck & ~p
+    f = frontier & ~b
+    oc = ctz(openers & SUIT[c // LANE])
+    if c >= oc and c % LANE < ACE:
+        f |= b << U1
+    if c <= oc:
+        f |= (b >> U1) & deck
+    return f
+
+
+@njit(cache=True)
+def choose_start_rank_nb(hand, deck, policy, state):
+    """Fan_tan: the declarer's start rank (see the module docstring). Returns (state, rank)."""
+    lo = 12
+    for s in range(4):
+        m = deck & SUIT[s]
+        if m != ZERO:
+            r = lowest_card(m) - LANE * s
+            if r < lo:
+                lo = r
+    if policy == POLICY.RANDOM:
+        state, k = below_n(state, 13 - lo)
+        return state, lo + k
+    best = lo
+    best_key = -1
+    for r in range(lo, 13):
+        key = 0
+        for s in range(4):
+            c = LANE * s + r
+            if hand & bit(c) == ZERO:
+                continue
+            key += 16
+            k = c + 1
+            while k % LANE <= ACE and hand & bit(k) != ZERO:
+                key += 1
+                k += 1
+            k = c - 1
+            while k >= LANE * s and hand & bit(k) != ZERO:
+                key += 1
+                k -= 1
+        if key > best_key:
+            best_key = key
+            best = r
+    return state, best
+
+
+# ---------------------------------------------------------------- policies
+
+
+@njit(cache=True)
+def domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers):
+    """The heuristic's card among ``legal`` (non-empty) playable cards.
+
+    For each candidate ``c`` it looks at the cards that playing ``c`` newly makes playable
+    (``opened``): those held by opponents are *gifts*, those in its own hand are *unlocks*.
+    It plays the card with the highest ``ACE_BONUS·[c is an Ace] − GIFT_COST·gifts +
+    UNLOCK_GAIN·unlocks + (own cards above c in its suit)``, ties to the lowest card id. So it
+    plays an Ace at once (an extra turn, and nothing opens above it), then a card whose
+    successor it holds itself (a run: helps no one), and when it must open something for the
+    others, the suit where it has the most cards still waiting above (progress it needs).
+    Cost: a few bit operations per playable card.
+    """
+    if legal & (legal - ONE) == ZERO:
+        return ctz(legal)
+    best = -1
+    best_key = -(1 << 30)
+    m = legal
+    while m != ZERO:
+        c = ctz(m)
+        m &= m - ONE
+        opened = frontier_after(frontier, played, c, variant, deck, openers) & ~frontier
+        key = UNLOCK_GAIN * popcount(opened & hand) - GIFT_COST * popcount(opened & ~hand)
+        key += popcount(hand & SUIT[c // LANE] & ~below(c + 1))
+        if c % LANE == ACE:
+            key += ACE_BONUS
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+# ---------------------------------------------------------------- one deal
+
+
+@njit(cache=True, inline="always")
+def _next_holder(hands, n, p):
+    q = p + 1
+    if q == n:
+        q = 0
+    while hands[q] == ZERO:
+        q += 1
+        if q == n:
+            q = 0
+    return q
+
+
+@njit(cache=True)
+def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
+                   policies, state, moves, scores):
+    """Play one Domino deal from ``hands`` (uint64[n], emptied in place as cards are played).
+
+    Writes each seat's points (``places[k]`` for finishing place ``k``) into ``scores`` and,
+    when ``moves.shape[0] > 0``, the move log described in the module docstring. Returns the
+    advanced random stream.
+    """
+    record = moves.shape[0] > 0
+    log_len = moves.shape[0]
+    deck = ZERO
+    for p in range(n):
+        deck |= hands[p]
+        scores[p] = 0
+    if record:
+        for k in range(log_len):
+            moves[k] = MOVE_NONE
+    k = 1
+
+    openers = ZERO
+    header = -1
+    if variant == DOMINO_BGA_ADJACENT:
+        frontier = deck
+    else:
+        r = 0
+        if variant == DOMINO_FAN_TAN:
+            r = start_rank
+            if r < 0:
+                state, r = choose_start_rank_nb(hands[declarer], deck, policies[declarer], state)
+            header = r
+        for s in range(4):
+            m = deck & SUIT[s]
+            if variant == DOMINO_FAN_TAN:
+                m &= ~below(LANE * s + r)
+            if m != ZERO:
+                openers |= bit(lowest_card(m))
+        frontier = openers
+    if record:
+        moves[0] = header
+
+    played = ZERO
+    active = 0
+    for p in range(n):
+        if hands[p] != ZERO:
+            active += 1
+    place = 0
+    p = declarer + starter_offset
+    while p >= n:
+        p -= n
+    if hands[p] == ZERO:
+        p = _next_holder(hands, n, p)
+    extra = False
+    idle = 0
+    while active > 1:
+        hand = hands[p]
+        legal = hand & frontier
+        if legal == ZERO:
+            if record and k < log_len:
+                moves[k] = MOVE_PASS
+            k += 1
+            idle += 1
+            if idle > 2 * n:  # impossible: some frontier card is always held
+                break
+            extra = False
+            p = _next_holder(hands, n, p)
+            continue
+        idle = 0
+        if extra and ace_replay_optional:
+            decline = False
+            if policies[p] == POLICY.RANDOM:
+                state, coin = below_n(state, 2)
+                decline = coin == 1
+            if decline:
+                if record and k < log_len:
+                    moves[k] = MOVE_DECLINE
+                k += 1
+                extra = False
+                p = _next_holder(hands, n, p)
+                continue
+        if policies[p] == POLICY.RANDOM:
+            state, c = random_card(state, legal)
+        else:
+            c = domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)
+        frontier = frontier_after(frontier, played, c, variant, deck, openers)
+        played |= bit(c)
+        hand &= ~bit(c)
+        hands[p] = hand
+        if record and k < log_len:
+            moves[k] = c
+        k += 1
+        if hand == ZERO:
+            scores[p] = places[place]
+            place += 1
+            active -= 1
+            extra = False
+            if active == 1:
+                q = _next_holder(hands, n, p)
+                scores[q] = places[place]
+                break
+            p = _next_holder(hands, n, p)
+        elif c % LANE == ACE:
+            extra = True
+        else:
+            extra = False
+            p = _next_holder(hands, n, p)
+    return state
+
+
+# ---------------------------------------------------------------- many deals
+
+
+@njit(cache=True, parallel=True)
+def play_domino_deals_nb(seed, first, count, deck, n, variant, start_rank, starter_offset, ace_replay_optional,
+                         places, policies, out_declarer, out_scores, log_hands, log_moves):
+    """Play Domino deals ``first .. first+count-1`` in parallel over blocks of deals.
+
+    Deal ``i`` uses the random stream of ``(seed, i)`` alone (the hands are those of
+    ``deal_hands_nb``) and declarer ``i % n``. One row of ``out_declarer``/``out_scores`` per
+    deal; ``log_hands``/``log_moves`` (rows of ``domino_log_length``) are filled when they have
+    ``count`` rows (pass zero-row arrays to skip the log).
+    """
+    record = log_moves.shape[0] > 0
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        hands = np.empty(n, np.uint64)
+        scratch = np.empty(deck.shape[0], np.int8)
+        scores = np.empty(n, np.int32)
+        no_moves = np.empty(0, np.int8)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            i = first + j
+            declarer = i % n
+            state = deal_state(seed, i)
+            state = deal_hands_nb(state, deck, scratch, n, hands)
+            if record:
+                log_hands[j, :] = hands
+                moves = log_moves[j]
+            else:
+                moves = no_moves
+            play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
+                           policies, state, moves, scores)
+            out_declarer[j] = declarer
+            for p in range(n):
+                out_scores[j, p] = scores[p]
