@@ -73,3 +73,12 @@ def test_referee_rejects_a_wrong_early_stop():
     moves[-4:] = -1
     with pytest.raises(RefereeError, match="must be played out"):
         check_deal(study.options, "last-two", 0, cols["hands"][0], moves)
+
+
+@pytest.mark.parametrize("duties", [
+    dict(overtrump_on_trump_lead=False), dict(must_trump=False), dict(overtrump_when_ruffing=False),
+    dict(overtrump_on_trump_lead=False, must_trump=False, overtrump_when_ruffing=False)])
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_trump_duty_options_match_referee(duties, policy):
+    study = Study.build(contract="trumps", policy=policy, seed=5, **duties)
+    referee_run(study, 2000)

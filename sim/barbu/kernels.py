@@ -27,7 +27,6 @@ LEAD_ANYTIME, LEAD_BROKEN, LEAD_ONLY_IF_FORCED = 0, 1, 2
 # Trump duties (§4), each switchable: overtrump when trumps are led, trump when void,
 # overtrump a trump already played when void.
 DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
-ALL_DUTIES = 7
 BLOCK = 2048  # deals per parallel work item
 # How the trump suit of a Trumps deal is named: 0-3 a fixed suit (paired studies).
 TRUMP_BY_POLICY, TRUMP_AT_RANDOM = -1, 4

@@ -61,14 +61,14 @@ def legal_cards(hand: set, trick: list, *, contract: str, options: BarbuOptions,
     top = max(played_trumps, key=rank_of) if played_trumps else None
     higher = {c for c in trumps if top is not None and rank_of(c) > rank_of(top)}
     if led == trump:
-        return higher or trumps or set(hand)
+        return (options.overtrump_on_trump_lead and higher) or trumps or set(hand)
     if same:
         return same
     if not trumps:
         return set(hand)
     if top is None:
-        return trumps
-    return higher or set(hand)
+        return trumps if options.must_trump else set(hand)
+    return (options.overtrump_when_ruffing and higher) or set(hand)
 
 
 def trick_winner(cards: list, trump: int | None = None) -> int:

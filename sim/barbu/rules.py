@@ -14,6 +14,17 @@ each switchable by a named option of :class:`BarbuOptions`:
   the last heart). Scores are unchanged; Last Two, Salade, Anti-Salade always play out.
 * Wikipedia scoring uses the same values for every deck and player count (§7 item 1).
 
+Whole games (§2): the contract set ``C`` is the four base contracts plus ``last_two``,
+``salade``, ``anti_salade``, ``domino`` and ``trumps`` when enabled. Defaults: Last Two and
+Domino on, Salade and Anti-Salade off, Trumps on exactly when ``geronimo`` is (Trumps outside
+Geronimo needs ``trumps_in_regular``), which gives the seven classic contracts in Geronimo.
+Geronimo rotates the declarer every deal (``declarer_blocks`` gives each player its contracts
+in a row); Regular mode deals each contract once by every player before the next
+(``regular_cycle='per_player'``) or passes through the cycle once per iteration
+(``'per_contract'``), ``iterations`` times. Doubling (§5) with ``double``; ``late_redouble``
+gives players who already acted one redouble-only turn; ``double_obligation`` (2) is how many
+times each player must double each declarer, capped by the deals that declarer declares.
+
 Kernels receive everything here as integer arrays (:class:`ScoringTables`), never as
 Python objects.
 """
@@ -55,6 +66,9 @@ FLAG_POSITIVE = 4      # points are good: players try to take tricks
 FLAG_PLAY_OUT = 8      # never stop early
 
 SCHEMES = ("basic", "wiki")
+REGULAR_CYCLES = ("per_player", "per_contract")
+DOMINO_RULES = ("upward", "fan_tan", "bga_adjacent")
+DOMINO_STARTERS = ("declarer", "left")
 HEARTS_LEAD = ("anytime", "broken", "only_if_forced")
 PLAYERS = (3, 4, 5)
 DECKS = (32, 52)
@@ -115,14 +129,84 @@ class BarbuOptions:
     hearts_lead_salade: bool = False
     kh_forced_discard: bool = False
     early_stop: bool = True
+    # Trumps duties of §4, each switchable.
+    overtrump_on_trump_lead: bool = True
+    must_trump: bool = True
+    overtrump_when_ruffing: bool = True
+    # Domino (§4, §7 items 6-8).
+    domino_rules: str = "upward"
+    domino_starter: str = "declarer"
+    ace_replay_optional: bool = False
+    domino_table: tuple | None = None
+    # Whole games (§2, §5).
+    geronimo: bool = False
+    last_two: bool = True
+    salade: bool = False
+    anti_salade: bool = False
+    domino: bool = True
+    trumps: bool | None = None
+    trumps_in_regular: bool = False
+    regular_cycle: str = "per_player"
+    iterations: int = 1
+    declarer_blocks: bool = False
+    double: bool = False
+    late_redouble: bool = False
+    double_obligation: int = 2
 
     def __post_init__(self):
         check_choice("players", self.players, PLAYERS)
         check_choice("deck", self.deck, DECKS)
         check_choice("scoring", self.scoring, SCHEMES)
         check_choice("hearts_lead", self.hearts_lead, HEARTS_LEAD)
-        for name in ("hearts_lead_salade", "kh_forced_discard", "early_stop"):
+        check_choice("domino_rules", self.domino_rules, DOMINO_RULES)
+        check_choice("domino_starter", self.domino_starter, DOMINO_STARTERS)
+        check_choice("regular_cycle", self.regular_cycle, REGULAR_CYCLES)
+        check_choice("iterations", self.iterations, (1, 2, 3))
+        for name in ("hearts_lead_salade", "kh_forced_discard", "early_stop", "overtrump_on_trump_lead",
+                     "must_trump", "overtrump_when_ruffing", "ace_replay_optional", "geronimo", "last_two",
+                     "salade", "anti_salade", "domino", "trumps_in_regular", "declarer_blocks", "double",
+                     "late_redouble"):
             check_choice(name, getattr(self, name), (True, False))
+        if self.trumps is not None:
+            check_choice("trumps", self.trumps, (True, False))
+            if self.trumps and not (self.geronimo or self.trumps_in_regular):
+                raise ValueError("trumps: True is only allowed with geronimo=True (or trumps_in_regular=True)")
+        if self.domino_table is not None:
+            table = tuple(self.domino_table)
+            if len(table) != self.players or not all(isinstance(v, int) and not isinstance(v, bool) for v in table):
+                raise ValueError(f"domino_table: {self.domino_table!r} is not allowed; give {self.players} integers, "
+                                 "the points for 1st, 2nd … place")
+            object.__setattr__(self, "domino_table", table)
+        if isinstance(self.double_obligation, bool) or not isinstance(self.double_obligation, int) \
+                or self.double_obligation < 0:
+            raise ValueError(f"double_obligation: {self.double_obligation!r} is not allowed; use an integer >= 0")
+        if self.double_obligation > max(2, self.deals_per_declarer_max):  # up to 2 is capped by §7 item 11
+            raise ValueError(f"double_obligation: {self.double_obligation} is impossible; a declarer declares at most "
+                             f"{self.deals_per_declarer_max} deals in this game, so use 0 to "
+                             f"{self.deals_per_declarer_max}")
+
+    @property
+    def game_contracts(self) -> tuple[str, ...]:
+        """The contract set C of a whole game, in the regular cycle order."""
+        trumps = self.trumps if self.trumps is not None else self.geronimo
+        enabled = dict(last_two=self.last_two, salade=self.salade, anti_salade=self.anti_salade,
+                       domino=self.domino, trumps=trumps)
+        base = ("no-tricks", "no-hearts", "no-queens", "no-barbu")
+        extra = ("last-two", "salade", "anti-salade", "domino", "trumps")
+        return base + tuple(c for c in extra if enabled[c.replace("-", "_")])
+
+    @property
+    def game_length(self) -> int:
+        """Deals in a whole game: n x |C| in Geronimo and per-player Regular mode, times the iterations."""
+        k = len(self.game_contracts)
+        if self.geronimo:
+            return self.players * k
+        per_iteration = self.players * k if self.regular_cycle == "per_player" else k
+        return per_iteration * self.iterations
+
+    @property
+    def deals_per_declarer_max(self) -> int:
+        return -(-self.game_length // self.players)
 
     @property
     def removed(self) -> tuple[int, ...]:
@@ -196,6 +280,8 @@ def scoring_tables(options: BarbuOptions) -> ScoringTables:
 
     table = DOMINO_PLACES[(options.scoring, options.deck)]
     places = np.array([table[min(i, 3)] for i in range(options.players)], np.int32)
+    if options.domino_table is not None:
+        places = np.array(options.domino_table, np.int32)
     return ScoringTables(card_values, trick_values, last_two, flags, places)
 
 

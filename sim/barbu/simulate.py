@@ -9,7 +9,8 @@ import pandas as pd
 
 from sim import runner
 from sim.barbu.estimate import N_FEATURES, features_matrix_nb
-from sim.barbu.kernels import ALL_DUTIES, TRUMP_AT_RANDOM, TRUMP_BY_POLICY, play_deals_nb
+from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
+                               TRUMP_BY_POLICY, play_deals_nb)
 from sim.barbu.policies import POLICY_NAMES
 from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT_NAMES, HEARTS_LEAD, BarbuOptions, check_choice,
                              scoring_tables)
@@ -56,6 +57,12 @@ def parse_policies(policy, players: int) -> tuple[str, ...]:
     return names
 
 
+def trump_duties(options: BarbuOptions) -> int:
+    """The §4 trump duties in force, as the kernel's bit set."""
+    return (DUTY_OVERTRUMP_LED * options.overtrump_on_trump_lead + DUTY_MUST_TRUMP * options.must_trump
+            + DUTY_OVERTRUMP_RUFF * options.overtrump_when_ruffing)
+
+
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
     """Everything a deal kernel needs, as integer and float arrays."""
     t = scoring_tables(options)
@@ -67,7 +74,7 @@ def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -
         card_values=t.card_values, trick_values=t.trick_values, last_two=t.last_two, flags=t.flags,
         point_masks=point_masks,
         policies=np.array([POLICY_NAMES.index(p) for p in policies], np.int64),
-        duties=ALL_DUTIES, lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
+        duties=trump_duties(options), lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
         weights=fitted_weights(options) if weights is None else weights,
     )
 
