@@ -86,11 +86,16 @@ def to_frame(columns: dict) -> pd.DataFrame:
 
 def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int = 0, chunk_size: int = DEFAULT_CHUNK,
         progress: bool = False, out=None, meta: dict | None = None, unit: str = "deal") -> pd.DataFrame | None:
-    """Play ``deals`` deals in chunks; return a DataFrame, or stream to Parquet ``out`` and return None."""
-    deals = check_positive_int("deals", deals)
-    first_deal = check_positive_int("first_deal", first_deal, minimum=0)
+    """Play ``deals`` units (deals, or games with ``unit='game'``) in chunks.
+
+    Returns a DataFrame, or streams to Parquet ``out`` and returns None. The metadata records
+    the count as ``deals`` (``games``) and the start as ``first_deal`` (``first_game``).
+    """
+    count_key, first_key = f"{unit}s", f"first_{unit}"
+    deals = check_positive_int(count_key, deals)
+    first_deal = check_positive_int(first_key, first_deal, minimum=0)
     chunk_size = check_positive_int("chunk_size", chunk_size)
-    meta = dict(meta or {}, deals=deals, first_deal=first_deal, versions=versions())
+    meta = dict(meta or {}, **{count_key: deals, first_key: first_deal}, versions=versions())
     path = check_output_path(out) if out is not None else None
     from tqdm.auto import tqdm
 
@@ -110,8 +115,8 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
         bar.close()
         if path is None or writer is None:
             raise
-        print(f"interrupted: keeping the {done} deals finished in {path}", file=sys.stderr)
-        meta["deals"] = done
+        print(f"interrupted: keeping the {done} {count_key} finished in {path}", file=sys.stderr)
+        meta[count_key] = done
     except BaseException:
         bar.close()
         if writer is not None:
@@ -122,7 +127,7 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     if path is None:
         return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     writer.close()
-    _finish(tmp, path, meta)
+    _finish(tmp, path, meta, count_key)
     return None
 
 
@@ -140,11 +145,11 @@ def _write(frame, writer, tmp, path, meta):
     return writer, tmp
 
 
-def _finish(tmp, path, meta):
+def _finish(tmp, path, meta, count_key):
     """Rename the finished file into place, rewriting the metadata only if the run was cut short."""
     import pyarrow.parquet as pq
 
-    if meta["deals"] != json.loads(pq.read_schema(tmp).metadata[METADATA_KEY])["deals"]:
+    if meta[count_key] != json.loads(pq.read_schema(tmp).metadata[METADATA_KEY])[count_key]:
         table = pq.read_table(tmp)
         table = table.replace_schema_metadata({**table.schema.metadata, METADATA_KEY: json.dumps(meta).encode()})
         pq.write_table(table, tmp)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -12,8 +13,8 @@ from sim.barbu.estimate import N_FEATURES, features_matrix_nb
 from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from sim.barbu.policies import POLICY_NAMES
-from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT_NAMES, HEARTS_LEAD, BarbuOptions, check_choice,
-                             scoring_tables)
+from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
+                             BarbuOptions, check_choice, scoring_tables)
 from sim.rng import check_seed
 
 
@@ -75,7 +76,7 @@ def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -
         point_masks=point_masks,
         policies=np.array([POLICY_NAMES.index(p) for p in policies], np.int64),
         duties=trump_duties(options), lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
-        weights=fitted_weights(options) if weights is None else weights,
+        weights=hand_model(options).weights if weights is None else weights,
     )
 
 
@@ -110,25 +111,39 @@ FIT_DEALS = 12_000  # deals per contract for the hand-value model
 FIT_SEED = 0x5EED
 
 
+class HandModel(NamedTuple):
+    """Hand-value model of one table: weights (contracts x features) and per-contract score statistics."""
+
+    weights: np.ndarray
+    seat_mean: np.ndarray  # average score of a seat
+    declarer_mean: np.ndarray  # average score of the declarer
+    seat_std: np.ndarray  # standard deviation of a seat's score
+
+
 @lru_cache(maxsize=64)
-def fitted_weights(options: BarbuOptions) -> np.ndarray:
-    """Hand-value weights (contracts x features) for ``options``, fitted on seeded heuristic play.
+def hand_model(options: BarbuOptions) -> HandModel:
+    """The hand-value model for ``options``, fitted on seeded heuristic play (see sim.barbu.estimate).
 
     Least squares (a small ridge keeps absent ranks at zero) of each seat's score on its hand
     features, per contract; Trumps deals use a random trump suit. Deterministic.
     """
-    weights = np.zeros((len(CONTRACT_NAMES), N_FEATURES))
+    k = len(CONTRACT_NAMES)
+    model = HandModel(np.zeros((k, N_FEATURES)), np.zeros(k), np.zeros(k), np.ones(k))
     n = options.players
     for name in ALL_CONTRACTS:
         c = CONTRACT_NAMES.index(name)
-        a = kernel_tables(options, (name,), ("heuristic",) * n, weights=weights)
+        a = kernel_tables(options, (name,), ("heuristic",) * n, weights=model.weights)
         cols = play_columns(a, FIT_SEED + c, 0, FIT_DEALS, record=True, trump_how=TRUMP_AT_RANDOM)
         x = np.empty((FIT_DEALS * n, N_FEATURES))
         features_matrix_nb(cols["hands"], cols["declarer"].astype(np.int64), cols["trump"].astype(np.int64), x)
-        y = cols["score"].astype(np.float64).ravel()
+        scores = cols["score"].astype(np.float64)
+        y = scores.ravel()
         ridge = 1e-3 * len(y)
-        weights[c] = np.linalg.solve(x.T @ x + ridge * np.eye(N_FEATURES), x.T @ y)
-    return weights
+        model.weights[c] = np.linalg.solve(x.T @ x + ridge * np.eye(N_FEATURES), x.T @ y)
+        model.seat_mean[c] = y.mean()
+        model.seat_std[c] = y.std()
+        model.declarer_mean[c] = scores[np.arange(FIT_DEALS), cols["declarer"]].mean()
+    return model
 
 
 @dataclass(frozen=True)
@@ -200,3 +215,124 @@ def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", opti
     if verdict.scores != kernel_scores:
         raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {verdict.scores}")
     return verdict
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@dataclass(frozen=True)
+class GameStudy:
+    """Everything that decides a run of whole games: rules, policies and seed."""
+
+    options: BarbuOptions
+    policies: tuple[str, ...]
+    double_policies: tuple[str, ...]
+    seed: int
+
+    @classmethod
+    def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, **rules) -> "GameStudy":
+        from sim.barbu.doubling import DOUBLING_POLICY_NAMES
+
+        options = make_options(options, **rules)
+        policies = parse_policies(policy, options.players)
+        if double_policy is None:
+            doubles = policies
+        else:
+            doubles = tuple(p.strip() for p in double_policy.split(",")) if isinstance(double_policy, str) \
+                else tuple(double_policy)
+            doubles = doubles * options.players if len(doubles) == 1 else doubles
+            if len(doubles) != options.players:
+                raise ValueError(f"double_policy: {','.join(doubles)!r} names {len(doubles)} seats; give one policy or "
+                                 f"one per seat ({options.players})")
+            for name in doubles:
+                check_choice("double_policy", name, DOUBLING_POLICY_NAMES)
+        return cls(options, policies, doubles, check_seed(seed))
+
+    @cached_property
+    def kernel_args(self) -> dict:
+        from sim.barbu.domino import domino_log_length
+        from sim.barbu.doubling import DOUBLING_POLICY_NAMES
+
+        o = self.options
+        a = kernel_tables(o, o.game_contracts, self.policies)
+        model = hand_model(o)
+        a.update(
+            game_contracts=a.pop("contracts"), geronimo=o.geronimo, per_player=o.regular_cycle == "per_player",
+            length=o.game_length, declarer_blocks=o.declarer_blocks, double=o.double,
+            late_redouble=o.late_redouble, obligation=o.double_obligation if o.double else 0,
+            double_policies=np.array([DOUBLING_POLICY_NAMES.index(p) for p in self.double_policies], np.int64),
+            seat_mean=model.seat_mean, declarer_mean=model.declarer_mean, seat_std=model.seat_std,
+            domino_variant=DOMINO_RULES.index(o.domino_rules), domino_start_rank=-1,
+            domino_starter=DOMINO_STARTERS.index(o.domino_starter), ace_replay_optional=o.ace_replay_optional,
+            places=scoring_tables(o).domino_places,
+            log_width=max(len(o.cards), domino_log_length(o.players, o.hand_size)),
+        )
+        return a
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
+        from sim.barbu.doubling import doubling_log_length
+        from sim.barbu.game import play_games_nb
+
+        a = self.kernel_args
+        n, length = a["n"], a["length"]
+        rows = count * length
+        declarer = np.empty(rows, np.int8)
+        contract = np.empty(rows, np.int8)
+        trump = np.empty(rows, np.int8)
+        raw = np.empty((rows, n), np.int16)
+        final = np.empty((rows, n), np.int16)
+        doubles = np.empty((rows, n, n), np.int8)
+        log_rows = rows if record else 0
+        hands = np.zeros((log_rows, n), np.uint64)
+        moves = np.zeros((log_rows, a["log_width"]), np.int8)
+        dlog = np.zeros((log_rows, doubling_log_length(n)), np.int8)
+        play_games_nb(self.seed, first, count, a["deck"], n, a["game_contracts"], a["geronimo"], a["per_player"],
+                      length, a["declarer_blocks"], a["double"], a["late_redouble"], a["obligation"],
+                      a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"], a["policies"],
+                      a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
+                      a["seat_mean"], a["declarer_mean"], a["seat_std"], a["domino_variant"],
+                      a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
+                      declarer, contract, trump, raw, final, doubles, hands, moves, dlog)
+        columns = {
+            "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),
+            "deal": np.tile(np.arange(length, dtype=np.int16), count),
+            "contract": pd.Categorical.from_codes(contract, categories=CONTRACT_NAMES),
+            "declarer": declarer,
+            "trump": trump,
+            "raw": raw,
+            "score": final,
+        }
+        if self.options.double:
+            for i in range(n):
+                for j in range(n):
+                    if i != j:
+                        columns[f"double_{i}_{j}"] = doubles[:, i, j]
+        if record:
+            columns.update(hands=hands, moves=moves, doubling=dlog)
+        return columns
+
+    def metadata(self) -> dict:
+        return {"game": "barbu", "unit": "game", "options": self.options.to_dict(), "policies": list(self.policies),
+                "double_policies": list(self.double_policies), "seed": self.seed,
+                "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
+
+
+def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_policy=None,
+                   options: BarbuOptions | None = None, threads: int | None = None, first_game: int = 0,
+                   chunk_size: int = 1 << 15, progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+    """Play ``games`` whole Barbu games; one row per deal (``game``, ``deal`` within the game, ...).
+
+    Columns: ``game``, ``deal``, ``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none),
+    ``raw_0`` … (deal scores before doubling), ``score_0`` … (after settlement) and, with
+    doubling, ``double_i_j`` (1 when seat i doubled seat j, 2 when j redoubled). Rule options
+    as keywords (``geronimo=True``, ``double=True`` …). ``analysis.games`` summarises it.
+
+    >>> df = simulate_games(games=10, seed=1, geronimo=True, double=True)
+    >>> len(df), int(df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1).iloc[0]) <= 200
+    (280, True)
+    """
+    study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
+    runner.set_threads(threads)
+    return runner.run(study.play, deals=games, first_deal=first_game, chunk_size=chunk_size, progress=progress,
+                      out=out, meta=study.metadata(), unit="game")

@@ -1,0 +1,154 @@
+"""Whole Barbu games (§2, §5): schedule, contract choice, trump, doubling, play and settlement.
+
+``play_games_nb`` plays games ``first .. first+count-1`` in parallel; game ``g`` draws all of
+its randomness from the stream of ``(seed, g)``, so any game can be replayed alone.
+
+Schedule of a game of ``D`` deals, deal ``d``:
+
+* Geronimo: the declarer is ``d % n`` (``declarer_blocks``: ``d // |C|``) and picks a contract
+  it has not yet declared. The heuristic declarer picks the contract whose estimated score
+  for its hand beats that contract's average declarer score by the most (a good hand for
+  No Queens is worth more now than later); the random declarer picks uniformly.
+* Regular, ``per_player``: contract ``C[(d // n) % |C|]``, declarer ``d % n``;
+  ``per_contract``: contract ``C[d % |C|]``, declarer ``d % n``.
+
+With doubling, every seat's own hand estimate feeds the doubling policy, whose heuristic
+margin is a quarter of the contract's seat-score standard deviation. Final deal scores are the
+settled ones; raw scores are kept too.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.cards import ONE, ZERO, ctz, popcount, nth_card
+from sim.rng import below_n, deal_state
+from sim.barbu.domino import play_domino_nb
+from sim.barbu.doubling import doubling_round_nb, settle_nb, start_obligations
+from sim.barbu.estimate import N_FEATURES, best_trump_nb, estimate_nb
+from sim.barbu.kernels import deal_hands_nb, name_trump_nb, play_tricks_nb, TRUMP_BY_POLICY
+from sim.barbu.policies import POLICY
+from sim.barbu.rules import CONTRACT, FLAG_POSITIVE
+
+GAME_BLOCK = 16  # games per parallel work item
+
+
+@njit(cache=True, inline="always")
+def declarer_of_nb(d, n, k, geronimo, declarer_blocks):
+    """Seat declaring deal ``d`` of a game with ``k`` contracts."""
+    if geronimo and declarer_blocks:
+        return (d // k) % n
+    return d % n
+
+
+@njit(cache=True)
+def choose_contract_nb(hand, open_slots, game_contracts, policy, weights, declarer_mean, features, state):
+    """Geronimo: the slot (index into ``game_contracts``) the declarer picks from ``open_slots`` (bitmask)."""
+    if policy == POLICY.RANDOM:
+        state, k = below_n(state, popcount(np.uint64(open_slots)))
+        return state, nth_card(np.uint64(open_slots), k)
+    best = -1
+    best_gain = -1e300
+    slots = np.uint64(open_slots)
+    while slots != ZERO:
+        s = ctz(slots)
+        slots &= slots - ONE
+        c = game_contracts[s]
+        trump = -1
+        if c == CONTRACT.TRUMPS:
+            trump = best_trump_nb(hand, c, weights, features)
+        gain = estimate_nb(hand, c, trump, True, weights, features) - declarer_mean[c]
+        if gain > best_gain:
+            best_gain = gain
+            best = s
+    return state, best
+
+
+@njit(cache=True, parallel=True)
+def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_player, length, declarer_blocks,
+                  double, late_redouble, obligation,
+                  card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
+                  lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
+                  domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
+                  out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
+                  log_hands, log_moves, log_doubling):
+    """Play ``count`` whole games of ``length`` deals each (see the module docstring).
+
+    Row ``j * length + d`` of the outputs is deal ``d`` of game ``first + j``. ``out_doubles``
+    (rows, n, n) holds ``m[i, j]`` where ``i`` doubled ``j`` (2 when redoubled), else 0. The
+    logs are filled when they have rows (zero-row arrays skip them).
+    """
+    k = game_contracts.shape[0]
+    record = log_moves.shape[0] > 0
+    n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
+    for b in prange(n_blocks):
+        hands = np.empty(n, np.uint64)
+        scratch = np.empty(deck.shape[0], np.int8)
+        trick = np.empty(n, np.int64)
+        raw = np.empty(n, np.int32)
+        final = np.empty(n, np.int32)
+        features = np.empty(N_FEATURES, np.float64)
+        estimates = np.zeros(n, np.float64)
+        m = np.zeros((n, n), np.int8)
+        initiator = np.zeros((n, n), np.int8)
+        open_slots = np.empty(n, np.int64)
+        declared = np.zeros(n, np.int64)
+        no_moves = np.empty(0, np.int8)
+        no_log = np.empty(0, np.int8)
+        for j in range(b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK)):
+            state = deal_state(seed, first + j)
+            declared[:] = 0
+            for d in range(length):
+                declared[declarer_of_nb(d, n, k, geronimo, declarer_blocks)] += 1
+            required, done, remaining = start_obligations(declared, obligation)
+            for p in range(n):
+                open_slots[p] = (1 << k) - 1
+            for d in range(length):
+                row = j * length + d
+                declarer = declarer_of_nb(d, n, k, geronimo, declarer_blocks)
+                state = deal_hands_nb(state, deck, scratch, n, hands)
+                if record:
+                    log_hands[row, :] = hands
+                if geronimo:
+                    state, slot = choose_contract_nb(hands[declarer], open_slots[declarer], game_contracts,
+                                                     policies[declarer], weights, declarer_mean, features, state)
+                    open_slots[declarer] &= ~(1 << slot)
+                elif per_player:
+                    slot = (d // n) % k
+                else:
+                    slot = d % k
+                contract = game_contracts[slot]
+                trump = -1
+                if contract == CONTRACT.TRUMPS:
+                    state, trump = name_trump_nb(hands[declarer], TRUMP_BY_POLICY, policies[declarer], weights,
+                                                 features, state)
+                m[:, :] = 0
+                if double:
+                    for p in range(n):
+                        estimates[p] = estimate_nb(hands[p], contract, trump, p == declarer, weights, features)
+                    dlog = log_doubling[row] if record else no_log
+                    state = doubling_round_nb(n, declarer, flags[contract] & FLAG_POSITIVE != 0, late_redouble,
+                                              required, done, remaining, estimates, seat_mean[contract],
+                                              declarer_mean[contract] - seat_mean[contract],
+                                              0.25 * seat_std[contract], double_policies, state, m, initiator, dlog)
+                    remaining[declarer] -= 1
+                moves = log_moves[row] if record else no_moves
+                if contract == CONTRACT.DOMINO:
+                    state = play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
+                                           ace_replay_optional, places, policies, state, moves, raw)
+                else:
+                    state = play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values,
+                                           last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
+                                           state, trick, moves, raw)
+                if double:
+                    settle_nb(raw, m, n, final)
+                else:
+                    final[:] = raw
+                out_declarer[row] = declarer
+                out_contract[row] = contract
+                out_trump[row] = trump
+                for p in range(n):
+                    out_raw[row, p] = raw[p]
+                    out_final[row, p] = final[p]
+                    for q in range(n):
+                        out_doubles[row, p, q] = m[p, q] if initiator[p, q] == 1 else 0
