@@ -144,9 +144,8 @@ def main(argv=None) -> int:
         elif args.command == "replay":
             _check_game(args.game)
             from sim import barbu
-            from sim.barbu.referee import format_deal
 
-            print(format_deal(barbu.replay(deal=args.deal, **_rules(args))))
+            print(barbu.replay(deal=args.deal, **_rules(args)).text)
     except ValueError as err:
         return _fail(_flag(str(err)))
     except KeyboardInterrupt:

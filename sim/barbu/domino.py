@@ -60,11 +60,10 @@ upward one bit per unfinished suit). A player's playable cards are ``hand & fron
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.cards import ACE, LANE, ONE, ZERO, below, bit, ctz, lowest_card, popcount
-from sim.rng import below_n, deal_state
-from sim.barbu.kernels import BLOCK, deal_hands_nb
+from sim.rng import below_n
 from sim.barbu.policies import POLICY, SUIT, random_card
 
 DOMINO_UPWARD = 0
@@ -335,37 +334,3 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
 
 
 # ---------------------------------------------------------------- many deals
-
-
-@njit(cache=True, parallel=True)
-def play_domino_deals_nb(seed, first, count, deck, n, variant, start_rank, starter_offset, ace_replay_optional,
-                         places, policies, out_declarer, out_scores, log_hands, log_moves):
-    """Play Domino deals ``first .. first+count-1`` in parallel over blocks of deals.
-
-    Deal ``i`` uses the random stream of ``(seed, i)`` alone (the hands are those of
-    ``deal_hands_nb``) and declarer ``i % n``. One row of ``out_declarer``/``out_scores`` per
-    deal; ``log_hands``/``log_moves`` (rows of ``domino_log_length``) are filled when they have
-    ``count`` rows (pass zero-row arrays to skip the log).
-    """
-    record = log_moves.shape[0] > 0
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        hands = np.empty(n, np.uint64)
-        scratch = np.empty(deck.shape[0], np.int8)
-        scores = np.empty(n, np.int32)
-        no_moves = np.empty(0, np.int8)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            i = first + j
-            declarer = i % n
-            state = deal_state(seed, i)
-            state = deal_hands_nb(state, deck, scratch, n, hands)
-            if record:
-                log_hands[j, :] = hands
-                moves = log_moves[j]
-            else:
-                moves = no_moves
-            play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
-                           policies, state, moves, scores)
-            out_declarer[j] = declarer
-            for p in range(n):
-                out_scores[j, p] = scores[p]

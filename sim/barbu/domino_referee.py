@@ -44,9 +44,27 @@ def _variant(variant) -> str:
 
 
 def place_table(options: BarbuOptions, n: int | None = None) -> list:
-    """§3 points for finishing places 1..n (``n`` = ``options.players``; 4th and later all take the 4th value)."""
+    """§3 points for finishing places 1..n (``n`` = ``options.players``; 4th and later all take the 4th value).
+
+    An ``options.domino_table`` override (§7 item 1) wins when it has ``n`` values.
+    """
+    n = options.players if n is None else n
+    override = getattr(options, "domino_table", None)
+    if override is not None and len(override) == n:
+        return [int(v) for v in override]
     table = DOMINO_PLACES[(options.scoring, options.deck)]
-    return [table[min(i, 3)] for i in range(options.players if n is None else n)]
+    return [table[min(i, 3)] for i in range(n)]
+
+
+def _rules(options, variant, starter_offset, ace_replay_optional):
+    """Explicit arguments, else the options' ``domino_rules``/``domino_starter``/``ace_replay_optional``."""
+    if variant is None:
+        variant = getattr(options, "domino_rules", "upward")
+    if starter_offset is None:
+        starter_offset = 1 if getattr(options, "domino_starter", "declarer") == "left" else 0
+    if ace_replay_optional is None:
+        ace_replay_optional = bool(getattr(options, "ace_replay_optional", False))
+    return _variant(variant), starter_offset, ace_replay_optional
 
 
 class Table:
@@ -95,13 +113,13 @@ class Table:
             self.high[s] = max(self.high.get(s, r), r)
 
 
-def replay_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant="upward", start_rank=None,
-                  starter_offset: int = 0, ace_replay_optional: bool = False, places=None, deck=None):
+def replay_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant=None, start_rank=None,
+                  starter_offset=None, ace_replay_optional=None, places=None, deck=None):
     """Replay and check a Domino deal; returns ``(places, scores, events, start_rank)``.
 
     ``events`` lists ``(seat, move, note)`` per turn; see :func:`check_domino` for the rest.
     """
-    variant = _variant(variant)
+    variant, starter_offset, ace_replay_optional = _rules(options, variant, starter_offset, ace_replay_optional)
     n = options.players if deck is None else len(hands)
     places_pts = list(places) if places is not None else place_table(options, n)
     sets = [set(cards_of(int(h))) for h in hands]
@@ -198,11 +216,14 @@ def replay_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant
     return finish, scores, events, rank
 
 
-def check_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant="upward", start_rank=None,
-                 starter_offset: int = 0, ace_replay_optional: bool = False, places=None, deck=None):
+def check_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant=None, start_rank=None,
+                 starter_offset=None, ace_replay_optional=None, places=None, deck=None):
     """Replay a Domino move log from ``hands`` (bitmasks); return ``(finishing order, scores)``.
 
-    ``variant`` is a name of ``VARIANTS`` or its id; ``start_rank`` (fan_tan) the rank the deal
+    ``variant`` is a name of ``VARIANTS`` or its id, ``starter_offset`` 0 (declarer starts) or 1
+    (the seat on the declarer's left), ``ace_replay_optional`` a bool; each left as None is read
+    from ``options`` (``domino_rules``, ``domino_starter``, ``ace_replay_optional``; defaults
+    upward, 0, False). ``start_rank`` (fan_tan) the rank the deal
     was played with (None/-1: whatever the log header names); ``places`` overrides the §3 place
     table; ``deck`` overrides ``options.cards`` for scripted deals (then the number of seats is
     ``len(hands)``). The finishing order lists seats from 1st to last place. Raises :class:`RefereeError`
@@ -224,7 +245,7 @@ def check_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant=
 def format_domino(options: BarbuOptions, declarer: int, hands, moves, **rules) -> str:
     """The deal turn by turn with readable cards, e.g. ``S1 plays 2♥`` … ``S1 out: 1st place (+25)``."""
     finish, scores, events, rank = replay_domino(options, declarer, hands, moves, **rules)
-    variant = _variant(rules.get("variant", "upward"))
+    variant = _rules(options, rules.get("variant"), 0, False)[0]
     head = f"domino ({variant}), declarer seat {declarer}"
     if rank is not None:
         head += f", start rank {RANK_NAMES[rank]}"

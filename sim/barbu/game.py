@@ -23,10 +23,10 @@ from numba import njit, prange
 
 from sim.cards import ONE, ZERO, ctz, popcount, nth_card
 from sim.rng import below_n, deal_state
-from sim.barbu.domino import play_domino_nb
 from sim.barbu.doubling import doubling_round_nb, settle_nb, start_obligations
 from sim.barbu.estimate import N_FEATURES, best_trump_nb, estimate_nb
-from sim.barbu.kernels import deal_hands_nb, name_trump_nb, play_tricks_nb, TRUMP_BY_POLICY
+from sim.dealing import deal_hands_nb
+from sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from sim.barbu.policies import POLICY
 from sim.barbu.rules import CONTRACT, FLAG_POSITIVE
 
@@ -133,13 +133,10 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
                                               0.25 * seat_std[contract], double_policies, state, m, initiator, dlog)
                     remaining[declarer] -= 1
                 moves = log_moves[row] if record else no_moves
-                if contract == CONTRACT.DOMINO:
-                    state = play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
-                                           ace_replay_optional, places, policies, state, moves, raw)
-                else:
-                    state = play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values,
-                                           last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
-                                           state, trick, moves, raw)
+                state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two,
+                                         flags, point_masks, policies, duties, lead_rule, early_stop,
+                                         domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
+                                         places, state, trick, moves, raw)
                 if double:
                     settle_nb(raw, m, n, final)
                 else:

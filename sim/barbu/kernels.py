@@ -1,4 +1,4 @@
-"""Barbu deal and trick-play kernels over uint64 hands.
+"""Barbu deal and trick-play kernels over uint64 hands (Domino's own play is in ``domino.py``).
 
 ``play_deals_nb`` plays deals ``first .. first+count-1`` of a run, in parallel over blocks of
 deals. Deal ``i`` uses the random stream of ``(seed, i)`` alone, its contract is
@@ -17,6 +17,8 @@ from numba import njit, prange
 
 from sim.cards import HEARTS, KING, LANE, ONE, ZERO, below, bit, lowest_card, popcount
 from sim.rng import below_n, deal_state
+from sim.dealing import BLOCK, deal_hands_nb
+from sim.barbu.domino import play_domino_nb
 from sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
 from sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from sim.barbu.estimate import N_FEATURES, best_trump_nb
@@ -27,28 +29,8 @@ LEAD_ANYTIME, LEAD_BROKEN, LEAD_ONLY_IF_FORCED = 0, 1, 2
 # Trump duties (§4), each switchable: overtrump when trumps are led, trump when void,
 # overtrump a trump already played when void.
 DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
-BLOCK = 2048  # deals per parallel work item
 # How the trump suit of a Trumps deal is named: 0-3 a fixed suit (paired studies).
 TRUMP_BY_POLICY, TRUMP_AT_RANDOM = -1, 4
-
-
-@njit(cache=True)
-def deal_hands_nb(state, deck, scratch, n, hands):
-    """Shuffle ``deck`` (Fisher-Yates) and give each of ``n`` seats an equal share as a bitmask."""
-    m = deck.shape[0]
-    for i in range(m):
-        scratch[i] = deck[i]
-    for i in range(m - 1, 0, -1):
-        state, j = below_n(state, i + 1)
-        t = scratch[i]
-        scratch[i] = scratch[j]
-        scratch[j] = t
-    size = m // n
-    for p in range(n):
-        hands[p] = ZERO
-    for i in range(m):
-        hands[i // size] |= bit(scratch[i])
-    return state
 
 
 @njit(cache=True)
@@ -184,9 +166,22 @@ def name_trump_nb(hand, how, policy, weights, features, state):
     return state, how
 
 
+@njit(cache=True)
+def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags, point_masks,
+                     policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank, domino_starter,
+                     ace_replay_optional, places, state, trick, moves, scores):
+    """Play one deal of any contract: Domino by its own kernel, every other contract in tricks."""
+    if contract == CONTRACT.DOMINO:
+        return play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
+                              ace_replay_optional, places, policies, state, moves, scores)
+    return play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
+                          point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
+
+
 @njit(cache=True, parallel=True)
 def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_values, last_two, flags,
                   point_masks, policies, duties, lead_rule, early_stop, trump_how, weights,
+                  domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
                   out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves):
     """Play ``count`` deals starting at deal index ``first`` (see module docstring).
 
@@ -217,8 +212,9 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
             trump = -1
             if contract == CONTRACT.TRUMPS:
                 state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
-            play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
-                           point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
+            play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
+                             point_masks, policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank,
+                             domino_starter, ace_replay_optional, places, state, trick, moves, scores)
             out_contract[j] = contract
             out_declarer[j] = declarer
             out_trump[j] = trump

@@ -56,7 +56,7 @@ CONTRACT = Contract()
 CONTRACT_NAMES = ("no-tricks", "no-hearts", "no-queens", "no-barbu", "last-two", "salade", "anti-salade",
                   "trumps", "domino")
 TRICK_CONTRACTS = CONTRACT_NAMES[:8]  # every contract played in tricks
-ALL_CONTRACTS = CONTRACT_NAMES[:8]  # what contract='all' plays, each on its own deals
+ALL_CONTRACTS = CONTRACT_NAMES  # what contract='all' plays, each on its own deals
 POSITIVE_CONTRACTS = ("anti-salade", "trumps", "domino")
 
 # Per-contract flag bits handed to kernels.
@@ -286,8 +286,10 @@ def scoring_tables(options: BarbuOptions) -> ScoringTables:
 
 
 def contract_total(options: BarbuOptions, contract: str) -> int:
-    """Sum of all seats' points in one fully played deal of a trick contract (§3 totals)."""
+    """Sum of all seats' points in one fully played deal (§3 totals; Domino: the place table)."""
     t = scoring_tables(options)
     c = contract_id(contract)
+    if c == CONTRACT.DOMINO:
+        return int(t.domino_places.sum())
     n_tricks = options.hand_size
     return int(t.card_values[c].sum() + n_tricks * t.trick_values[c] + t.last_two[c].sum())

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sim import runner
+from sim.barbu.domino import domino_log_length
 from sim.barbu.estimate import N_FEATURES, features_matrix_nb
 from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
@@ -77,6 +78,9 @@ def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -
         policies=np.array([POLICY_NAMES.index(p) for p in policies], np.int64),
         duties=trump_duties(options), lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
         weights=hand_model(options).weights if weights is None else weights,
+        domino_variant=DOMINO_RULES.index(options.domino_rules), domino_start_rank=-1,
+        domino_starter=DOMINO_STARTERS.index(options.domino_starter), ace_replay_optional=options.ace_replay_optional,
+        places=t.domino_places, log_width=max(len(options.cards), domino_log_length(options.players, options.hand_size)),
     )
 
 
@@ -90,10 +94,12 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
     score = np.empty((count, n), np.int16)
     rows = count if record else 0
     hands = np.zeros((rows, n), np.uint64)
-    moves = np.zeros((rows, len(a["deck"])), np.int8)
+    moves = np.zeros((rows, a["log_width"]), np.int8)
     play_deals_nb(seed, first, count, a["deck"], n, a["contracts"], a["card_values"], a["trick_values"],
                   a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
-                  a["early_stop"], trump_how, a["weights"], contract, declarer, trump, score, hands, moves)
+                  a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
+                  a["domino_starter"], a["ace_replay_optional"], a["places"], contract, declarer, trump, score, hands,
+                  moves)
     columns = {
         "deal": np.arange(first, first + count, dtype=np.int64),
         "contract": pd.Categorical.from_codes(contract, categories=CONTRACT_NAMES),
@@ -193,28 +199,39 @@ def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", o
                       out=out, meta=study.metadata())
 
 
+class DealReplay(NamedTuple):
+    """One deal replayed alone and checked by the referee."""
+
+    contract: str
+    declarer: int
+    trump: int  # 0-3 = ♣♦♥♠, -1 none
+    scores: list
+    text: str  # trick by trick (turn by turn for Domino), readable cards
+
+
 def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
-           **rules):
-    """Replay deal number ``deal`` of a run alone and return the referee's trick-by-trick verdict.
+           **rules) -> DealReplay:
+    """Replay deal number ``deal`` of a run alone; the referee checks every move and the scores.
 
-    The kernel replays the deal from (seed, deal index); the referee checks every move and
-    recomputes the scores, which must equal the kernel's. ``format_deal`` prints it.
+    The kernel replays the deal from (seed, deal index); the referee recomputes the scores,
+    which must equal the kernel's.
 
-    >>> from sim.barbu.referee import format_deal
-    >>> print(format_deal(replay(deal=5, seed=7)).splitlines()[0])
+    >>> print(replay(deal=5, seed=7).text.splitlines()[0])
     contract salade, declarer seat 0
     """
-    from sim.barbu.referee import RefereeError, check_deal
+    from sim.barbu.game_referee import check_any_deal, describe_deal
+    from sim.barbu.referee import RefereeError
 
     deal = runner.check_positive_int("deal", deal, minimum=0)
     study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
     cols = study.play(deal, 1, record=True)
-    verdict = check_deal(study.options, str(cols["contract"][0]), int(cols["declarer"][0]), cols["hands"][0],
-                         cols["moves"][0])
+    name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
+    hands, moves = cols["hands"][0], cols["moves"][0]
+    scores = check_any_deal(study.options, name, declarer, hands, moves, trump)
     kernel_scores = [int(s) for s in cols["score"][0]]
-    if verdict.scores != kernel_scores:
-        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {verdict.scores}")
-    return verdict
+    if scores != kernel_scores:
+        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {scores}")
+    return DealReplay(name, declarer, trump, scores, describe_deal(study.options, name, declarer, hands, moves, trump))
 
 
 # ---------------------------------------------------------------- whole games
@@ -250,7 +267,6 @@ class GameStudy:
 
     @cached_property
     def kernel_args(self) -> dict:
-        from sim.barbu.domino import domino_log_length
         from sim.barbu.doubling import DOUBLING_POLICY_NAMES
 
         o = self.options
@@ -262,10 +278,6 @@ class GameStudy:
             late_redouble=o.late_redouble, obligation=o.double_obligation if o.double else 0,
             double_policies=np.array([DOUBLING_POLICY_NAMES.index(p) for p in self.double_policies], np.int64),
             seat_mean=model.seat_mean, declarer_mean=model.declarer_mean, seat_std=model.seat_std,
-            domino_variant=DOMINO_RULES.index(o.domino_rules), domino_start_rank=-1,
-            domino_starter=DOMINO_STARTERS.index(o.domino_starter), ace_replay_optional=o.ace_replay_optional,
-            places=scoring_tables(o).domino_places,
-            log_width=max(len(o.cards), domino_log_length(o.players, o.hand_size)),
         )
         return a
 

@@ -1,0 +1,115 @@
+"""Plain-Python referee of whole Barbu games: schedule, contract choice, play, doubling, settlement.
+
+It replays one game's logs (as returned by ``GameStudy.play(..., record=True)``) deal by deal with
+the deal referees (``referee.check_deal``, ``domino_referee.check_domino``) and the doubling
+referee, and checks the §2 schedule: who declares each deal, that in Geronimo every player declares
+every contract exactly once (choosing only among its own unplayed contracts), that in Regular mode
+the contracts follow the cycle, and that the final scores are the settled raw scores.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.barbu.domino_referee import check_domino, format_domino
+from sim.barbu.doubling_referee import DoublingDeal, check_game as check_doubling_game
+from sim.barbu.referee import RefereeError, check_deal, format_deal
+from sim.barbu.rules import POSITIVE_CONTRACTS, BarbuOptions
+
+
+@dataclass
+class GameVerdict:
+    raw: list = field(default_factory=list)  # per deal, raw scores
+    final: list = field(default_factory=list)  # per deal, settled scores
+    totals: list = field(default_factory=list)  # per seat, game total
+    places: list = field(default_factory=list)  # per seat, 1 = first; equal totals share a place
+
+
+def check_any_deal(options: BarbuOptions, contract: str, declarer: int, hands, moves, trump: int = -1) -> list:
+    """Referee one deal of any contract from its move log; returns the recomputed scores."""
+    if contract == "domino":
+        return list(check_domino(options, declarer, hands, moves)[1])
+    return check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None).scores
+
+
+def describe_deal(options: BarbuOptions, contract: str, declarer: int, hands, moves, trump: int = -1) -> str:
+    """The deal as readable text: trick by trick, or turn by turn for Domino."""
+    if contract == "domino":
+        return format_domino(options, declarer, hands, moves)
+    return format_deal(check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None))
+
+
+def expected_schedule(options: BarbuOptions) -> list:
+    """(declarer, contract or None when the declarer chooses) for each deal of a game, per §2."""
+    n, contracts, length = options.players, options.game_contracts, options.game_length
+    k = len(contracts)
+    out = []
+    for d in range(length):
+        if options.geronimo:
+            out.append(((d // k) % n if options.declarer_blocks else d % n, None))
+        elif options.regular_cycle == "per_player":
+            out.append((d % n, contracts[(d // n) % k]))
+        else:
+            out.append((d % n, contracts[d % k]))
+    return out
+
+
+def placings(totals: list) -> list:
+    """Place of each seat: 1 + the number of seats with a strictly higher total (ties share)."""
+    return [1 + sum(other > mine for other in totals) for mine in totals]
+
+
+def check_game(options: BarbuOptions, deals: list) -> GameVerdict:
+    """Check one game. ``deals`` holds one dict per deal with keys declarer, contract (name),
+    trump (-1 or suit), hands (bitmasks), moves, doubling (log), raw and score (lists).
+    """
+    n = options.players
+    schedule = expected_schedule(options)
+    if len(deals) != len(schedule):
+        raise RefereeError(f"the game has {len(deals)} deals; the rules give {len(schedule)}")
+    declared = set()
+    verdict = GameVerdict()
+    for number, (deal, (declarer, contract)) in enumerate(zip(deals, schedule)):
+        where = f"deal {number}"
+        if deal["declarer"] != declarer:
+            raise RefereeError(f"{where}: seat {deal['declarer']} declared; the schedule gives seat {declarer}")
+        name = deal["contract"]
+        if contract is not None and name != contract:
+            raise RefereeError(f"{where}: {name} was played; the cycle gives {contract}")
+        if name not in options.game_contracts:
+            raise RefereeError(f"{where}: {name} is not in this game's contracts {options.game_contracts}")
+        if (declarer, name) in declared and options.geronimo:
+            raise RefereeError(f"{where}: seat {declarer} declares {name} a second time")
+        declared.add((declarer, name))
+        trump = deal["trump"]
+        if (name == "trumps") != (trump in (0, 1, 2, 3)):
+            raise RefereeError(f"{where}: trump {trump} does not fit contract {name}")
+        raw = check_any_deal(options, name, declarer, deal["hands"], deal["moves"], trump)
+        if list(raw) != list(deal["raw"]):
+            raise RefereeError(f"{where}: raw scores {list(deal['raw'])}, the rules give {list(raw)}")
+        verdict.raw.append(list(raw))
+        verdict.final.append(list(deal["score"]))
+    if options.geronimo and len(declared) != n * len(options.game_contracts):
+        raise RefereeError("not every player declared every contract once")
+    if options.double:
+        check_doubling_game(n, [DoublingDeal(d["declarer"], d["doubling"], d["contract"] in POSITIVE_CONTRACTS,
+                                             d["raw"], d["score"]) for d in deals],
+                            late_redouble=options.late_redouble, obligation=options.double_obligation)
+    else:
+        for number, deal in enumerate(deals):
+            if list(deal["score"]) != list(deal["raw"]):
+                raise RefereeError(f"deal {number}: final scores differ from raw scores without doubling")
+    verdict.totals = [sum(f[p] for f in verdict.final) for p in range(n)]
+    verdict.places = placings(verdict.totals)
+    return verdict
+
+
+def game_deals(columns: dict, game: int, length: int) -> list:
+    """The deals of game number ``game`` (0-based within ``columns``) as referee input dicts."""
+    out = []
+    for row in range(game * length, (game + 1) * length):
+        out.append(dict(
+            declarer=int(columns["declarer"][row]), contract=str(columns["contract"][row]),
+            trump=int(columns["trump"][row]), hands=[int(h) for h in columns["hands"][row]],
+            moves=[int(m) for m in columns["moves"][row]], doubling=[int(x) for x in columns["doubling"][row]],
+            raw=[int(s) for s in columns["raw"][row]], score=[int(s) for s in columns["score"][row]]))
+    return out

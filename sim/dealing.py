@@ -1,0 +1,29 @@
+"""Dealing: a seeded shuffle of a deck into equal bitmask hands, shared by every game's kernels."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.cards import ZERO, bit
+from sim.rng import below_n
+
+BLOCK = 2048  # deals per parallel work item of a batch kernel
+
+
+@njit(cache=True)
+def deal_hands_nb(state, deck, scratch, n, hands):
+    """Shuffle ``deck`` (Fisher-Yates) and give each of ``n`` seats an equal share as a bitmask."""
+    m = deck.shape[0]
+    for i in range(m):
+        scratch[i] = deck[i]
+    for i in range(m - 1, 0, -1):
+        state, j = below_n(state, i + 1)
+        t = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = t
+    size = m // n
+    for p in range(n):
+        hands[p] = ZERO
+    for i in range(m):
+        hands[i // size] |= bit(scratch[i])
+    return state

@@ -1,0 +1,89 @@
+"""Whole Barbu games: kernel vs referee, §8 game invariants, zero-sum, determinism."""
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.barbu.game_referee import check_game, game_deals, placings
+from sim.barbu.simulate import GameStudy, simulate_games
+
+GAMES = 60
+
+OPTION_SETS = [
+    dict(geronimo=True),
+    dict(geronimo=True, double=True),
+    dict(geronimo=True, double=True, late_redouble=True, scoring="wiki"),
+    dict(geronimo=True, declarer_blocks=True, salade=True, anti_salade=True, double=True, double_obligation=1),
+    dict(geronimo=True, players=3, deck=32, double=True, domino_rules="fan_tan"),
+    dict(geronimo=True, players=5, deck=52, double=True, domino_rules="bga_adjacent", domino_starter="left"),
+    dict(geronimo=True, players=5, deck=32, must_trump=False, ace_replay_optional=True, kh_forced_discard=True),
+    dict(double=True),
+    dict(regular_cycle="per_contract", iterations=3, double=True, players=3),
+    dict(trumps_in_regular=True, trumps=True, iterations=2, hearts_lead="broken", deck=32),
+]
+
+
+@pytest.mark.parametrize("rules", OPTION_SETS, ids=[",".join(f"{k}={v}" for k, v in r.items()) for r in OPTION_SETS])
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_games_match_the_referee(rules, policy):
+    study = GameStudy.build(seed=17, policy=policy, **rules)
+    cols = study.play(0, GAMES, record=True)
+    length = study.options.game_length
+    assert len(cols["game"]) == GAMES * length
+    for g in range(GAMES):
+        verdict = check_game(study.options, game_deals(cols, g, length))
+        rows = slice(g * length, (g + 1) * length)
+        assert verdict.totals == cols["score"][rows].astype(int).sum(axis=0).tolist()
+
+
+def test_geronimo_every_player_declares_every_contract_once():
+    df = simulate_games(games=500, seed=2, geronimo=True, double=True)
+    pairs = df.groupby(["game", "declarer", "contract"], observed=True).size()
+    assert (pairs == 1).all() and len(pairs) == 500 * 4 * 7
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_wiki_four_player_52_card_games_are_zero_sum(double):
+    df = simulate_games(games=400, seed=4, geronimo=True, double=double, scoring="wiki")
+    totals = df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1)
+    assert (totals == 0).all()
+
+
+def test_settlement_preserves_every_deal_total():
+    df = simulate_games(games=300, seed=5, geronimo=True, double=True, double_policy="maximum")
+    raw = df[[f"raw_{p}" for p in range(4)]].sum(axis=1)
+    final = df[[f"score_{p}" for p in range(4)]].sum(axis=1)
+    assert (raw == final).all()
+    assert (df[[c for c in df.columns if c.startswith("double_")]].to_numpy() > 0).any()
+
+
+def test_positive_contract_doubles_target_the_declarer():
+    df = simulate_games(games=300, seed=6, geronimo=True, double=True, double_policy="random", policy="random")
+    positive = df[df["contract"].isin(["trumps", "domino", "anti-salade"])]
+    for i in range(4):
+        for j in range(4):
+            if i != j:
+                hit = positive[positive[f"double_{i}_{j}"] > 0]
+                assert (hit["declarer"] == j).all()
+                # the declarer never initiates a double
+                assert not (df[f"double_{i}_{j}"] > 0)[df["declarer"] == i].any()
+
+
+def test_games_do_not_depend_on_threads_or_chunks():
+    a = simulate_games(games=200, seed=8, geronimo=True, double=True, threads=1, chunk_size=200)
+    b = simulate_games(games=200, seed=8, geronimo=True, double=True, threads=numba.config.NUMBA_NUM_THREADS,
+                       chunk_size=37)
+    pd.testing.assert_frame_equal(a, b)
+    c = simulate_games(games=10, seed=8, geronimo=True, double=True, first_game=150)
+    pd.testing.assert_frame_equal(a[a["game"] >= 150].head(len(c)).reset_index(drop=True), c)
+
+
+def test_placings_share_ties():
+    assert placings([10, 30, 10, -5]) == [2, 1, 2, 4]
+
+
+def test_heuristic_declarer_choices_beat_random_ones():
+    """Geronimo heuristic seat 0 among random players finishes ahead of a random seat 0."""
+    mixed = simulate_games(games=3000, seed=9, geronimo=True, policy="heuristic,random,random,random")
+    base = simulate_games(games=3000, seed=9, geronimo=True, policy="random")
+    assert mixed.groupby("game")["score_0"].sum().mean() > base.groupby("game")["score_0"].sum().mean() + 10
