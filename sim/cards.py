@@ -129,31 +129,31 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def bit(i):
     """uint64 with bit ``i`` set."""
     return ONE << np.uint64(i)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def lowest_card(mask):
     """Lowest card id in a non-empty mask."""
     return ctz(mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def highest_card(mask):
     """Highest card id in a non-empty mask."""
     return 63 - clz(mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def below(c):
     """Mask of every card id strictly below ``c``."""
     return (ONE << np.uint64(c)) - ONE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def nth_card(mask, k):
     """The ``k``-th lowest card id of ``mask`` (0-based); ``mask`` must hold more than k cards."""
     for _ in range(k):

@@ -10,7 +10,7 @@ from sim.rng import below_n
 BLOCK = 2048  # deals per parallel work item of a batch kernel
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def deal_hands_nb(state, deck, scratch, n, hands):
     """Shuffle ``deck`` (Fisher-Yates) and give each of ``n`` seats an equal share as a bitmask."""
     m = deck.shape[0]
@@ -22,8 +22,11 @@ def deal_hands_nb(state, deck, scratch, n, hands):
         scratch[i] = scratch[j]
         scratch[j] = t
     size = m // n
-    for p in range(n):
-        hands[p] = ZERO
-    for i in range(m):
-        hands[i // size] |= bit(scratch[i])
+    i = 0
+    for p in range(n):  # seat by seat: no division per card
+        hand = ZERO
+        for _ in range(size):
+            hand |= bit(scratch[i])
+            i += 1
+        hands[p] = hand
     return state

@@ -25,7 +25,7 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def mix64(z):
     """SplitMix64 finaliser: a bijective avalanche of a uint64."""
     z = (z ^ (z >> U30)) * MIX1
@@ -33,20 +33,20 @@ def mix64(z):
     return z ^ (z >> U31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def deal_state(seed, deal):
     """Initial stream state of deal number ``deal`` under ``seed``."""
     return mix64(np.uint64(seed) * STREAM_SALT + mix64(np.uint64(deal) + GOLDEN))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def next_u64(state):
     """Advance a stream: returns (new_state, 64 random bits)."""
     state = state + GOLDEN
     return state, mix64(state)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def below_n(state, n):
     """Advance a stream: returns (new_state, uniform integer in 0..n-1) for 1 <= n < 2**32.
 

@@ -111,14 +111,14 @@ def domino_log_length(n: int, hand_size: int) -> int:
 # ---------------------------------------------------------------- table state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def rank_spread(m):
     """Every card, in every suit, whose rank is the rank of some card of ``m``."""
     r = (m | (m >> U16) | (m >> U32) | (m >> U48)) & RANK_LANES
     return r * REPLICATE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def frontier_after(frontier, played, c, variant, deck, openers):
     """The frontier once card ``c`` of the frontier has been played.
 
@@ -138,7 +138,7 @@ def frontier_after(frontier, played, c, variant, deck, openers):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_start_rank_nb(hand, deck, policy, state):
     """Fan_tan: the declarer's start rank (see the module docstring). Returns (state, rank)."""
     lo = 12
@@ -177,7 +177,7 @@ def choose_start_rank_nb(hand, deck, policy, state):
 # ---------------------------------------------------------------- policies
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers):
     """The heuristic's card among ``legal`` (non-empty) playable cards.
 
@@ -212,7 +212,7 @@ def domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)
 # ---------------------------------------------------------------- one deal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _next_holder(hands, n, p):
     q = p + 1
     if q == n:
@@ -224,7 +224,7 @@ def _next_holder(hands, n, p):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
                    policies, state, moves, scores):
     """Play one Domino deal from ``hands`` (uint64[n], emptied in place as cards are played).

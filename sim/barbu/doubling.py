@@ -104,13 +104,13 @@ def doubling_policy_ids(policy, players: int) -> np.ndarray:
     return np.array([DOUBLING_POLICY_NAMES.index(p) for p in names], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def doubling_log_length(n):
     """Entries of one deal's doubling log: ``3 * n * (n - 1)`` (36 for 4 players)."""
     return 3 * n * (n - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def required_doubles(deals_declared, obligation):
     """Doubles each other player owes each declarer: ``min(obligation, D_d)`` as int16[n].
 
@@ -124,7 +124,7 @@ def required_doubles(deals_declared, obligation):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_obligations(deals_declared, obligation):
     """Fresh game state ``(required int16[n], done int16[n, n], remaining int16[n])``.
 
@@ -140,7 +140,7 @@ def start_obligations(deals_declared, obligation):
     return required, done, remaining
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _decide(policy, state, mine, expected_other, margin):
     """One policy decision on an allowed double or redouble: returns (state, yes)."""
     if policy == POLICY_MAXIMUM:
@@ -151,7 +151,13 @@ def _decide(policy, state, mine, expected_other, margin):
     return state, r == 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
+def _wrap(seat, n):
+    """``seat % n`` for 0 <= seat < 2n, without a division."""
+    return seat - n if seat >= n else seat
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def _record(log, k, actor, target, kind):
     if log.shape[0] > 0:
         log[k] = actor
@@ -160,7 +166,7 @@ def _record(log, k, actor, target, kind):
     return k + 3
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def doubling_round_nb(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
                       declarer_bonus, margin, policies, state, m, initiator, log):
     """Play the doubling of one deal (see the module docstring); returns the advanced stream.
@@ -173,10 +179,12 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
     ``initiator`` (int8[n, n], reset here) and, when it is non-empty, ``log`` (int8, length
     ``doubling_log_length(n)``).
     """
-    m[:, :] = 0
-    initiator[:, :] = 0
-    if log.shape[0] > 0:
-        log[:] = NO_ACTION
+    for i in range(n):
+        for j in range(n):
+            m[i, j] = 0
+            initiator[i, j] = 0
+    for i in range(log.shape[0]):
+        log[i] = NO_ACTION
     k = 0
     declarer_expected = baseline + declarer_bonus
     for step in range(n):
@@ -187,7 +195,7 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
         mine = estimates[i]
         # Redouble doubles already received (all come from earlier seats, never the declarer).
         for o in range(1, n):
-            j = (i + o) % n
+            j = _wrap(i + o, n)
             if initiator[j, i] == 1 and m[i, j] == 1:
                 state, yes = _decide(policy, state, mine, baseline, margin)
                 if yes:
@@ -198,7 +206,7 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
             break
         forced = required[declarer] - done[i, declarer] >= remaining[declarer]
         for o in range(1, n):
-            j = (i + o) % n
+            j = _wrap(i + o, n)
             if m[i, j] != 0 or (positive and j != declarer):
                 continue
             if j == declarer and forced:
@@ -219,7 +227,7 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
             if i >= n:
                 i -= n
             for o in range(1, n):
-                j = (i + o) % n
+                j = _wrap(i + o, n)
                 later = (j - declarer + n) % n > step + 1
                 if later and j != declarer and initiator[j, i] == 1 and m[i, j] == 1:
                     state, yes = _decide(policies[i], state, estimates[i], baseline, margin)
@@ -230,7 +238,7 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def settle_nb(raw, m, n, out):
     """Doubling settlement: ``out[i] = raw[i] + Σ_j m[i, j] · (raw[i] − raw[j])``; preserves the sum.
 

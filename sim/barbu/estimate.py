@@ -28,9 +28,17 @@ RANK_MASKS = np.array([sum(np.uint64(1) << np.uint64(LANE * s + r) for s in rang
 HONOURS = np.uint64(0b1111 << 9)  # J Q K A within a lane
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hand_features_nb(hand, trump, declares, out):
     """Write the features of ``hand`` into ``out`` (float64[N_FEATURES])."""
+    base_features_nb(hand, declares, out)
+    if trump >= 0:
+        trump_features_nb(hand, trump, out)
+
+
+@njit(cache=True, error_model="numpy")
+def base_features_nb(hand, declares, out):
+    """The features that do not depend on a trump suit (the trump features are set to 0)."""
     out[0] = 1.0
     for r in range(13):
         out[1 + r] = popcount(hand & RANK_MASKS[r])
@@ -60,51 +68,95 @@ def hand_features_nb(hand, trump, declares, out):
     out[22] = out[20] * (popcount(hearts) <= 3)
     out[23] = thin_queens
     out[24] = 1.0 if declares else 0.0
+    clear_trump_features_nb(out)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def clear_trump_features_nb(out):
+    """Set the trump features to 0 (no trump suit)."""
     for k in range(25, N_FEATURES):
         out[k] = 0.0
-    if trump >= 0:
-        trumps = hand & SUIT[trump]
-        out[25] = popcount(trumps)
-        out[26] = popcount((trumps >> np.uint64(LANE * trump)) & HONOURS)
-        side_aces = 0
-        side_voids = 0
-        for s in range(4):
-            if s != trump:
-                side_aces += (hand >> np.uint64(LANE * s + 12)) & ONE
-                side_voids += popcount(hand & SUIT[s]) == 0
-        out[27] = side_aces
-        out[28] = side_voids
-        out[29] = out[25] * out[25]
-        out[30] = out[25] * side_voids
 
 
-@njit(cache=True)
-def estimate_nb(hand, contract, trump, declares, weights, scratch):
-    """Estimated score of ``hand`` in ``contract`` (weights: float64[contracts, N_FEATURES])."""
-    hand_features_nb(hand, trump, declares, scratch)
+@njit(cache=True, error_model="numpy")
+def trump_features_nb(hand, trump, out):
+    """Set the trump features of ``out`` for ``trump`` (the rest of ``out`` is left as it is)."""
+    trumps = hand & SUIT[trump]
+    out[25] = popcount(trumps)
+    out[26] = popcount((trumps >> np.uint64(LANE * trump)) & HONOURS)
+    side_aces = 0
+    side_voids = 0
+    for s in range(4):
+        if s != trump:
+            side_aces += (hand >> np.uint64(LANE * s + 12)) & ONE
+            side_voids += popcount(hand & SUIT[s]) == 0
+    out[27] = side_aces
+    out[28] = side_voids
+    out[29] = out[25] * out[25]
+    out[30] = out[25] * side_voids
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def dot_nb(weights, contract, features):
+    """The model's estimate for ``contract`` from a feature vector."""
     total = 0.0
     for k in range(N_FEATURES):
-        total += weights[contract, k] * scratch[k]
+        total += weights[contract, k] * features[k]
     return total
 
 
-@njit(cache=True)
-def best_trump_nb(hand, contract, weights, scratch):
-    """The suit with the highest estimated Trumps score for its declarer."""
+@njit(cache=True, error_model="numpy")
+def estimate_nb(hand, contract, trump, declares, weights, scratch):
+    """Estimated score of ``hand`` in ``contract`` (weights: float64[contracts, N_FEATURES])."""
+    hand_features_nb(hand, trump, declares, scratch)
+    return dot_nb(weights, contract, scratch)
+
+
+@njit(cache=True, error_model="numpy")
+def best_trump_from_features_nb(hand, contract, weights, features):
+    """(suit, estimate) of the best trump suit, given ``features`` already holding the base features."""
     best = 0
     best_value = -1e300
     for s in range(4):
-        v = estimate_nb(hand, contract, s, True, weights, scratch)
+        trump_features_nb(hand, s, features)
+        v = dot_nb(weights, contract, features)
         if v > best_value:
             best_value = v
             best = s
-    return best
+    return best, best_value
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def best_trump_nb(hand, contract, weights, scratch):
+    """The suit with the highest estimated Trumps score for its declarer."""
+    base_features_nb(hand, True, scratch)
+    return best_trump_from_features_nb(hand, contract, weights, scratch)[0]
+
+
+@njit(cache=True, error_model="numpy")
 def features_matrix_nb(hands, declarers, trumps, out):
     """Features of every seat's hand of every deal: rows deal*n + seat."""
     n = hands.shape[1]
     for j in range(hands.shape[0]):
         for p in range(n):
             hand_features_nb(hands[j, p], trumps[j], p == declarers[j], out[j * n + p])
+
+
+@njit(cache=True, error_model="numpy")
+def normal_equations_nb(x, y):
+    """``(x.T @ x, x.T @ y)`` for a least-squares fit, single-threaded."""
+    k = x.shape[1]
+    xtx = np.zeros((k, k))
+    xty = np.zeros(k)
+    for i in range(x.shape[0]):
+        for a in range(k):
+            xa = x[i, a]
+            if xa == 0.0:
+                continue
+            xty[a] += xa * y[i]
+            for b in range(a, k):
+                xtx[a, b] += xa * x[i, b]
+    for a in range(k):
+        for b in range(a):
+            xtx[a, b] = xtx[b, a]
+    return xtx, xty

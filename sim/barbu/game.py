@@ -24,7 +24,8 @@ from numba import njit, prange
 from sim.cards import ONE, ZERO, ctz, popcount, nth_card
 from sim.rng import below_n, deal_state
 from sim.barbu.doubling import doubling_round_nb, settle_nb, start_obligations
-from sim.barbu.estimate import N_FEATURES, best_trump_nb, estimate_nb
+from sim.barbu.estimate import (N_FEATURES, base_features_nb, best_trump_from_features_nb, clear_trump_features_nb,
+                                dot_nb, trump_features_nb)
 from sim.dealing import deal_hands_nb
 from sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from sim.barbu.policies import POLICY
@@ -33,7 +34,7 @@ from sim.barbu.rules import CONTRACT, FLAG_POSITIVE
 GAME_BLOCK = 16  # games per parallel work item
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def declarer_of_nb(d, n, k, geronimo, declarer_blocks):
     """Seat declaring deal ``d`` of a game with ``k`` contracts."""
     if geronimo and declarer_blocks:
@@ -41,30 +42,39 @@ def declarer_of_nb(d, n, k, geronimo, declarer_blocks):
     return d % n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_contract_nb(hand, open_slots, game_contracts, policy, weights, declarer_mean, features, state):
-    """Geronimo: the slot (index into ``game_contracts``) the declarer picks from ``open_slots`` (bitmask)."""
+    """Geronimo: the slot (index into ``game_contracts``) the declarer picks from ``open_slots`` (bitmask).
+
+    ``features`` holds the declarer's base features; its trump features are left at 0.
+    """
     if policy == POLICY.RANDOM:
         state, k = below_n(state, popcount(np.uint64(open_slots)))
         return state, nth_card(np.uint64(open_slots), k)
     best = -1
     best_gain = -1e300
+    trumps_slot = -1
     slots = np.uint64(open_slots)
     while slots != ZERO:
         s = ctz(slots)
         slots &= slots - ONE
         c = game_contracts[s]
-        trump = -1
         if c == CONTRACT.TRUMPS:
-            trump = best_trump_nb(hand, c, weights, features)
-        gain = estimate_nb(hand, c, trump, True, weights, features) - declarer_mean[c]
+            trumps_slot = s  # last: its trump features overwrite the base ones
+            continue
+        gain = dot_nb(weights, c, features) - declarer_mean[c]
         if gain > best_gain:
             best_gain = gain
             best = s
+    if trumps_slot >= 0:
+        gain = best_trump_from_features_nb(hand, CONTRACT.TRUMPS, weights, features)[1] - declarer_mean[CONTRACT.TRUMPS]
+        clear_trump_features_nb(features)
+        if gain > best_gain:
+            best = trumps_slot
     return state, best
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_player, length, declarer_blocks,
                   double, late_redouble, obligation,
                   card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
@@ -88,6 +98,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
         raw = np.empty(n, np.int32)
         final = np.empty(n, np.int32)
         features = np.empty(N_FEATURES, np.float64)
+        seat_features = np.zeros((n, N_FEATURES), np.float64)
         estimates = np.zeros(n, np.float64)
         m = np.zeros((n, n), np.int8)
         initiator = np.zeros((n, n), np.int8)
@@ -97,7 +108,8 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
         no_log = np.empty(0, np.int8)
         for j in range(b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK)):
             state = deal_state(seed, first + j)
-            declared[:] = 0
+            for p in range(n):
+                declared[p] = 0
             for d in range(length):
                 declared[declarer_of_nb(d, n, k, geronimo, declarer_blocks)] += 1
             required, done, remaining = start_obligations(declared, obligation)
@@ -109,9 +121,15 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
                 state = deal_hands_nb(state, deck, scratch, n, hands)
                 if record:
                     log_hands[row, :] = hands
+                if double:
+                    for p in range(n):
+                        base_features_nb(hands[p], p == declarer, seat_features[p])
+                elif geronimo and policies[declarer] != POLICY.RANDOM:
+                    base_features_nb(hands[declarer], True, seat_features[declarer])
                 if geronimo:
                     state, slot = choose_contract_nb(hands[declarer], open_slots[declarer], game_contracts,
-                                                     policies[declarer], weights, declarer_mean, features, state)
+                                                     policies[declarer], weights, declarer_mean,
+                                                     seat_features[declarer], state)
                     open_slots[declarer] &= ~(1 << slot)
                 elif per_player:
                     slot = (d // n) % k
@@ -122,10 +140,11 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
                 if contract == CONTRACT.TRUMPS:
                     state, trump = name_trump_nb(hands[declarer], TRUMP_BY_POLICY, policies[declarer], weights,
                                                  features, state)
-                m[:, :] = 0
                 if double:
                     for p in range(n):
-                        estimates[p] = estimate_nb(hands[p], contract, trump, p == declarer, weights, features)
+                        if trump >= 0:
+                            trump_features_nb(hands[p], trump, seat_features[p])
+                        estimates[p] = dot_nb(weights, contract, seat_features[p])
                     dlog = log_doubling[row] if record else no_log
                     state = doubling_round_nb(n, declarer, flags[contract] & FLAG_POSITIVE != 0, late_redouble,
                                               required, done, remaining, estimates, seat_mean[contract],
@@ -139,13 +158,11 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
                                          places, state, trick, moves, raw)
                 if double:
                     settle_nb(raw, m, n, final)
-                else:
-                    final[:] = raw
                 out_declarer[row] = declarer
                 out_contract[row] = contract
                 out_trump[row] = trump
                 for p in range(n):
                     out_raw[row, p] = raw[p]
-                    out_final[row, p] = final[p]
+                    out_final[row, p] = final[p] if double else raw[p]
                     for q in range(n):
-                        out_doubles[row, p, q] = m[p, q] if initiator[p, q] == 1 else 0
+                        out_doubles[row, p, q] = m[p, q] if double and initiator[p, q] == 1 else 0

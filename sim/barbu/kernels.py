@@ -33,7 +33,7 @@ DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
 TRUMP_BY_POLICY, TRUMP_AT_RANDOM = -1, 4
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_cards_nb(hand, led, best, trump, duties, lead_rule, hearts_broken, kh_discard):
     """Mask of the cards ``hand`` may play (§4), ``led`` = -1 when leading, ``best`` = card now winning."""
     if led < 0:
@@ -70,7 +70,7 @@ def legal_cards_nb(hand, led, best, trump, duties, lead_rule, hearts_broken, kh_
     return hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def beats_nb(c, best, trump):
     """Whether card ``c`` beats the card ``best`` now winning the trick."""
     cs = c // LANE
@@ -80,7 +80,7 @@ def beats_nb(c, best, trump):
     return cs == trump
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
                    point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores):
     """Play one trick-taking deal from ``hands``; write points per seat into ``scores``.
@@ -156,7 +156,7 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def name_trump_nb(hand, how, policy, weights, features, state):
     """The Trumps declarer's suit: by its policy (random suit, or the best estimated), at random, or fixed."""
     if how == TRUMP_AT_RANDOM or (how == TRUMP_BY_POLICY and policy == POLICY.RANDOM):
@@ -166,7 +166,7 @@ def name_trump_nb(hand, how, policy, weights, features, state):
     return state, how
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", inline="always")
 def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags, point_masks,
                      policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank, domino_starter,
                      ace_replay_optional, places, state, trick, moves, scores):
@@ -174,11 +174,14 @@ def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_val
     if contract == CONTRACT.DOMINO:
         return play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
                               ace_replay_optional, places, policies, state, moves, scores)
+    if trump < 0:  # a literal no-trump lets the compiler drop every trump branch from the hot loop
+        return play_tricks_nb(hands, n, declarer, contract, -1, card_values, trick_values, last_two, flags,
+                              point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
     return play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
                           point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_values, last_two, flags,
                   point_masks, policies, duties, lead_rule, early_stop, trump_how, weights,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,

@@ -43,14 +43,14 @@ SUIT = np.array([np.uint64(0x1FFF) << np.uint64(LANE * s) for s in range(4)], np
 MODE_AVOID, MODE_SHED, MODE_TAKE = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def random_card(state, legal):
     """A uniformly random card of ``legal``: returns (state, card)."""
     state, k = below_n(state, popcount(legal))
     return state, nth_card(legal, k)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _lead_avoid(hand, legal, unseen, values, point_mask):
     best_card = -1
     best_score = -(1 << 30)
@@ -75,7 +75,7 @@ def _lead_avoid(hand, legal, unseen, values, point_mask):
     return best_card
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _lead_take(hand, legal, unseen):
     longest = -1
     longest_len = -1
@@ -93,11 +93,11 @@ def _lead_take(hand, legal, unseen):
     return longest
 
 
-@njit(cache=True)
-def _discard_avoid(hand, legal, values):
+@njit(cache=True, error_model="numpy")
+def _discard_avoid(hand, legal, values, point_mask):
     worst = -1
     worst_value = 0
-    m = legal
+    m = legal & point_mask
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
@@ -120,16 +120,10 @@ def _discard_avoid(hand, legal, values):
     return best
 
 
-@njit(cache=True)
-def _lowest_rank(legal, values):
+@njit(cache=True, error_model="numpy")
+def _lowest_rank(legal, point_mask):
     """The lowest-ranked card of ``legal``, preferring cards that carry no points."""
-    plain = legal
-    m = legal
-    while m != ZERO:
-        c = lowest_card(m)
-        m &= m - ONE
-        if values[c] != 0:
-            plain &= ~bit(c)
+    plain = legal & ~point_mask
     if plain != ZERO:
         legal = plain
     best = -1
@@ -144,7 +138,7 @@ def _lowest_rank(legal, values):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _highest_rank(legal):
     best = -1
     best_rank = -1
@@ -158,7 +152,7 @@ def _highest_rank(legal):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point_mask, mode):
     """The heuristic's card (see the module docstring).
 
@@ -187,7 +181,7 @@ def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point
 
     if mode == MODE_TAKE:
         if winners == ZERO:
-            return _lowest_rank(losers, values)
+            return _lowest_rank(losers, point_mask)
         in_suit = winners & SUIT[led]
         if in_suit != ZERO:
             return lowest_card(in_suit) if is_last else highest_card(in_suit)
@@ -196,12 +190,12 @@ def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point
     following = (legal & SUIT[led]) != ZERO
     if losers != ZERO:
         if following:
-            return highest_card(losers & SUIT[led]) if (losers & SUIT[led]) != ZERO else _discard_avoid(hand, losers, values)
-        return _discard_avoid(hand, losers, values)
+            return highest_card(losers & SUIT[led]) if (losers & SUIT[led]) != ZERO else _discard_avoid(hand, losers, values, point_mask)
+        return _discard_avoid(hand, losers, values, point_mask)
     # Every legal card wins for now.
     if is_last:
         plain = winners & ~point_mask
-        return _highest_rank(plain) if plain != ZERO else _discard_avoid(hand, winners, values)
+        return _highest_rank(plain) if plain != ZERO else _discard_avoid(hand, winners, values, point_mask)
     c = lowest_card(winners)
     if following and popcount(unseen & SUIT[led] & ~below(c + 1)) == 0:
         plain = winners & ~point_mask

@@ -10,7 +10,7 @@ import pandas as pd
 
 from sim import runner
 from sim.barbu.domino import domino_log_length
-from sim.barbu.estimate import N_FEATURES, features_matrix_nb
+from sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_equations_nb
 from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from sim.barbu.policies import POLICY_NAMES
@@ -144,8 +144,8 @@ def hand_model(options: BarbuOptions) -> HandModel:
         features_matrix_nb(cols["hands"], cols["declarer"].astype(np.int64), cols["trump"].astype(np.int64), x)
         scores = cols["score"].astype(np.float64)
         y = scores.ravel()
-        ridge = 1e-3 * len(y)
-        model.weights[c] = np.linalg.solve(x.T @ x + ridge * np.eye(N_FEATURES), x.T @ y)
+        xtx, xty = normal_equations_nb(x, y)  # in a kernel: BLAS threads would keep spinning after
+        model.weights[c] = np.linalg.solve(xtx + 1e-3 * len(y) * np.eye(N_FEATURES), xty)
         model.seat_mean[c] = y.mean()
         model.seat_std[c] = y.std()
         model.declarer_mean[c] = scores[np.arange(FIT_DEALS), cols["declarer"]].mean()
