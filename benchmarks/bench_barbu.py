@@ -1,7 +1,8 @@
-"""Barbu throughput: deals/s and ns per card for each trick contract, 1 thread and all cores.
+"""Barbu throughput: deals/s and ns per card for each contract, and whole games/s, 1 thread and all cores.
 
     python benchmarks/bench_barbu.py                 # every contract, 52 cards, 4 players, heuristic
     python benchmarks/bench_barbu.py --deals 4000000 --repeats 7 --memory
+    python benchmarks/bench_barbu.py --contract none --games 200000   # whole games only
 
 Warms up (compiles) first, checks every deal's point total against the §3 table, then times
 ``repeats`` runs and reports the median. Results go to benchmarks/results/barbu.json so runs
@@ -25,7 +26,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study  # noqa: E402
+from sim.barbu import ALL_CONTRACTS, BarbuOptions, GameStudy, Study  # noqa: E402
 from sim.barbu.rules import contract_total  # noqa: E402
 
 
@@ -46,6 +47,23 @@ def bench_contract(contract, *, deals, repeats, threads, options):
             "deals_per_s": deals / median, "ns_per_card": median / (deals * len(options.cards)) * 1e9}
 
 
+def bench_games(*, games, repeats, threads):
+    study = GameStudy.build(seed=1, geronimo=True, double=True, policy="heuristic")
+    numba.set_num_threads(threads)
+    cols = study.play(0, 1000)  # warm-up and output check
+    assert len(cols["game"]) == 1000 * study.options.game_length
+    raw, final = cols["raw"].astype(np.int64).sum(axis=1), cols["score"].astype(np.int64).sum(axis=1)
+    assert (raw == final).all(), "settlement must preserve every deal's total"
+    times = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        study.play(r * games, games)
+        times.append(time.perf_counter() - t0)
+    median = statistics.median(times)
+    return {"contract": "geronimo+double games", "threads": threads, "games": games, "median_s": median,
+            "games_per_s": games / median, "deals_per_s": games * study.options.game_length / median}
+
+
 def peak_memory_10m(options):
     """Peak RSS (MiB) of a child process streaming 10,000,000 deals to Parquet."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -63,9 +81,10 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--contract", default="all")
     ap.add_argument("--memory", action="store_true")
+    ap.add_argument("--games", type=int, default=100_000)
     args = ap.parse_args()
     options = BarbuOptions(players=4, deck=52)
-    contracts = TRICK_CONTRACTS if args.contract == "all" else tuple(args.contract.split(","))
+    contracts = {"all": ALL_CONTRACTS, "none": ()}.get(args.contract) or tuple(args.contract.split(","))
     rows = []
     print(f"{'contract':<12} {'threads':>7} {'deals/s':>12} {'ns/card':>8}")
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
@@ -73,6 +92,13 @@ def main():
             row = bench_contract(contract, deals=args.deals, repeats=args.repeats, threads=threads, options=options)
             rows.append(row)
             print(f"{contract:<12} {threads:>7} {row['deals_per_s']:>12,.0f} {row['ns_per_card']:>8.1f}", flush=True)
+    if args.games:
+        print(f"{'whole games':<12} {'threads':>7} {'games/s':>12} {'deals/s':>12}")
+        for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+            row = bench_games(games=args.games, repeats=args.repeats, threads=threads)
+            rows.append(row)
+            print(f"{'geronimo+dbl':<12} {threads:>7} {row['games_per_s']:>12,.0f} {row['deals_per_s']:>12,.0f}",
+                  flush=True)
     result = {"machine": {"cpu_count": numba.config.NUMBA_NUM_THREADS, "platform": platform.platform(),
                           "processor": platform.processor()},
               "rows": rows}

@@ -166,3 +166,15 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
                     out_final[row, p] = final[p] if double else raw[p]
                     for q in range(n):
                         out_doubles[row, p, q] = m[p, q] if double and initiator[p, q] == 1 else 0
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def heuristic_picks_nb(hands, game_contracts, weights, declarer_mean, out):
+    """The slot the heuristic declarer picks for each hand with every contract still open."""
+    open_slots = (1 << game_contracts.shape[0]) - 1
+    for b in prange((hands.shape[0] + GAME_BLOCK - 1) // GAME_BLOCK):
+        features = np.empty(N_FEATURES, np.float64)
+        for j in range(b * GAME_BLOCK, min(hands.shape[0], (b + 1) * GAME_BLOCK)):
+            base_features_nb(hands[j], True, features)
+            out[j] = choose_contract_nb(hands[j], open_slots, game_contracts, POLICY.HEURISTIC, weights,
+                                        declarer_mean, features, np.uint64(0))[1]

@@ -188,10 +188,11 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
                   out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves):
     """Play ``count`` deals starting at deal index ``first`` (see module docstring).
 
-    Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands``/``log_moves``
-    are filled when they have ``count`` rows (pass zero-row arrays to skip the move log).
+    Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands`` and
+    ``log_moves`` are each filled when they have ``count`` rows (zero-row arrays skip them).
     """
     record = log_moves.shape[0] > 0
+    keep_hands = log_hands.shape[0] > 0
     k_contracts = contracts.shape[0]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -207,11 +208,10 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
             declarer = (i // k_contracts) % n
             state = deal_state(seed, i)
             state = deal_hands_nb(state, deck, scratch, n, hands)
-            if record:
-                log_hands[j, :] = hands
-                moves = log_moves[j]
-            else:
-                moves = no_moves
+            if keep_hands:
+                for p in range(n):
+                    log_hands[j, p] = hands[p]
+            moves = log_moves[j] if record else no_moves
             trump = -1
             if contract == CONTRACT.TRUMPS:
                 state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)

@@ -85,15 +85,18 @@ def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -
 
 
 def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = False,
-                 trump_how: int = TRUMP_BY_POLICY) -> dict:
-    """Call the deal kernel on deals ``first .. first+count-1`` and return named columns."""
+                 trump_how: int = TRUMP_BY_POLICY, keep_hands: bool = False) -> dict:
+    """Call the deal kernel on deals ``first .. first+count-1`` and return named columns.
+
+    ``record`` adds the dealt ``hands`` and the ``moves`` log; ``keep_hands`` the hands alone.
+    """
     n = a["n"]
     contract = np.empty(count, np.int8)
     declarer = np.empty(count, np.int8)
     trump = np.empty(count, np.int8)
     score = np.empty((count, n), np.int16)
     rows = count if record else 0
-    hands = np.zeros((rows, n), np.uint64)
+    hands = np.zeros((count if record or keep_hands else 0, n), np.uint64)
     moves = np.zeros((rows, a["log_width"]), np.int8)
     play_deals_nb(seed, first, count, a["deck"], n, a["contracts"], a["card_values"], a["trick_values"],
                   a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
@@ -107,8 +110,9 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
         "trump": trump,
         "score": score,
     }
-    if record:
+    if record or keep_hands:
         columns["hands"] = hands
+    if record:
         columns["moves"] = moves
     return columns
 
@@ -348,3 +352,42 @@ def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_poli
     runner.set_threads(threads)
     return runner.run(study.play, deals=games, first_deal=first_game, chunk_size=chunk_size, progress=progress,
                       out=out, meta=study.metadata(), unit="game")
+
+
+class GameReplay(NamedTuple):
+    """One whole game replayed alone and checked by the referee."""
+
+    totals: list
+    places: list
+    text: str  # every deal: contract, trump, doubles, play, raw and settled scores
+
+
+def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=None,
+                options: BarbuOptions | None = None, **rules) -> GameReplay:
+    """Replay game number ``game`` of a run alone: the referee checks every deal, double and score.
+
+    >>> r = replay_game(game=3, seed=1, geronimo=True, double=True)
+    >>> len(r.places), r.text.count("deal ") >= 28
+    (4, True)
+    """
+    from sim.barbu.doubling_referee import decode_log, format_action
+    from sim.barbu.game_referee import check_game, describe_deal, game_deals
+
+    game = runner.check_positive_int("game", game, minimum=0)
+    study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
+    cols = study.play(game, 1, record=True)
+    deals = game_deals(cols, 0, study.options.game_length)
+    verdict = check_game(study.options, deals)
+    lines = [f"game {game} (seed {seed}): {study.options.game_length} deals, contracts "
+             f"{', '.join(study.options.game_contracts)}"]
+    for number, d in enumerate(deals):
+        lines.append(f"\n=== deal {number + 1}: seat {d['declarer']} declares {d['contract']}")
+        if study.options.double:
+            actions = decode_log(d["doubling"])
+            lines.append("doubles: " + ("; ".join(format_action(a) for a in actions) if actions else "none"))
+        lines.append(describe_deal(study.options, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"]))
+        if d["score"] != d["raw"]:
+            lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
+    lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"
+                                                for p, (t, pl) in enumerate(zip(verdict.totals, verdict.places))))
+    return GameReplay(verdict.totals, verdict.places, "\n".join(lines))

@@ -1,0 +1,121 @@
+"""Paired Barbu studies: the same deal played several ways, so differences are the choice alone.
+
+Deal ``i`` of a study has the hands of ``(seed, i)`` and declarer ``i % n`` whatever contract or
+trump suit it is played with, and the heuristic plays deterministically, so comparing the
+versions of one deal isolates the choice being studied.
+
+* :func:`trump_study`: every Trumps deal played once with each suit as trump. For the suit the
+  declarer's policy names, the declarer's score against the best suit for that deal, by the
+  length and honours of the suit.
+* :func:`contract_value_study`: every deal played under every contract. A contract's value for
+  the hand is the declarer's score minus that contract's average declarer score (from the hand
+  model's fit), i.e. what declaring it with this hand gains over declaring it with an average
+  hand. The heuristic's pick (with every contract open, as at the start of a Geronimo game) is
+  compared with the contract of highest value.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim import runner
+from sim.barbu.game import heuristic_picks_nb
+from sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES
+from sim.barbu.simulate import Study, hand_model, play_columns, parse_contracts
+
+LANE_MASK = np.uint64(0x1FFF)
+HONOUR_BITS = np.uint64(0b1111 << 9)  # J Q K A within a suit lane
+
+
+def _declarer_scores(cols: dict) -> np.ndarray:
+    return cols["score"][np.arange(len(cols["declarer"])), cols["declarer"]]
+
+
+def _declarer_hands(cols: dict) -> np.ndarray:
+    return cols["hands"][np.arange(len(cols["declarer"])), cols["declarer"]]
+
+
+def suit_lengths_and_honours(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cards, A-K-Q-J count) of each suit in each hand: two int arrays of shape (hands, 4)."""
+    lanes = np.stack([(hands >> np.uint64(16 * s)) & LANE_MASK for s in range(4)], axis=1)
+    return np.bitwise_count(lanes).astype(np.int8), np.bitwise_count(lanes & HONOUR_BITS).astype(np.int8)
+
+
+def _run(study: Study, play_chunk, *, deals, threads, first_deal, chunk_size, progress, out, kind):
+    runner.set_threads(threads)
+    return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
+                      out=out, meta={**study.metadata(), "study": kind})
+
+
+def trump_study(*, deals: int, seed: int = 0, policy="heuristic", options=None, threads=None, first_deal: int = 0,
+                chunk_size: int = 1 << 18, progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+    """Play each Trumps deal with every suit as trump; one row per deal.
+
+    Columns: ``deal``, ``declarer``, ``chosen`` (the suit the declarer's policy names, 0-3 =
+    ♣♦♥♠), ``score_t0`` … ``score_t3`` (declarer's score with that suit as trump),
+    ``length_t0`` … and ``honours_t0`` … (the declarer's cards and A-K-Q-J in that suit).
+    ``analysis.studies`` summarises it.
+
+    >>> df = trump_study(deals=200, seed=1)
+    >>> bool((df[[f"score_t{s}" for s in range(4)]].max(axis=1) >= 0).all())
+    True
+    """
+    study = Study.build(options=options, contract="trumps", policy=policy, seed=seed, **rules)
+
+    def play_chunk(first, count):
+        a = study.kernel_args
+        named = play_columns(a, study.seed, first, count, keep_hands=True)
+        lengths, honours = suit_lengths_and_honours(_declarer_hands(named))
+        columns = {"deal": named["deal"], "declarer": named["declarer"], "chosen": named["trump"]}
+        for s in range(4):
+            columns[f"score_t{s}"] = _declarer_scores(play_columns(a, study.seed, first, count, trump_how=s))
+        for s in range(4):
+            columns[f"length_t{s}"] = lengths[:, s]
+        for s in range(4):
+            columns[f"honours_t{s}"] = honours[:, s]
+        return columns
+
+    return _run(study, play_chunk, deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
+                progress=progress, out=out, kind="trumps")
+
+
+def contract_value_study(*, deals: int, seed: int = 0, contract="all", policy="heuristic", options=None,
+                         threads=None, first_deal: int = 0, chunk_size: int = 1 << 18, progress: bool = False,
+                         out=None, **rules) -> pd.DataFrame | None:
+    """Play each deal under every contract; one row per deal with each contract's value to the declarer.
+
+    Columns: ``deal``, ``declarer``, ``pick`` (the contract the heuristic declares with every
+    contract open), and per contract ``c`` (``-`` written ``_``): ``score_<c>`` (the declarer's
+    score) and ``value_<c>`` (that score minus the contract's average declarer score).
+
+    >>> df = contract_value_study(deals=100, seed=1)
+    >>> sorted(df["pick"].unique()) == sorted(set(df["pick"]))
+    True
+    """
+    names = parse_contracts(contract)
+    study = Study.build(options=options, contract=names, policy=policy, seed=seed, **rules)
+    model = hand_model(study.options)
+    ids = np.array([CONTRACT_NAMES.index(c) for c in names], np.int64)
+
+    def play_chunk(first, count):
+        base = study.kernel_args
+        columns = {}
+        for name in names:
+            a = {**base, "contracts": np.array([CONTRACT_NAMES.index(name)], np.int64)}
+            cols = play_columns(a, study.seed, first, count, keep_hands=not columns)
+            if not columns:
+                picks = np.empty(count, np.int64)
+                heuristic_picks_nb(_declarer_hands(cols), ids, model.weights, model.declarer_mean, picks)
+                columns = {"deal": cols["deal"], "declarer": cols["declarer"],
+                           "pick": pd.Categorical.from_codes(ids[picks], categories=CONTRACT_NAMES)}
+            score = _declarer_scores(cols)
+            key = name.replace("-", "_")
+            columns[f"score_{key}"] = score
+            columns[f"value_{key}"] = (score - model.declarer_mean[CONTRACT_NAMES.index(name)]).astype(np.float32)
+        return columns
+
+    return _run(study, play_chunk, deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
+                progress=progress, out=out, kind="contracts")
+
+
+__all__ = ["trump_study", "contract_value_study", "ALL_CONTRACTS"]
