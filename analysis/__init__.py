@@ -3,22 +3,78 @@
 >>> from analysis import load_run, summary, format_report  # doctest: +SKIP
 >>> df, meta = load_run("runs/study.parquet")  # doctest: +SKIP
 >>> print(format_report(df, meta))  # doctest: +SKIP
+>>> games, meta = load_run("runs/games.parquet")  # doctest: +SKIP
+>>> print(format_game_report(games, meta))  # doctest: +SKIP
 """
 
+from .games import (
+    cluster_mean_ci,
+    contract_points,
+    contract_timing,
+    double_events,
+    double_payoffs,
+    doubling_effects,
+    format_game_report,
+    game_totals,
+    placings,
+    seat_advantage,
+)
 from .io import load_run
-from .plots import plot_contract_scores, plot_score_distributions, save_figure
+from .plots import (
+    plot_contract_points,
+    plot_contract_scores,
+    plot_contract_timing,
+    plot_contract_values,
+    plot_double_payoffs,
+    plot_game_report,
+    plot_placings,
+    plot_score_distributions,
+    plot_seat_advantage,
+    plot_trump_study,
+    save_figure,
+)
 from .report import format_report, score_shares, seat_scores, summary
 from .stats import mean_ci, proportion_ci
+from .studies import (
+    contract_value_summary,
+    format_contract_study,
+    format_trump_study,
+    trump_by_length,
+    trump_choice_summary,
+)
 
 __all__ = [
+    "cluster_mean_ci",
+    "contract_points",
+    "contract_timing",
+    "contract_value_summary",
+    "double_events",
+    "double_payoffs",
+    "doubling_effects",
+    "format_contract_study",
+    "format_game_report",
     "format_report",
+    "format_trump_study",
+    "game_totals",
     "load_run",
     "mean_ci",
+    "placings",
+    "plot_contract_points",
     "plot_contract_scores",
+    "plot_contract_timing",
+    "plot_contract_values",
+    "plot_double_payoffs",
+    "plot_game_report",
+    "plot_placings",
     "plot_score_distributions",
+    "plot_seat_advantage",
+    "plot_trump_study",
     "proportion_ci",
     "save_figure",
     "score_shares",
+    "seat_advantage",
     "seat_scores",
     "summary",
+    "trump_by_length",
+    "trump_choice_summary",
 ]

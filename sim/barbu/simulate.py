@@ -14,7 +14,7 @@ from sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_equations_
 from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from sim.barbu.policies import POLICY_NAMES
-from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
+from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, scoring_tables)
 from sim.rng import check_seed
 
@@ -135,7 +135,8 @@ def hand_model(options: BarbuOptions) -> HandModel:
     """The hand-value model for ``options``, fitted on seeded heuristic play (see sim.barbu.estimate).
 
     Least squares (a small ridge keeps absent ranks at zero) of each seat's score on its hand
-    features, per contract; Trumps deals use a random trump suit. Deterministic.
+    features, per contract; Trumps deals use a random trump suit for the fit, and the declarer's
+    named suit for the averages. Deterministic.
     """
     k = len(CONTRACT_NAMES)
     model = HandModel(np.zeros((k, N_FEATURES)), np.zeros(k), np.zeros(k), np.ones(k))
@@ -150,8 +151,12 @@ def hand_model(options: BarbuOptions) -> HandModel:
         y = scores.ravel()
         xtx, xty = normal_equations_nb(x, y)  # in a kernel: BLAS threads would keep spinning after
         model.weights[c] = np.linalg.solve(xtx + 1e-3 * len(y) * np.eye(N_FEATURES), xty)
-        model.seat_mean[c] = y.mean()
-        model.seat_std[c] = y.std()
+        if c == CONTRACT.TRUMPS:  # the averages of Trumps as played: with the trump the declarer names
+            a = kernel_tables(options, (name,), ("heuristic",) * n, weights=model.weights)
+            cols = play_columns(a, FIT_SEED + c, 0, FIT_DEALS)
+            scores = cols["score"].astype(np.float64)
+        model.seat_mean[c] = scores.mean()
+        model.seat_std[c] = scores.std()
         model.declarer_mean[c] = scores[np.arange(FIT_DEALS), cols["declarer"]].mean()
     return model
 
