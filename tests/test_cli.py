@@ -76,3 +76,43 @@ def test_unknown_game_and_unwritable_output(tmp_path, capsys):
 def test_report_of_a_missing_file(capsys):
     code, _, stderr = run_cli(capsys, "report", "nowhere.parquet")
     assert code == 2 and "does not exist" in stderr
+
+
+def test_whole_games_with_doubling_report_and_plot(tmp_path, capsys):
+    out, plot = tmp_path / "games.parquet", tmp_path / "games.png"
+    code, stdout, _ = run_cli(capsys, "simulate", "barbu", "--games", "300", "--geronimo", "--double", "--out",
+                              str(out), "--plot", str(plot), "--seed", "3")
+    assert code == 0 and "wrote 300 games" in stdout
+    meta = json.loads(pq.read_schema(out).metadata[b"cardlab"])
+    assert meta["unit"] == "game" and meta["games"] == 300 and meta["options"]["double"] is True
+    assert pq.read_table(out).num_rows == 300 * 28
+    for section in ("Seat advantage", "Placings", "Contract points", "Contract timing", "Double payoffs"):
+        assert section in stdout
+    assert plot.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("study,marker", [("trumps", "chosen"), ("contracts", "pick")])
+def test_studies_print_their_report(capsys, tmp_path, study, marker):
+    plot = tmp_path / "s.png"
+    code, stdout, _ = run_cli(capsys, "study", "barbu", study, "--deals", "400", "--plot", str(plot))
+    assert code == 0 and marker in stdout and plot.stat().st_size > 5_000
+
+
+def test_replay_of_a_whole_game(capsys):
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--game-index", "4", "--geronimo", "--double", "--seed", "2")
+    assert code == 0 and stdout.count("=== deal") == 28 and "final totals" in stdout and "doubles:" in stdout
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "barbu", "--games", "5", "--trumps"], "--trumps: True is only allowed with geronimo=True"),
+    (["simulate", "barbu", "--games", "5", "--geronimo", "--double", "--double-obligation", "9"],
+     "--double-obligation: 9 is impossible"),
+    (["simulate", "barbu", "--games", "5", "--deals", "5"], "give --games (whole games) or --deals"),
+    (["simulate", "barbu", "--games", "5", "--domino-rules", "klondike"], "--domino-rules: 'klondike' is not allowed"),
+    (["simulate", "barbu", "--games", "5", "--double-policy", "always"], "--double-policy: 'always' is not allowed"),
+    (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps or contracts"),
+    (["replay", "barbu"], "give --deal (one deal) or --game-index"),
+])
+def test_bad_game_options_are_one_line(capsys, argv, message):
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
