@@ -23,7 +23,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from .games import cluster_mean_ci
+from .games import _require, cluster_mean_ci
 from .stats import mean_ci, proportion_ci
 
 SUITS = ("♣", "♦", "♥", "♠")
@@ -35,16 +35,6 @@ _CONTRACT_EXPECTED = (
     "expected a contract-value study, one row per deal: deal, declarer, pick (contract name) and, "
     "per contract c (with '-' written '_'), value_<c> and score_<c>"
 )
-
-
-def _check_frame(df, names, what: str) -> None:
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame with one row per deal, got {type(df).__name__}")
-    for name in names:
-        if name not in df.columns:
-            raise ValueError(f"missing column {name!r}: {what}")
-    if len(df) == 0:
-        raise ValueError("the DataFrame has no rows: there are no deals to analyse")
 
 
 def _numeric(df: pd.DataFrame, names: list[str], what: str) -> np.ndarray:
@@ -88,7 +78,7 @@ def _rounded(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _trump_arrays(df: pd.DataFrame, with_hand: bool = False):
-    _check_frame(df, ("deal", "declarer", "chosen"), _TRUMP_EXPECTED)
+    _require(df, ("deal", "declarer", "chosen"), _TRUMP_EXPECTED)
     score = _numeric(df, [f"score_t{t}" for t in range(4)], _TRUMP_EXPECTED)
     chosen = _numeric(df, ["chosen"], _TRUMP_EXPECTED)[:, 0]
     if not np.isin(chosen, (0, 1, 2, 3)).all():
@@ -225,7 +215,7 @@ def format_trump_study(df: pd.DataFrame, meta: dict | None = None, *, level: flo
 
 def _study_contracts(df: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray | None, np.ndarray]:
     """(contract names, values (deals × contracts), scores or None, pick index per deal)."""
-    _check_frame(df, ("deal", "declarer", "pick"), _CONTRACT_EXPECTED)
+    _require(df, ("deal", "declarer", "pick"), _CONTRACT_EXPECTED)
     suffixes = [m.group(1) for c in df.columns if isinstance(c, str) and (m := re.fullmatch(r"value_(\w+)", c))]
     if not suffixes:
         raise ValueError(f"missing value_<c> columns (e.g. 'value_no_tricks'): {_CONTRACT_EXPECTED}")

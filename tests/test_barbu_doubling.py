@@ -266,5 +266,5 @@ def test_obligation_disabled_and_checked():
 def test_policy_ids():
     assert doubling_policy_ids("maximum", 3).tolist() == [2, 2, 2]
     assert DOUBLING_POLICY.MAXIMUM == POLICY_MAXIMUM == 2
-    with pytest.raises(ValueError, match="doubling_policy"):
+    with pytest.raises(ValueError, match="double_policy: .greedy. is not allowed"):
         doubling_policy_ids("greedy", 3)

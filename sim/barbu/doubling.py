@@ -90,17 +90,9 @@ def doubling_policy_ids(policy, players: int) -> np.ndarray:
     >>> doubling_policy_ids("heuristic,random,maximum", 3)
     array([1, 0, 2])
     """
-    if isinstance(policy, str):
-        policy = [p.strip() for p in policy.split(",")]
-    names = tuple(policy)
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"doubling_policy: {','.join(names)!r} names {len(names)} seats; "
-                         f"give one policy or one per seat ({players})")
-    for name in names:
-        if name not in DOUBLING_POLICY_NAMES:
-            raise ValueError(f"doubling_policy: {name!r} is not allowed; choose 'random', 'heuristic' or 'maximum'")
+    from sim.barbu.simulate import parse_per_seat
+
+    names = parse_per_seat("double_policy", policy, players, DOUBLING_POLICY_NAMES)
     return np.array([DOUBLING_POLICY_NAMES.index(p) for p in names], np.int64)
 
 

@@ -45,18 +45,24 @@ def parse_contracts(contract) -> tuple[str, ...]:
     return names
 
 
-def parse_policies(policy, players: int) -> tuple[str, ...]:
-    """One policy name for every seat, or one per seat (sequence or comma-separated string)."""
-    if isinstance(policy, str):
-        policy = [p.strip() for p in policy.split(",")]
-    names = tuple(policy)
+def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]:
+    """One name for every seat, or one per seat (sequence or comma-separated string), each in ``allowed``."""
+    if isinstance(value, str):
+        value = [p.strip() for p in value.split(",")]
+    names = tuple(value)
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise ValueError(f"policy: {','.join(names)!r} names {len(names)} seats; give one policy or one per seat ({players})")
+        raise ValueError(f"{option}: {','.join(names)!r} names {len(names)} seats; give one policy or one per seat "
+                         f"({players})")
     for name in names:
-        check_choice("policy", name, POLICY_NAMES)
+        check_choice(option, name, allowed)
     return names
+
+
+def parse_policies(policy, players: int) -> tuple[str, ...]:
+    """One card policy for every seat, or one per seat."""
+    return parse_per_seat("policy", policy, players, POLICY_NAMES)
 
 
 def trump_duties(options: BarbuOptions) -> int:
@@ -261,22 +267,13 @@ class GameStudy:
 
         options = make_options(options, **rules)
         policies = parse_policies(policy, options.players)
-        if double_policy is None:
-            doubles = policies
-        else:
-            doubles = tuple(p.strip() for p in double_policy.split(",")) if isinstance(double_policy, str) \
-                else tuple(double_policy)
-            doubles = doubles * options.players if len(doubles) == 1 else doubles
-            if len(doubles) != options.players:
-                raise ValueError(f"double_policy: {','.join(doubles)!r} names {len(doubles)} seats; give one policy or "
-                                 f"one per seat ({options.players})")
-            for name in doubles:
-                check_choice("double_policy", name, DOUBLING_POLICY_NAMES)
+        doubles = policies if double_policy is None else \
+            parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         return cls(options, policies, doubles, check_seed(seed))
 
     @cached_property
     def kernel_args(self) -> dict:
-        from sim.barbu.doubling import DOUBLING_POLICY_NAMES
+        from sim.barbu.doubling import doubling_policy_ids
 
         o = self.options
         a = kernel_tables(o, o.game_contracts, self.policies)
@@ -285,7 +282,7 @@ class GameStudy:
             game_contracts=a.pop("contracts"), geronimo=o.geronimo, per_player=o.regular_cycle == "per_player",
             length=o.game_length, declarer_blocks=o.declarer_blocks, double=o.double,
             late_redouble=o.late_redouble, obligation=o.double_obligation if o.double else 0,
-            double_policies=np.array([DOUBLING_POLICY_NAMES.index(p) for p in self.double_policies], np.int64),
+            double_policies=doubling_policy_ids(self.double_policies, o.players),
             seat_mean=model.seat_mean, declarer_mean=model.declarer_mean, seat_std=model.seat_std,
         )
         return a
