@@ -41,12 +41,20 @@ def rank_of(c: int) -> int:
 
 
 def card_name(c: int) -> str:
-    """Readable name of card id ``c``: ``card_name(43) == 'K♥'``."""
+    """Readable name of card id ``c``.
+
+    >>> card_name(43), card_name(card(TWO, CLUBS))
+    ('K♥', '2♣')
+    """
     return RANK_NAMES[rank_of(c)] + SUIT_SYMBOLS[suit_of(c)]
 
 
 def parse_card(text: str) -> int:
-    """Card id from a name such as ``'K♥'``, ``'10s'`` or ``'QH'`` (suit symbol or letter)."""
+    """Card id from a name such as ``'K♥'``, ``'10s'`` or ``'QH'`` (suit symbol or letter).
+
+    >>> parse_card("K♥") == parse_card("kh") == card(KING, HEARTS)
+    True
+    """
     text = text.strip()
     rank_text, suit_text = text[:-1].upper(), text[-1]
     suits = {s: i for i, s in enumerate(SUIT_SYMBOLS + SUIT_LETTERS)}
