@@ -1,7 +1,6 @@
 """Dealing: a seeded shuffle of a deck into equal bitmask hands, shared by every game's kernels."""
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.cards import ZERO, bit

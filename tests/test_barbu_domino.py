@@ -43,7 +43,7 @@ def upward_invariants(options, declarer, hands, moves, places, scores):
     held = [set(cards_of(int(h))) for h in hands]
     nxt = {s: min(rank_of(c) for c in deck if suit_of(c) == s) for s in range(4)}
     seat = declarer
-    finish, extra = [], False
+    finish = []
     events = [int(m) for m in moves[1:]]
     assert int(moves[0]) == -1
     i = 0
@@ -52,7 +52,6 @@ def upward_invariants(options, declarer, hands, moves, places, scores):
         i += 1
         if m == MOVE_PASS:
             assert not any(nxt[suit_of(c)] == rank_of(c) for c in held[seat]), "pass while able to play"
-            extra = False
         else:
             assert m >= 0 and m in held[seat] and nxt[suit_of(m)] == rank_of(m), "card is not next[suit]"
             held[seat].remove(m)
@@ -60,8 +59,7 @@ def upward_invariants(options, declarer, hands, moves, places, scores):
             if not held[seat]:
                 finish.append(seat)
             elif rank_of(m) == ACE:
-                extra = True
-                continue
+                continue  # the extra turn: same seat again
         seat = (seat + 1) % n
         while not held[seat]:
             seat = (seat + 1) % n

@@ -1,6 +1,5 @@
 """Whole Barbu games: kernel vs referee, §8 game invariants, zero-sum, determinism."""
 import numba
-import numpy as np
 import pandas as pd
 import pytest
 

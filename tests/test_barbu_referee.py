@@ -5,7 +5,6 @@ replays the kernel's move log, checks each move is legal and recomputes the scor
 """
 import itertools
 
-import numpy as np
 import pytest
 
 from sim.barbu import BarbuOptions, Study

@@ -1,5 +1,4 @@
 """Tiers 1, 2 and 4 for Barbu: scoring tables, totals, invariants, heuristic sanity."""
-import numpy as np
 import pytest
 
 from sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study, simulate

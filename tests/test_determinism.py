@@ -4,7 +4,6 @@ import random
 import numba
 import numpy as np
 import pandas as pd
-import pytest
 
 from sim.barbu import replay, simulate
 from sim.cards import mask_of

@@ -1,5 +1,4 @@
 """Every notebook runs top to bottom at a small size, so none goes stale."""
-import os
 from pathlib import Path
 
 import nbformat

@@ -14,12 +14,10 @@ and, with a trump suit, trump length, trump honours (A K Q J), side Aces and sid
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from numba import njit
 
-from sim.cards import LANE, ONE, ZERO, popcount, below, highest_card
+from sim.cards import LANE, ONE, ZERO, popcount, below
 from sim.barbu.policies import SUIT
 
 N_FEATURES = 31

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.cards import HEARTS, KING, LANE, ONE, ZERO, below, bit, lowest_card, popcount
+from sim.cards import HEARTS, KING, LANE, ZERO, below, bit, popcount
 from sim.rng import below_n, deal_state
 from sim.dealing import BLOCK, deal_hands_nb
 from sim.barbu.domino import play_domino_nb
