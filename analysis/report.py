@@ -66,7 +66,13 @@ def _integer_array(frame, what: str) -> np.ndarray:
 def _contract_categorical(col: pd.Series) -> pd.Categorical:
     """Contracts as a Categorical: categorical order if given, else order of first appearance."""
     if isinstance(col.dtype, pd.CategoricalDtype):
-        return col.array.remove_unused_categories()
+        codes = col.array.codes
+        used = np.bincount(codes[codes >= 0], minlength=len(col.cat.categories)) > 0
+        if used.all():
+            return col.array
+        remap = np.cumsum(used) - 1  # old code -> new code (a bincount instead of a sort of every row)
+        return pd.Categorical.from_codes(np.where(codes >= 0, remap[codes], -1),
+                                         categories=col.cat.categories[used])
     codes, uniques = pd.factorize(col, sort=False)
     return pd.Categorical.from_codes(codes, categories=uniques)
 
@@ -112,18 +118,29 @@ def _long_form(deals: _Deals) -> pd.DataFrame:
     )
 
 
-def _per_deal_observations(deals: _Deals) -> pd.DataFrame:
-    """One independent observation per (deal, role): the declarer's score, and the mean score of the others."""
+def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
+    """Count and std (ddof=1) of one independent observation per deal and role, per (contract, role).
+
+    The declarer's observation is its score; the others' is the mean score of the non-declarers.
+    """
     n_deals, n_seats = deals.scores.shape
-    declarer_score = deals.scores[np.arange(n_deals), deals.declarer]
+    declarer_score = deals.scores[np.arange(n_deals), deals.declarer].astype(float)
     others_mean = (deals.scores.sum(axis=1, dtype=np.int64) - declarer_score) / (n_seats - 1)
-    return pd.DataFrame(
-        {
-            "contract": pd.Categorical.from_codes(np.tile(deals.contract.codes, 2), dtype=deals.contract.dtype),
-            "role": pd.Categorical.from_codes(np.repeat(np.array([0, 1], dtype=np.int8), n_deals), categories=ROLES),
-            "value": np.concatenate([declarer_score.astype(float), others_mean]),
-        }
-    )
+    codes = deals.contract.codes.astype(np.int64)
+    k = len(deals.contract.categories)
+    rows = []
+    for role, values in zip(ROLES, (declarer_score, others_mean)):
+        count = np.bincount(codes, minlength=k)
+        mean = np.bincount(codes, weights=values, minlength=k) / np.maximum(count, 1)
+        squares = np.bincount(codes, weights=(values - mean[codes]) ** 2, minlength=k)  # two passes: exact
+        with np.errstate(invalid="ignore", divide="ignore"):
+            std = np.sqrt(squares / (count - 1))
+        rows += [(contract, role, count[c], std[c]) for c, contract in enumerate(deals.contract.categories)
+                 if count[c] > 0]
+    table = pd.DataFrame(rows, columns=["contract", "role", "count", "std"])
+    table["contract"] = pd.Categorical(table["contract"], categories=deals.contract.categories)
+    table["role"] = pd.Categorical(table["role"], categories=ROLES)
+    return table.set_index(["contract", "role"])
 
 
 def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
@@ -144,6 +161,53 @@ def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
     return _long_form(_validate(df))
 
 
+def _score_counts(deals: _Deals) -> pd.DataFrame:
+    """How many seat observations have each score, per (contract, role): columns contract, role, score, count.
+
+    Built with one ``bincount`` per seat column, so memory stays at a few arrays of one entry per deal.
+    """
+    n_deals, n_seats = deals.scores.shape
+    low, high = int(deals.scores.min()), int(deals.scores.max())
+    width = high - low + 1
+    n_contracts = len(deals.contract.categories)
+    group = deals.contract.codes.astype(np.int64) * 2  # role 0 = declarer, 1 = others
+    counts = np.zeros(n_contracts * 2 * width, dtype=np.int64)
+    for seat in range(n_seats):
+        role = (deals.declarer != seat).astype(np.int64)
+        key = (group + role) * width + (deals.scores[:, seat].astype(np.int64) - low)
+        counts += np.bincount(key, minlength=counts.size)
+    nonzero = np.flatnonzero(counts)
+    group_of, score = np.divmod(nonzero, width)
+    contract, role = np.divmod(group_of, 2)
+    return pd.DataFrame({
+        "contract": pd.Categorical.from_codes(contract, dtype=deals.contract.dtype),
+        "role": pd.Categorical.from_codes(role, categories=ROLES),
+        "score": score + low,
+        "count": counts[nonzero],
+    })
+
+
+def _moments(counts: pd.DataFrame) -> pd.DataFrame:
+    """Mean, std (ddof=1), quantiles (linear interpolation), min and max of each (contract, role) from counts."""
+    rows = []
+    for (contract, role), block in counts.groupby(["contract", "role"], observed=True, sort=True):
+        values = block["score"].to_numpy(dtype=float)
+        weights = block["count"].to_numpy()
+        total = weights.sum()
+        mean = float(values @ weights) / total
+        std = float(np.sqrt(((values - mean) ** 2) @ weights / (total - 1))) if total > 1 else float("nan")
+        upper = np.cumsum(weights)  # values[k] holds the sorted positions upper[k-1] .. upper[k]-1
+        position = (total - 1) * np.array(QUANTILES)
+        below, fraction = np.floor(position).astype(np.int64), position - np.floor(position)
+        at = values[np.searchsorted(upper, below, side="right")]
+        nxt = values[np.searchsorted(upper, np.minimum(below + 1, total - 1), side="right")]
+        rows.append((contract, role, mean, std, *(at + fraction * (nxt - at)), values[0], values[-1]))
+    table = pd.DataFrame(rows, columns=["contract", "role", "mean", "std", *QUANTILE_COLUMNS, "min", "max"])
+    table["contract"] = pd.Categorical(table["contract"], categories=counts["contract"].cat.categories)
+    table["role"] = pd.Categorical(table["role"], categories=ROLES)
+    return table.set_index(["contract", "role"]).sort_index()
+
+
 def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """Return score statistics per (contract, role): deals, mean, std, a confidence interval, quantiles, min, max.
 
@@ -158,6 +222,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     total), so for "others" it is computed from one value per deal, the mean
     of the others' scores in that deal (same mean, honest spread), and for the
     declarer from the declarer's score; intervals are NaN with fewer than two deals.
+    Scores are counted, not expanded, so ten million deals fit in little memory.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-tricks"] * 2, "declarer": [0, 1],
@@ -167,24 +232,11 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """
     z = normal_quantile(level)
     deals = _validate(df)
-    keys = ["contract", "role"]
-    scores = _long_form(deals).groupby(keys, observed=True)["score"]
-    moments = scores.agg(["mean", "std", "min", "max"])
-    quantiles = scores.quantile(list(QUANTILES)).unstack()
-    quantiles.columns = list(QUANTILE_COLUMNS)
-    independent = _per_deal_observations(deals).groupby(keys, observed=True)["value"].agg(["count", "std"])
-    independent = independent.reindex(moments.index)
+    moments = _moments(_score_counts(deals))
+    independent = _per_deal_spread(deals).reindex(moments.index)
     half_width = z * independent["std"] / np.sqrt(independent["count"])
-    table = pd.DataFrame(
-        {
-            "deals": independent["count"],
-            "mean": moments["mean"],
-            "std": moments["std"],
-            "ci_low": moments["mean"] - half_width,
-            "ci_high": moments["mean"] + half_width,
-        }
-    )
-    table = pd.concat([table, quantiles.reindex(moments.index), moments[["min", "max"]]], axis=1)
+    table = moments.assign(deals=independent["count"], ci_low=moments["mean"] - half_width,
+                           ci_high=moments["mean"] + half_width)
     return table[list(SUMMARY_COLUMNS)]
 
 
@@ -202,10 +254,10 @@ def score_shares(df: pd.DataFrame) -> pd.DataFrame:
     >>> score_shares(df).query("role == 'others'")[["score", "share"]].values.tolist()
     [[-12.0, 0.5], [-6.0, 0.25], [0.0, 0.25]]
     """
-    long = seat_scores(df)
-    counts = long.groupby(["contract", "role", "score"], observed=True).size()
-    totals = counts.groupby(level=["contract", "role"], observed=True).transform("sum")
-    return (counts / totals).rename("share").reset_index()
+    counts = _score_counts(_validate(df)).sort_values(["contract", "role", "score"], kind="stable")
+    totals = counts.groupby(["contract", "role"], observed=True)["count"].transform("sum")
+    shares = counts.assign(share=counts["count"] / totals)
+    return shares[["contract", "role", "score", "share"]].reset_index(drop=True)
 
 
 def _header(meta: dict | None) -> str:
