@@ -33,7 +33,7 @@ DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
 TRUMP_BY_POLICY, TRUMP_AT_RANDOM = -1, 4
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def legal_cards_nb(hand, led, best, trump, duties, lead_rule, hearts_broken, kh_discard):
     """Mask of the cards ``hand`` may play (§4), ``led`` = -1 when leading, ``best`` = card now winning."""
     if led < 0:

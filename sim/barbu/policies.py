@@ -152,7 +152,7 @@ def _highest_rank(legal):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point_mask, mode):
     """The heuristic's card (see the module docstring).
 
