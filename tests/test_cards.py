@@ -45,3 +45,18 @@ def test_bounded_draws_are_in_range_and_roughly_uniform():
     counts = np.bincount(d, minlength=7)
     assert d.min() == 0 and d.max() == 6
     assert np.all(np.abs(counts - 10_000) < 500)  # ~5 standard deviations
+
+
+def test_kernel_cache_follows_every_source_file(tmp_path):
+    """Editing any engine file (even one only inlined elsewhere) moves the Numba cache to a new folder."""
+    import numba
+
+    from sim import source_digest
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    before = source_digest(tmp_path)
+    (tmp_path / "sub" / "b.py").write_text("y = 3\n")
+    assert source_digest(tmp_path) != before
+    assert "numba-" in numba.config.CACHE_DIR
