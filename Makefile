@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_barbu.py
+	$(BIN)/python benchmarks/bench_barbu.py --memory
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache
