@@ -11,6 +11,7 @@ Bad input stops at once with one line naming the option, the value and what is a
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -270,6 +271,9 @@ def main(argv=None) -> int:
         return _fail(_flag(str(err)))
     except KeyboardInterrupt:
         return _fail("interrupted")
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 
