@@ -24,7 +24,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from .report import _contract_categorical, _integer_array, summary
+from .report import _contract_categorical, _integer_array, _seat_columns, summary
 from .stats import mean_ci, normal_quantile, proportion_ci
 
 ROLE_NAMES = ("non-declarer", "declarer")  # code 0 / 1 in double_payoffs
@@ -45,21 +45,6 @@ def _require(df, names, what: str = _EXPECTED) -> None:
             raise ValueError(f"missing column {name!r}: {what}")
     if len(df) == 0:
         raise ValueError("the DataFrame has no rows: there are no deals to analyse")
-
-
-def _seat_columns(df: pd.DataFrame, prefix: str, what: str) -> list[str]:
-    """``[prefix0, prefix1, …]`` for the seats found, raising a clear ValueError if the set is broken."""
-    pattern = re.compile(re.escape(prefix) + r"(\d+)")
-    found = sorted(int(m.group(1)) for c in df.columns if isinstance(c, str) and (m := pattern.fullmatch(c)))
-    if not found:
-        raise ValueError(f"missing column {prefix}0: {what}")
-    names = [f"{prefix}{i}" for i in range(found[-1] + 1)]
-    for name in names:
-        if name not in df.columns:
-            raise ValueError(f"missing column {name!r} (found {prefix}* columns up to {prefix}{found[-1]}): {what}")
-    if len(names) < 2:
-        raise ValueError(f"need at least two seats ({prefix}0 and {prefix}1), found only {prefix}0: {what}")
-    return names
 
 
 def _scores(df: pd.DataFrame, prefix: str = "score_") -> np.ndarray:

@@ -23,7 +23,6 @@ MAX_SCORE_BINS = 12  # format_report: at most this many bins for wide score rang
 SUMMARY_COLUMNS = ("deals", "mean", "std", "ci_low", "ci_high", *QUANTILE_COLUMNS, "min", "max")
 
 _EXPECTED = "expected columns deal, contract, declarer and one integer score column per seat, score_0 … score_{n-1}"
-_SCORE_COLUMN = re.compile(r"score_(\d+)")
 
 
 class _Deals(NamedTuple):
@@ -35,18 +34,24 @@ class _Deals(NamedTuple):
     scores: np.ndarray  # shape (deals, seats)
 
 
-def _score_columns(df: pd.DataFrame) -> list[str]:
-    """Return ``["score_0", …, "score_{n-1}"]``, raising ValueError if one is missing."""
-    found = sorted(int(m.group(1)) for c in df.columns if isinstance(c, str) and (m := _SCORE_COLUMN.fullmatch(c)))
-    if not found or found[0] != 0:
-        raise ValueError(f"missing column 'score_0': {_EXPECTED}")
-    names = [f"score_{i}" for i in range(found[-1] + 1)]
+def _seat_columns(df: pd.DataFrame, prefix: str, what: str) -> list[str]:
+    """``[prefix0, prefix1, …]`` for the seats found, raising a clear ValueError if the set is broken."""
+    pattern = re.compile(re.escape(prefix) + r"(\d+)")
+    found = sorted(int(m.group(1)) for c in df.columns if isinstance(c, str) and (m := pattern.fullmatch(c)))
+    if not found:
+        raise ValueError(f"missing column '{prefix}0': {what}")
+    names = [f"{prefix}{i}" for i in range(found[-1] + 1)]
     for name in names:
         if name not in df.columns:
-            raise ValueError(f"missing column {name!r} (found score columns up to score_{found[-1]}): {_EXPECTED}")
+            raise ValueError(f"missing column {name!r} (found {prefix}* columns up to {prefix}{found[-1]}): {what}")
     if len(names) < 2:
-        raise ValueError(f"need at least two seats (score_0 and score_1), found only score_0: {_EXPECTED}")
+        raise ValueError(f"need at least two seats ({prefix}0 and {prefix}1), found only {prefix}0: {what}")
     return names
+
+
+def _score_columns(df: pd.DataFrame) -> list[str]:
+    """Return ``["score_0", …, "score_{n-1}"]``, raising ValueError if one is missing."""
+    return _seat_columns(df, "score_", _EXPECTED)
 
 
 def _integer_array(frame, what: str) -> np.ndarray:
