@@ -69,6 +69,8 @@ def _barbu_rules(p: argparse.ArgumentParser) -> None:
     g.add_argument("--double", action="store_true", help="play the doubling option")
     g.add_argument("--late-redouble", action="store_true", help="players who already acted get a redouble turn")
     g.add_argument("--double-obligation", type=int, default=2, help="doubles owed to each declarer (default 2)")
+    g.add_argument("--skip-undoubled-negative", action="store_true",
+                   help="a negative deal nobody doubles is not played; the others share its points")
     g.add_argument("--double-policy", help="doubling policy: heuristic, random or maximum (or one per seat); "
                                            "default: the card policy")
     g.add_argument("--salade", action="store_true", help="add Salade to the game")
@@ -89,7 +91,7 @@ RULE_FLAGS = ("players", "deck", "scoring", "hearts_lead", "hearts_lead_salade",
               "overtrump_on_trump_lead", "must_trump", "overtrump_when_ruffing", "domino_rules", "domino_starter",
               "ace_replay_optional", "domino_table", "geronimo", "double", "late_redouble", "double_obligation",
               "salade", "anti_salade", "last_two", "domino", "trumps", "trumps_in_regular", "regular_cycle",
-              "iterations", "declarer_blocks")
+              "iterations", "declarer_blocks", "skip_undoubled_negative")
 
 
 def _table(text):

@@ -3,7 +3,7 @@ import numba
 import pandas as pd
 import pytest
 
-from sim.barbu.game_referee import check_game, game_deals, placings
+from sim.barbu.game_referee import check_game, game_deals, placings, split_points
 from sim.barbu.simulate import GameStudy, simulate_games
 
 GAMES = 60
@@ -19,6 +19,8 @@ OPTION_SETS = [
     dict(double=True),
     dict(regular_cycle="per_contract", iterations=3, double=True, players=3),
     dict(trumps_in_regular=True, trumps=True, iterations=2, hearts_lead="broken", deck=32),
+    dict(geronimo=True, double=True, skip_undoubled_negative=True),
+    dict(double=True, skip_undoubled_negative=True, double_obligation=0, players=3, scoring="wiki"),
 ]
 
 
@@ -86,3 +88,26 @@ def test_heuristic_declarer_choices_beat_random_ones():
     mixed = simulate_games(games=3000, seed=9, geronimo=True, policy="heuristic,random,random,random")
     base = simulate_games(games=3000, seed=9, geronimo=True, policy="random")
     assert mixed.groupby("game")["score_0"].sum().mean() > base.groupby("game")["score_0"].sum().mean() + 10
+
+
+@pytest.mark.parametrize("total,n,declarer,expected", [
+    (-26, 4, 0, [1, -9, -9, -9]), (-24, 4, 2, [-8, -8, 0, -8]), (-13, 4, 1, [-5, 2, -5, -5]),
+    (-20, 3, 2, [-10, -10, 0]), (-50, 5, 4, [-13, -13, -13, -13, 2])])
+def test_an_undoubled_negative_deal_splits_its_points(total, n, declarer, expected):
+    """§7 item 12: the non-declarers share the total, rounded down; the declarer takes 0 to n-2."""
+    assert split_points(total, n, declarer) == expected and sum(expected) == total
+
+
+def test_skipped_deals_keep_wiki_games_zero_sum_and_happen_only_without_doubles():
+    df = simulate_games(games=400, seed=12, geronimo=True, double=True, scoring="wiki",
+                        skip_undoubled_negative=True)
+    assert (df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1) == 0).all()
+    doubled = (df[[c for c in df.columns if c.startswith("double_")]] > 0).any(axis=1)
+    negative = ~df["contract"].isin(["trumps", "domino", "anti-salade"])
+    skipped = negative & ~doubled
+    assert skipped.any()
+    raw = df.loc[skipped, [f"raw_{p}" for p in range(4)]].to_numpy()
+    declarer = df.loc[skipped, "declarer"].to_numpy()
+    others = raw.copy()
+    others[range(len(raw)), declarer] = 999
+    assert ((others == 999) | (others == others.min(axis=1, keepdims=True))).all()  # equal shares

@@ -111,6 +111,8 @@ def test_replay_of_a_whole_game(capsys):
     (["simulate", "barbu", "--games", "5", "--domino-rules", "klondike"], "--domino-rules: 'klondike' is not allowed"),
     (["simulate", "barbu", "--games", "5", "--double-policy", "always"], "--double-policy: 'always' is not allowed"),
     (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps or contracts"),
+    (["simulate", "barbu", "--games", "5", "--skip-undoubled-negative"],
+     "--skip-undoubled-negative: True is only allowed with double=True"),
     (["replay", "barbu"], "give --deal (one deal) or --game-index"),
 ])
 def test_bad_game_options_are_one_line(capsys, argv, message):

@@ -13,7 +13,9 @@ Schedule of a game of ``D`` deals, deal ``d``:
   ``per_contract``: contract ``C[d % |C|]``, declarer ``d % n``.
 
 With doubling, every seat's own hand estimate feeds the doubling policy, whose heuristic
-margin is a quarter of the contract's seat-score standard deviation. Final deal scores are the
+margin is a quarter of the contract's seat-score standard deviation. With
+``skip_undoubled_negative``, a negative deal in which nobody doubled is not played: the
+non-declarers share its total points (see ``split_points_nb``). Final deal scores are the
 settled ones; raw scores are kept too.
 """
 from __future__ import annotations
@@ -74,9 +76,29 @@ def choose_contract_nb(hand, open_slots, game_contracts, policy, weights, declar
     return state, best
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def any_double_nb(m, n):
+    """Whether any pair of seats doubled in this deal."""
+    for i in range(n):
+        for j in range(n):
+            if m[i, j] != 0:
+                return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def split_points_nb(total, n, declarer, out):
+    """An undoubled negative deal not played (§7 item 12): the non-declarers share the contract's
+    total equally, rounded down, and the declarer takes the remainder (0 to n-2 points)."""
+    share = total // (n - 1)
+    for p in range(n):
+        out[p] = share
+    out[declarer] = total - share * (n - 1)
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_player, length, declarer_blocks,
-                  double, late_redouble, obligation,
+                  double, late_redouble, obligation, skip_undoubled, deal_totals,
                   card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
                   lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
@@ -152,10 +174,15 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
                                               0.25 * seat_std[contract], double_policies, state, m, initiator, dlog)
                     remaining[declarer] -= 1
                 moves = log_moves[row] if record else no_moves
-                state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two,
-                                         flags, point_masks, policies, duties, lead_rule, early_stop,
-                                         domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                         places, state, trick, moves, raw)
+                if skip_undoubled and flags[contract] & FLAG_POSITIVE == 0 and not any_double_nb(m, n):
+                    split_points_nb(deal_totals[contract], n, declarer, raw)
+                    for i in range(moves.shape[0]):
+                        moves[i] = -1
+                else:
+                    state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
+                                             last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
+                                             domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
+                                             places, state, trick, moves, raw)
                 if double:
                     settle_nb(raw, m, n, final)
                 out_declarer[row] = declarer

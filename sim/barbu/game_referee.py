@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.barbu.domino_referee import check_domino, format_domino
-from sim.barbu.doubling_referee import DoublingDeal, check_game as check_doubling_game
+from sim.barbu.doubling_referee import DoublingDeal, check_game as check_doubling_game, decode_log
 from sim.barbu.referee import RefereeError, check_deal, format_deal
-from sim.barbu.rules import POSITIVE_CONTRACTS, BarbuOptions
+from sim.barbu.rules import POSITIVE_CONTRACTS, BarbuOptions, contract_total
 
 
 @dataclass
@@ -36,6 +36,20 @@ def describe_deal(options: BarbuOptions, contract: str, declarer: int, hands, mo
     if contract == "domino":
         return format_domino(options, declarer, hands, moves)
     return format_deal(check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None))
+
+
+def is_skipped(options: BarbuOptions, deal: dict) -> bool:
+    """Whether §7 item 12 leaves this deal unplayed: the option is on, the contract is negative
+    and nobody doubled."""
+    return (options.skip_undoubled_negative and deal["contract"] not in POSITIVE_CONTRACTS
+            and not decode_log(deal["doubling"]))
+
+
+def split_points(total: int, n: int, declarer: int) -> list:
+    """§7 item 12: the non-declarers share an unplayed deal's total equally, rounded down; the
+    declarer takes what is left, so the sum stays ``total``."""
+    share = total // (n - 1)
+    return [total - share * (n - 1) if p == declarer else share for p in range(n)]
 
 
 def expected_schedule(options: BarbuOptions) -> list:
@@ -83,7 +97,12 @@ def check_game(options: BarbuOptions, deals: list) -> GameVerdict:
         trump = deal["trump"]
         if (name == "trumps") != (trump in (0, 1, 2, 3)):
             raise RefereeError(f"{where}: trump {trump} does not fit contract {name}")
-        raw = check_any_deal(options, name, declarer, deal["hands"], deal["moves"], trump)
+        if is_skipped(options, deal):
+            if any(m != -1 for m in deal["moves"]):
+                raise RefereeError(f"{where}: {name} was played although nobody doubled")
+            raw = split_points(contract_total(options, name), n, declarer)
+        else:
+            raw = check_any_deal(options, name, declarer, deal["hands"], deal["moves"], trump)
         if list(raw) != list(deal["raw"]):
             raise RefereeError(f"{where}: raw scores {list(deal['raw'])}, the rules give {list(raw)}")
         verdict.raw.append(list(raw))

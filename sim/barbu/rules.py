@@ -24,6 +24,9 @@ in a row); Regular mode deals each contract once by every player before the next
 (``'per_contract'``), ``iterations`` times. Doubling (§5) with ``double``; ``late_redouble``
 gives players who already acted one redouble-only turn; ``double_obligation`` (2) is how many
 times each player must double each declarer, capped by the deals that declarer declares.
+``skip_undoubled_negative`` (off; §7 item 12, Wikipedia): a negative deal nobody doubles is not
+played; its total is split equally among the non-declarers, rounded down, and the declarer
+takes the remainder (0 or +1 with Wikipedia scoring and four players).
 
 Kernels receive everything here as integer arrays (:class:`ScoringTables`), never as
 Python objects.
@@ -152,6 +155,7 @@ class BarbuOptions:
     double: bool = False
     late_redouble: bool = False
     double_obligation: int = 2
+    skip_undoubled_negative: bool = False
 
     def __post_init__(self):
         check_choice("players", self.players, PLAYERS)
@@ -165,12 +169,14 @@ class BarbuOptions:
         for name in ("hearts_lead_salade", "kh_forced_discard", "early_stop", "overtrump_on_trump_lead",
                      "must_trump", "overtrump_when_ruffing", "ace_replay_optional", "geronimo", "last_two",
                      "salade", "anti_salade", "domino", "trumps_in_regular", "declarer_blocks", "double",
-                     "late_redouble"):
+                     "late_redouble", "skip_undoubled_negative"):
             check_choice(name, getattr(self, name), (True, False))
         if self.trumps is not None:
             check_choice("trumps", self.trumps, (True, False))
             if self.trumps and not (self.geronimo or self.trumps_in_regular):
                 raise ValueError("trumps: True is only allowed with geronimo=True (or trumps_in_regular=True)")
+        if self.skip_undoubled_negative and not self.double:
+            raise ValueError("skip_undoubled_negative: True is only allowed with double=True")
         if self.domino_table is not None:
             table = tuple(self.domino_table)
             if len(table) != self.players or not all(isinstance(v, int) and not isinstance(v, bool) for v in table):

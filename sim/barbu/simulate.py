@@ -15,7 +15,7 @@ from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRU
                                TRUMP_BY_POLICY, play_deals_nb)
 from sim.barbu.policies import POLICY_NAMES
 from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
-                             BarbuOptions, check_choice, scoring_tables)
+                             BarbuOptions, check_choice, contract_total, scoring_tables)
 from sim.rng import check_seed
 
 
@@ -282,6 +282,8 @@ class GameStudy:
             game_contracts=a.pop("contracts"), geronimo=o.geronimo, per_player=o.regular_cycle == "per_player",
             length=o.game_length, declarer_blocks=o.declarer_blocks, double=o.double,
             late_redouble=o.late_redouble, obligation=o.double_obligation if o.double else 0,
+            skip_undoubled=o.skip_undoubled_negative,
+            deal_totals=np.array([contract_total(o, c) for c in CONTRACT_NAMES], np.int64),
             double_policies=doubling_policy_ids(self.double_policies, o.players),
             seat_mean=model.seat_mean, declarer_mean=model.declarer_mean, seat_std=model.seat_std,
         )
@@ -307,6 +309,7 @@ class GameStudy:
         dlog = np.zeros((log_rows, doubling_log_length(n)), np.int8)
         play_games_nb(self.seed, first, count, a["deck"], n, a["game_contracts"], a["geronimo"], a["per_player"],
                       length, a["declarer_blocks"], a["double"], a["late_redouble"], a["obligation"],
+                      a["skip_undoubled"], a["deal_totals"],
                       a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"], a["policies"],
                       a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
                       a["seat_mean"], a["declarer_mean"], a["seat_std"], a["domino_variant"],
@@ -373,7 +376,7 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
     (4, True)
     """
     from sim.barbu.doubling_referee import decode_log, format_action
-    from sim.barbu.game_referee import check_game, describe_deal, game_deals
+    from sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
 
     game = runner.check_positive_int("game", game, minimum=0)
     study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
@@ -387,7 +390,12 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
         if study.options.double:
             actions = decode_log(d["doubling"])
             lines.append("doubles: " + ("; ".join(format_action(a) for a in actions) if actions else "none"))
-        lines.append(describe_deal(study.options, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"]))
+        if is_skipped(study.options, d):
+            lines.append("not played: nobody doubled; the others share the points: "
+                         + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["raw"])))
+        else:
+            lines.append(describe_deal(study.options, d["contract"], d["declarer"], d["hands"], d["moves"],
+                                       d["trump"]))
         if d["score"] != d["raw"]:
             lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
     lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"
