@@ -92,11 +92,6 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def suit_mask(suit: int) -> int:
-    """Bitmask of every possible card of ``suit``."""
-    return int(SUIT_LANE_MASK) << (LANE * suit)
-
-
 # ---------------------------------------------------------------- kernel-side bit tricks
 
 

@@ -155,10 +155,3 @@ def _finish(tmp, path, meta, count_key):
         pq.write_table(table, tmp)
     os.replace(tmp, path)
 
-
-def read_metadata(path) -> dict:
-    """The cardlab metadata stored in a Parquet file written by :func:`run`."""
-    import pyarrow.parquet as pq
-
-    raw = pq.read_schema(path).metadata or {}
-    return json.loads(raw[METADATA_KEY]) if METADATA_KEY in raw else {}

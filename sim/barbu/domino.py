@@ -62,7 +62,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.cards import ACE, LANE, ONE, ZERO, below, bit, ctz, lowest_card, popcount
+from sim.cards import ACE, LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, ctz, lowest_card, popcount
 from sim.rng import below_n
 from sim.barbu.policies import POLICY, SUIT, random_card
 
@@ -80,7 +80,6 @@ GIFT_COST = 64
 UNLOCK_GAIN = 16
 ACE_BONUS = 256
 
-RANK_LANES = np.uint64(0x1FFF)
 REPLICATE = np.uint64(0x0001000100010001)
 U1 = np.uint64(1)
 U16, U32, U48 = np.uint64(16), np.uint64(32), np.uint64(48)
@@ -114,7 +113,7 @@ def domino_log_length(n: int, hand_size: int) -> int:
 @njit(cache=True, error_model="numpy", inline="always")
 def rank_spread(m):
     """Every card, in every suit, whose rank is the rank of some card of ``m``."""
-    r = (m | (m >> U16) | (m >> U32) | (m >> U48)) & RANK_LANES
+    r = (m | (m >> U16) | (m >> U32) | (m >> U48)) & SUIT_LANE_MASK
     return r * REPLICATE
 
 

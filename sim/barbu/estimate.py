@@ -104,13 +104,6 @@ def dot_nb(weights, contract, features):
 
 
 @njit(cache=True, error_model="numpy")
-def estimate_nb(hand, contract, trump, declares, weights, scratch):
-    """Estimated score of ``hand`` in ``contract`` (weights: float64[contracts, N_FEATURES])."""
-    hand_features_nb(hand, trump, declares, scratch)
-    return dot_nb(weights, contract, scratch)
-
-
-@njit(cache=True, error_model="numpy")
 def best_trump_from_features_nb(hand, contract, weights, features):
     """(suit, estimate) of the best trump suit, given ``features`` already holding the base features."""
     best = 0

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.cards import LANE, ONE, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
+from sim.cards import LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
 from sim.rng import below_n
 
 
@@ -38,7 +38,7 @@ class Policy(NamedTuple):
 POLICY = Policy()
 POLICY_NAMES = ("random", "heuristic")
 
-SUIT = np.array([np.uint64(0x1FFF) << np.uint64(LANE * s) for s in range(4)], np.uint64)
+SUIT = np.array([SUIT_LANE_MASK << np.uint64(LANE * s) for s in range(4)], np.uint64)
 
 MODE_AVOID, MODE_SHED, MODE_TAKE = 0, 1, 2
 

@@ -20,10 +20,10 @@ import pandas as pd
 
 from sim import runner
 from sim.barbu.game import heuristic_picks_nb
-from sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES
+from sim.barbu.rules import CONTRACT_NAMES
+from sim.cards import LANE, SUIT_LANE_MASK
 from sim.barbu.simulate import Study, hand_model, play_columns, parse_contracts
 
-LANE_MASK = np.uint64(0x1FFF)
 HONOUR_BITS = np.uint64(0b1111 << 9)  # J Q K A within a suit lane
 
 
@@ -37,7 +37,7 @@ def _declarer_hands(cols: dict) -> np.ndarray:
 
 def suit_lengths_and_honours(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(cards, A-K-Q-J count) of each suit in each hand: two int arrays of shape (hands, 4)."""
-    lanes = np.stack([(hands >> np.uint64(16 * s)) & LANE_MASK for s in range(4)], axis=1)
+    lanes = np.stack([(hands >> np.uint64(LANE * s)) & SUIT_LANE_MASK for s in range(4)], axis=1)
     return np.bitwise_count(lanes).astype(np.int8), np.bitwise_count(lanes & HONOUR_BITS).astype(np.int8)
 
 
@@ -118,4 +118,4 @@ def contract_value_study(*, deals: int, seed: int = 0, contract="all", policy="h
                 progress=progress, out=out, kind="contracts")
 
 
-__all__ = ["trump_study", "contract_value_study", "ALL_CONTRACTS"]
+__all__ = ["trump_study", "contract_value_study"]
