@@ -29,6 +29,16 @@ from sim.barbu import ALL_CONTRACTS, BarbuOptions, GameStudy, Study  # noqa: E40
 from sim.barbu.rules import contract_total  # noqa: E402
 
 
+def median_time(study, count, repeats):
+    """Median seconds of ``study.play`` over ``repeats`` runs of ``count`` fresh deals (or games)."""
+    times = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        study.play(r * count, count)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def bench_contract(contract, *, deals, repeats, threads, options):
     study = Study.build(options=options, contract=contract, policy="heuristic", seed=1)
     numba.set_num_threads(threads)
@@ -36,12 +46,7 @@ def bench_contract(contract, *, deals, repeats, threads, options):
     totals = cols["score"].astype(np.int64).sum(axis=1)
     expected = contract_total(options, contract)
     assert (totals == expected).all(), f"{contract}: deal totals {np.unique(totals)} != {expected}"
-    times = []
-    for r in range(repeats):
-        t0 = time.perf_counter()
-        study.play(r * deals, deals)
-        times.append(time.perf_counter() - t0)
-    median = statistics.median(times)
+    median = median_time(study, deals, repeats)
     return {"contract": contract, "threads": threads, "deals": deals, "median_s": median,
             "deals_per_s": deals / median, "ns_per_card": median / (deals * len(options.cards)) * 1e9}
 
@@ -53,12 +58,7 @@ def bench_games(*, games, repeats, threads):
     assert len(cols["game"]) == 1000 * study.options.game_length
     raw, final = cols["raw"].astype(np.int64).sum(axis=1), cols["score"].astype(np.int64).sum(axis=1)
     assert (raw == final).all(), "settlement must preserve every deal's total"
-    times = []
-    for r in range(repeats):
-        t0 = time.perf_counter()
-        study.play(r * games, games)
-        times.append(time.perf_counter() - t0)
-    median = statistics.median(times)
+    median = median_time(study, games, repeats)
     return {"contract": "geronimo+double games", "threads": threads, "games": games, "median_s": median,
             "games_per_s": games / median, "deals_per_s": games * study.options.game_length / median}
 
