@@ -1,6 +1,6 @@
 """Reports, statistics and plots for cardlab simulation results.
 
->>> from analysis import load_run, summary, format_report  # doctest: +SKIP
+>>> from cardlab.analysis import load_run, summary, format_report  # doctest: +SKIP
 >>> df, meta = load_run("runs/study.parquet")  # doctest: +SKIP
 >>> print(format_report(df, meta))  # doctest: +SKIP
 >>> games, meta = load_run("runs/games.parquet")  # doctest: +SKIP

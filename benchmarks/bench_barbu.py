@@ -24,9 +24,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sim.barbu import ALL_CONTRACTS, BarbuOptions, GameStudy, Study  # noqa: E402
-from sim.barbu.rules import contract_total  # noqa: E402
+from cardlab.sim.barbu import ALL_CONTRACTS, BarbuOptions, GameStudy, Study
+from cardlab.sim.barbu.rules import contract_total
 
 
 def median_time(study, count, repeats):
@@ -66,7 +65,7 @@ def bench_games(*, games, repeats, threads):
 def peak_memory_10m(options):
     """Peak RSS (MiB) of a child process streaming 10,000,000 deals to Parquet."""
     with tempfile.TemporaryDirectory() as tmp:
-        code = ("import resource; from sim.barbu import simulate; "
+        code = ("import resource; from cardlab.sim.barbu import simulate; "
                 f"simulate(deals=10_000_000, seed=3, contract='all', out='{tmp}/m.parquet'); "
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

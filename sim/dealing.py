@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.cards import ZERO, bit
-from sim.rng import below_n
+from cardlab.sim.cards import ZERO, bit
+from cardlab.sim.rng import below_n
 
 BLOCK = 2048  # deals per parallel work item of a batch kernel
 

@@ -24,7 +24,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-DEFAULT_CHUNK = 1 << 20
+DEFAULT_CHUNK = 1 << 20  # deals per chunk
+DEFAULT_GAME_CHUNK = 1 << 15  # whole games per chunk: a chunk of games takes about as long as one of deals
 METADATA_KEY = b"cardlab"
 
 

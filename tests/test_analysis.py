@@ -12,12 +12,12 @@ import pytest
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-import analysis
-import analysis.io
-import analysis.plots
-import analysis.report
-import analysis.stats
-from analysis import (
+from cardlab import analysis
+import cardlab.analysis.io
+import cardlab.analysis.plots
+import cardlab.analysis.report
+import cardlab.analysis.stats
+from cardlab.analysis import (
     format_report,
     load_run,
     mean_ci,
@@ -27,7 +27,7 @@ from analysis import (
     seat_scores,
     summary,
 )
-from analysis.plots import plot_contract_scores, save_figure
+from cardlab.analysis.plots import plot_contract_scores, save_figure
 
 Z95 = 1.959963984540054  # standard normal 97.5% quantile
 Z90 = 1.6448536269514722  # standard normal 95% quantile

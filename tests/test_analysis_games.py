@@ -10,10 +10,10 @@ import pytest
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-import analysis
-import analysis.games
-import analysis.studies
-from analysis import (
+from cardlab import analysis
+import cardlab.analysis.games
+import cardlab.analysis.studies
+from cardlab.analysis import (
     cluster_mean_ci,
     contract_points,
     contract_timing,
@@ -39,7 +39,7 @@ from analysis import (
     trump_by_length,
     trump_choice_summary,
 )
-from analysis.games import is_chosen_schedule
+from cardlab.analysis.games import is_chosen_schedule
 
 Z95 = 1.959963984540054
 
@@ -399,7 +399,7 @@ def test_plots_draw_on_given_axes_and_figures():
 
 @pytest.fixture(scope="module")
 def real_games():
-    from sim.barbu.simulate import simulate_games
+    from cardlab.sim.barbu.simulate import simulate_games
 
     return simulate_games(games=200, seed=1, geronimo=True, double=True)
 

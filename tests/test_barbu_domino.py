@@ -9,13 +9,13 @@ import itertools
 import numpy as np
 import pytest
 
-from sim.cards import ACE, card_name, cards_of, mask_of, parse_card, rank_of, suit_of
-from sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMINO_UPWARD, MOVE_DECLINE, MOVE_NONE,
+from cardlab.sim.cards import ACE, card_name, cards_of, mask_of, parse_card, rank_of, suit_of
+from cardlab.sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMINO_UPWARD, MOVE_DECLINE, MOVE_NONE,
                               MOVE_PASS, domino_log_length, domino_variant, play_domino_nb)
-from sim.barbu.domino_referee import RefereeError, check_domino, format_domino, replay_domino
-from sim.barbu.policies import POLICY_NAMES
-from sim.barbu.rules import BarbuOptions, scoring_tables
-from sim.barbu.simulate import kernel_tables, play_columns
+from cardlab.sim.barbu.domino_referee import RefereeError, check_domino, format_domino, replay_domino
+from cardlab.sim.barbu.policies import POLICY_NAMES
+from cardlab.sim.barbu.rules import BarbuOptions, scoring_tables
+from cardlab.sim.barbu.simulate import kernel_tables, play_columns
 
 RANDOM, HEURISTIC = 0, 1
 DEALS = 2000

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from sim.barbu.doubling import (ACTION, DOUBLING_POLICY, POLICY_HEURISTIC, POLICY_MAXIMUM, POLICY_RANDOM,
+from cardlab.sim.barbu.doubling import (ACTION, DOUBLING_POLICY, POLICY_HEURISTIC, POLICY_MAXIMUM, POLICY_RANDOM,
                                 doubling_log_length, doubling_policy_ids, doubling_round_nb, required_doubles,
                                 settle_nb, start_obligations)
-from sim.barbu.doubling_referee import DoublingDeal, check_doubling, check_game, decode_log, settle
-from sim.barbu.referee import RefereeError
-from sim.rng import deal_state
+from cardlab.sim.barbu.doubling_referee import DoublingDeal, check_doubling, check_game, decode_log, settle
+from cardlab.sim.barbu.referee import RefereeError
+from cardlab.sim.rng import deal_state
 
 ROUNDS = 1500  # per (players, positive, late_redouble) combination
 

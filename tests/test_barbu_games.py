@@ -3,8 +3,8 @@ import numba
 import pandas as pd
 import pytest
 
-from sim.barbu.game_referee import check_game, game_deals, placings, split_points
-from sim.barbu.simulate import GameStudy, simulate_games
+from cardlab.sim.barbu.game_referee import check_game, game_deals, placings, split_points
+from cardlab.sim.barbu.simulate import GameStudy, simulate_games
 
 GAMES = 60
 

@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from sim.barbu import BarbuOptions, Study
-from sim.barbu.rules import ALL_CONTRACTS
-from sim.barbu.game_referee import check_any_deal
-from sim.barbu.referee import RefereeError, check_deal
+from cardlab.sim.barbu import BarbuOptions, Study
+from cardlab.sim.barbu.rules import ALL_CONTRACTS
+from cardlab.sim.barbu.game_referee import check_any_deal
+from cardlab.sim.barbu.referee import RefereeError, check_deal
 
 DEALS_PER_CONTRACT = 2000
 

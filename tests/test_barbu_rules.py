@@ -1,9 +1,9 @@
 """Tiers 1, 2 and 4 for Barbu: scoring tables, totals, invariants, heuristic sanity."""
 import pytest
 
-from sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study, simulate
-from sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES, contract_total, scoring_tables
-from sim.cards import card_name, parse_card
+from cardlab.sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study, simulate
+from cardlab.sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES, contract_total, scoring_tables
+from cardlab.sim.cards import card_name, parse_card
 
 SCORES = [f"score_{p}" for p in range(5)]
 

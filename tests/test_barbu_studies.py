@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from sim.barbu import contract_value_study, simulate, trump_study
-from sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES
-from sim.barbu.simulate import Study, hand_model
-from sim.barbu.studies import suit_lengths_and_honours
-from sim.cards import mask_of, parse_card
+from cardlab.sim.barbu import contract_value_study, simulate, trump_study
+from cardlab.sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES
+from cardlab.sim.barbu.simulate import Study, hand_model
+from cardlab.sim.barbu.studies import suit_lengths_and_honours
+from cardlab.sim.cards import mask_of, parse_card
 
 
 def test_trump_study_rows_are_the_deals_played_with_each_suit():

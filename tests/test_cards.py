@@ -3,9 +3,9 @@ import numpy as np
 from hypothesis import given, strategies as st
 from numba import njit
 
-from sim.cards import (ACE, HEARTS, KING, card, card_name, cards_of, clz, ctz, french_deck, highest_card,
+from cardlab.sim.cards import (ACE, HEARTS, KING, card, card_name, cards_of, clz, ctz, french_deck, highest_card,
                        lowest_card, nth_card, parse_card, popcount)
-from sim.rng import below_n, deal_state
+from cardlab.sim.rng import below_n, deal_state
 
 
 @njit(cache=True)
@@ -51,7 +51,7 @@ def test_kernel_cache_follows_every_source_file(tmp_path):
     """Editing any engine file (even one only inlined elsewhere) moves the Numba cache to a new folder."""
     import numba
 
-    from sim import source_digest
+    from cardlab.sim import source_digest
 
     (tmp_path / "a.py").write_text("x = 1\n")
     (tmp_path / "sub").mkdir()

@@ -4,7 +4,7 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from sim.cli import main
+from cardlab.sim.cli import main
 
 
 def run_cli(capsys, *argv):

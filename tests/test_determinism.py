@@ -5,9 +5,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from sim.barbu import replay, simulate
-from sim.cards import mask_of
-from sim.rng import deal_state
+from cardlab.sim.barbu import replay, simulate
+from cardlab.sim.cards import mask_of
+from cardlab.sim.rng import deal_state
 
 
 def run(**kw):

@@ -4,8 +4,8 @@ import importlib
 
 import pytest
 
-MODULES = ["sim.cards", "sim.barbu.rules", "sim.barbu.simulate", "sim.barbu.studies", "sim.barbu.doubling",
-           "sim.barbu.domino_referee"]
+MODULES = ["cardlab.sim.cards", "cardlab.sim.barbu.rules", "cardlab.sim.barbu.simulate", "cardlab.sim.barbu.studies", "cardlab.sim.barbu.doubling",
+           "cardlab.sim.barbu.domino_referee"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -3,8 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import load_run
-from sim import runner
+from cardlab.analysis import load_run
+from cardlab.sim import runner
 
 
 def chunk_fn(fail_at=None, interrupt_at=None):

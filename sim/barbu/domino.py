@@ -62,9 +62,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.cards import ACE, LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, ctz, lowest_card, popcount
-from sim.rng import below_n
-from sim.barbu.policies import POLICY, SUIT, random_card
+from cardlab.sim.cards import ACE, LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, ctz, lowest_card, popcount
+from cardlab.sim.rng import below_n
+from cardlab.sim.barbu.policies import POLICY, SUIT, random_card
 
 DOMINO_UPWARD = 0
 DOMINO_FAN_TAN = 1

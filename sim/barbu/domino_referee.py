@@ -24,9 +24,9 @@ Rules per variant, as the referee reads them:
 """
 from __future__ import annotations
 
-from sim.cards import ACE, RANK_NAMES, card_name, cards_of, rank_of, suit_of
-from sim.barbu.referee import RefereeError, hand_text
-from sim.barbu.rules import DOMINO_PLACES, BarbuOptions
+from cardlab.sim.cards import ACE, RANK_NAMES, card_name, cards_of, rank_of, suit_of
+from cardlab.sim.barbu.referee import RefereeError, hand_text
+from cardlab.sim.barbu.rules import DOMINO_PLACES, BarbuOptions
 
 VARIANTS = ("upward", "fan_tan", "bga_adjacent")
 PASS, DECLINE, NONE = -2, -3, -1
@@ -230,7 +230,7 @@ def check_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant=
     when a card is not playable, a pass or decline is not allowed, turns are out of order, or
     the deal does not end when exactly one player still holds cards.
 
-    >>> from sim.cards import parse_card, mask_of
+    >>> from cardlab.sim.cards import parse_card, mask_of
     >>> hands = [mask_of([parse_card(x) for x in h.split()]) for h in ("7C 8C", "9C AC")]
     >>> check_domino(BarbuOptions(), 0, hands, [-1, 5, -2, 6], places=[10, 0],
     ...              deck=[5, 6, 7, 12])[1]

@@ -58,7 +58,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.rng import below_n
+from cardlab.sim.options import parse_per_seat
+from cardlab.sim.rng import below_n
 
 
 class DoublingPolicy(NamedTuple):
@@ -90,8 +91,6 @@ def doubling_policy_ids(policy, players: int) -> np.ndarray:
     >>> doubling_policy_ids("heuristic,random,maximum", 3)
     array([1, 0, 2])
     """
-    from sim.barbu.simulate import parse_per_seat
-
     names = parse_per_seat("double_policy", policy, players, DOUBLING_POLICY_NAMES)
     return np.array([DOUBLING_POLICY_NAMES.index(p) for p in names], np.int64)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.barbu.referee import RefereeError
+from cardlab.sim.barbu.referee import RefereeError
 
 KIND_NAMES = {1: "doubles", 2: "redoubles", 3: "late-redoubles"}
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.cards import LANE, ONE, ZERO, popcount, below
-from sim.barbu.policies import SUIT
+from cardlab.sim.cards import LANE, ONE, ZERO, popcount, below
+from cardlab.sim.barbu.policies import SUIT
 
 N_FEATURES = 31
 RANK_MASKS = np.array([sum(np.uint64(1) << np.uint64(LANE * s + r) for s in range(4)) for r in range(13)],

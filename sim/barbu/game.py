@@ -23,15 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.cards import ONE, ZERO, ctz, popcount, nth_card
-from sim.rng import below_n, deal_state
-from sim.barbu.doubling import doubling_round_nb, settle_nb, start_obligations
-from sim.barbu.estimate import (N_FEATURES, base_features_nb, best_trump_from_features_nb, clear_trump_features_nb,
+from cardlab.sim.cards import ONE, ZERO, ctz, popcount, nth_card
+from cardlab.sim.rng import below_n, deal_state
+from cardlab.sim.barbu.doubling import doubling_round_nb, settle_nb, start_obligations
+from cardlab.sim.barbu.estimate import (N_FEATURES, base_features_nb, best_trump_from_features_nb, clear_trump_features_nb,
                                 dot_nb, trump_features_nb)
-from sim.dealing import deal_hands_nb
-from sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
-from sim.barbu.policies import POLICY
-from sim.barbu.rules import CONTRACT, FLAG_POSITIVE
+from cardlab.sim.dealing import deal_hands_nb
+from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
+from cardlab.sim.barbu.policies import POLICY
+from cardlab.sim.barbu.rules import CONTRACT, FLAG_POSITIVE
 
 GAME_BLOCK = 16  # games per parallel work item
 

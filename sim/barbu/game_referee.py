@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.barbu.domino_referee import check_domino, format_domino
-from sim.barbu.doubling_referee import DoublingDeal, check_game as check_doubling_game, decode_log
-from sim.barbu.referee import RefereeError, check_deal, format_deal
-from sim.barbu.rules import POSITIVE_CONTRACTS, BarbuOptions, contract_total
+from cardlab.sim.barbu.domino_referee import check_domino, format_domino
+from cardlab.sim.barbu.doubling_referee import DoublingDeal, check_game as check_doubling_game, decode_log
+from cardlab.sim.barbu.referee import RefereeError, check_deal, format_deal
+from cardlab.sim.barbu.rules import POSITIVE_CONTRACTS, BarbuOptions, contract_total
 
 
 @dataclass

@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.cards import HEARTS, KING, LANE, ZERO, below, bit, popcount
-from sim.rng import below_n, deal_state
-from sim.dealing import BLOCK, deal_hands_nb
-from sim.barbu.domino import play_domino_nb
-from sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
-from sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
-from sim.barbu.estimate import N_FEATURES, best_trump_nb
+from cardlab.sim.cards import HEARTS, KING, LANE, ZERO, below, bit, popcount
+from cardlab.sim.rng import below_n, deal_state
+from cardlab.sim.dealing import BLOCK, deal_hands_nb
+from cardlab.sim.barbu.domino import play_domino_nb
+from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
+from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
+from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 
 KH_BIT = np.uint64(1) << np.uint64(LANE * HEARTS + KING)
 HEARTS_MASK = SUIT[HEARTS]

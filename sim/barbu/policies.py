@@ -26,8 +26,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.cards import LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
-from sim.rng import below_n
+from cardlab.sim.cards import LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
+from cardlab.sim.rng import below_n
 
 
 class Policy(NamedTuple):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.cards import HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, rank_of, suit_of, SUIT_SYMBOLS
-from sim.barbu.rules import VALUES, BarbuOptions
+from cardlab.sim.cards import HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, rank_of, suit_of, SUIT_SYMBOLS
+from cardlab.sim.barbu.rules import VALUES, BarbuOptions
 
 KH = card(KING, HEARTS)
 AH = card(ACE, HEARTS)

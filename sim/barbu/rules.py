@@ -38,7 +38,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, N_CARD_IDS, QUEEN, SEVEN, TWO, card, french_deck
+from cardlab.sim.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, N_CARD_IDS, QUEEN, SEVEN, TWO, card, french_deck
+from cardlab.sim.options import check_choice
 
 
 class Contract(NamedTuple):
@@ -98,17 +99,6 @@ VALUES = {
 }
 DOMINO_PLACES = {("basic", 32): (20, 10, 0, 0), ("basic", 52): (25, 15, 5, 0),
                  ("wiki", 32): (45, 20, 5, -5), ("wiki", 52): (45, 20, 5, -5)}
-
-
-def _allowed(values) -> str:
-    values = [repr(v) if isinstance(v, str) else str(v) for v in values]
-    return ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
-
-
-def check_choice(option: str, value, allowed) -> None:
-    """Raise ``ValueError`` naming the option, the value and what is allowed."""
-    if value not in allowed or isinstance(value, bool) != isinstance(next(iter(allowed)), bool):
-        raise ValueError(f"{option}: {value!r} is not allowed; choose {_allowed(allowed)}")
 
 
 def contract_id(name: str) -> int:

@@ -8,15 +8,16 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sim import runner
-from sim.barbu.domino import domino_log_length
-from sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_equations_nb
-from sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
+from cardlab.sim import runner
+from cardlab.sim.barbu.domino import domino_log_length
+from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_equations_nb
+from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
-from sim.barbu.policies import POLICY_NAMES
-from sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
+from cardlab.sim.barbu.policies import POLICY_NAMES
+from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
-from sim.rng import check_seed
+from cardlab.sim.options import parse_per_seat
+from cardlab.sim.rng import check_seed
 
 
 def make_options(options: BarbuOptions | None = None, **rules) -> BarbuOptions:
@@ -42,21 +43,6 @@ def parse_contracts(contract) -> tuple[str, ...]:
         check_choice("contract", name, ALL_CONTRACTS + ("all",))
         if name == "all":
             raise ValueError("contract: 'all' cannot be combined with other contracts")
-    return names
-
-
-def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]:
-    """One name for every seat, or one per seat (sequence or comma-separated string), each in ``allowed``."""
-    if isinstance(value, str):
-        value = [p.strip() for p in value.split(",")]
-    names = tuple(value)
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"{option}: {','.join(names)!r} names {len(names)} seats; give one policy or one per seat "
-                         f"({players})")
-    for name in names:
-        check_choice(option, name, allowed)
     return names
 
 
@@ -234,8 +220,8 @@ def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", opti
     >>> print(replay(deal=5, seed=7).text.splitlines()[0])
     contract salade, declarer seat 0
     """
-    from sim.barbu.game_referee import check_any_deal, describe_deal
-    from sim.barbu.referee import RefereeError
+    from cardlab.sim.barbu.game_referee import check_any_deal, describe_deal
+    from cardlab.sim.barbu.referee import RefereeError
 
     deal = runner.check_positive_int("deal", deal, minimum=0)
     study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
@@ -263,7 +249,7 @@ class GameStudy:
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, **rules) -> "GameStudy":
-        from sim.barbu.doubling import DOUBLING_POLICY_NAMES
+        from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
 
         options = make_options(options, **rules)
         policies = parse_policies(policy, options.players)
@@ -273,7 +259,7 @@ class GameStudy:
 
     @cached_property
     def kernel_args(self) -> dict:
-        from sim.barbu.doubling import doubling_policy_ids
+        from cardlab.sim.barbu.doubling import doubling_policy_ids
 
         o = self.options
         a = kernel_tables(o, o.game_contracts, self.policies)
@@ -291,8 +277,8 @@ class GameStudy:
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
-        from sim.barbu.doubling import doubling_log_length
-        from sim.barbu.game import play_games_nb
+        from cardlab.sim.barbu.doubling import doubling_log_length
+        from cardlab.sim.barbu.game import play_games_nb
 
         a = self.kernel_args
         n, length = a["n"], a["length"]
@@ -341,7 +327,7 @@ class GameStudy:
 
 def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_policy=None,
                    options: BarbuOptions | None = None, threads: int | None = None, first_game: int = 0,
-                   chunk_size: int = 1 << 15, progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+                   chunk_size: int = runner.DEFAULT_GAME_CHUNK, progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
     """Play ``games`` whole Barbu games; one row per deal (``game``, ``deal`` within the game, ...).
 
     Columns: ``game``, ``deal``, ``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none),
@@ -375,8 +361,8 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
     >>> len(r.places), r.text.count("deal ") >= 28
     (4, True)
     """
-    from sim.barbu.doubling_referee import decode_log, format_action
-    from sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
+    from cardlab.sim.barbu.doubling_referee import decode_log, format_action
+    from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
 
     game = runner.check_positive_int("game", game, minimum=0)
     study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim import runner
-from sim.barbu.game import heuristic_picks_nb
-from sim.barbu.rules import CONTRACT_NAMES
-from sim.cards import LANE, SUIT_LANE_MASK
-from sim.barbu.simulate import Study, hand_model, play_columns, parse_contracts
+from cardlab.sim import runner
+from cardlab.sim.barbu.game import heuristic_picks_nb
+from cardlab.sim.barbu.rules import CONTRACT_NAMES
+from cardlab.sim.cards import LANE, SUIT_LANE_MASK
+from cardlab.sim.barbu.simulate import Study, hand_model, play_columns, parse_contracts
 
 HONOUR_BITS = np.uint64(0b1111 << 9)  # J Q K A within a suit lane
 

@@ -1,0 +1,132 @@
+"""Barbu on the command line: its flags and the calls behind ``cardlab simulate|study|replay barbu``.
+
+Light on purpose: the parser imports this module for every ``cardlab`` command, so the facade
+(and with it the kernels) is imported only inside the functions that run a game.
+"""
+from __future__ import annotations
+
+import argparse
+
+STUDIES = {
+    "trumps": "each Trumps deal played once with each suit as trump",
+    "contracts": "every deal played under every contract",
+}
+
+RULE_FLAGS = ("players", "deck", "scoring", "hearts_lead", "hearts_lead_salade", "kh_forced_discard", "early_stop",
+              "overtrump_on_trump_lead", "must_trump", "overtrump_when_ruffing", "domino_rules", "domino_starter",
+              "ace_replay_optional", "domino_table", "geronimo", "double", "late_redouble", "double_obligation",
+              "salade", "anti_salade", "last_two", "domino", "trumps", "trumps_in_regular", "regular_cycle",
+              "iterations", "declarer_blocks", "skip_undoubled_negative")
+
+
+def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
+    """Barbu's rule flags (every option of its rules), policy and seed."""
+    p.add_argument("--contract", default="all",
+                   help="no-tricks, no-hearts, no-queens, no-barbu, last-two, salade, anti-salade, a comma list, "
+                        "or all (each contract on its own deals, declarer rotating; default)")
+    p.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+    p.add_argument("--deck", type=int, default=52, help="32 or 52 (default 52)")
+    p.add_argument("--scoring", default="basic", help="basic or wiki (default basic)")
+    p.add_argument("--policy", default="heuristic",
+                   help="heuristic or random, or one per seat: heuristic,random,random,random")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--hearts-lead", default="anytime", help="anytime, broken or only_if_forced (default anytime)")
+    p.add_argument("--hearts-lead-salade", action="store_true", help="apply the hearts-lead rule to Salade too")
+    p.add_argument("--kh-forced-discard", action="store_true", help="a void K♥ holder must discard it")
+    p.add_argument("--no-early-stop", dest="early_stop", action="store_false",
+                   help="play every trick even when no card left can score")
+    t = p.add_argument_group("trumps and domino")
+    t.add_argument("--no-overtrump-on-trump-lead", dest="overtrump_on_trump_lead", action="store_false",
+                   help="drop the duty to overtrump when trumps are led")
+    t.add_argument("--no-must-trump", dest="must_trump", action="store_false",
+                   help="drop the duty to trump when void")
+    t.add_argument("--no-overtrump-when-ruffing", dest="overtrump_when_ruffing", action="store_false",
+                   help="drop the duty to overtrump a trump already played when void")
+    t.add_argument("--domino-rules", default="upward", help="upward, fan_tan or bga_adjacent (default upward)")
+    t.add_argument("--domino-starter", default="declarer", help="declarer or left (default declarer)")
+    t.add_argument("--ace-replay-optional", action="store_true", help="the extra turn after an Ace may be declined")
+    t.add_argument("--domino-table", help="points per finishing place, e.g. 45,25,10,0,-6")
+    g = p.add_argument_group("whole games (with --games)")
+    g.add_argument("--geronimo", action="store_true", help="each declarer chooses its contract (and trump)")
+    g.add_argument("--double", action="store_true", help="play the doubling option")
+    g.add_argument("--late-redouble", action="store_true", help="players who already acted get a redouble turn")
+    g.add_argument("--double-obligation", type=int, default=2, help="doubles owed to each declarer (default 2)")
+    g.add_argument("--skip-undoubled-negative", action="store_true",
+                   help="a negative deal nobody doubles is not played; the others share its points")
+    g.add_argument("--double-policy", help="doubling policy: heuristic, random or maximum (or one per seat); "
+                                           "default: the card policy")
+    g.add_argument("--salade", action="store_true", help="add Salade to the game")
+    g.add_argument("--anti-salade", action="store_true", help="add Anti-Salade to the game")
+    g.add_argument("--no-last-two", dest="last_two", action="store_false", help="leave Last Two out")
+    g.add_argument("--no-domino", dest="domino", action="store_false", help="leave Domino out")
+    g.add_argument("--trumps", dest="trumps", action="store_const", const=True, default=None,
+                   help="include Trumps (default: exactly in Geronimo games)")
+    g.add_argument("--no-trumps", dest="trumps", action="store_const", const=False,
+                   help="leave Trumps out of a Geronimo game")
+    g.add_argument("--trumps-in-regular", action="store_true", help="allow Trumps outside Geronimo")
+    g.add_argument("--regular-cycle", default="per_player", help="per_player or per_contract (default per_player)")
+    g.add_argument("--iterations", type=int, default=1, help="regular mode: 1, 2 or 3 (default 1)")
+    g.add_argument("--declarer-blocks", action="store_true", help="geronimo: each player declares all in a row")
+    if command == "replay":
+        p.add_argument("--deal", type=int, help="index of the deal to show")
+        p.add_argument("--game-index", dest="game_index", type=int, help="index of the whole game to show")
+
+
+def _table(text):
+    if text is None:
+        return None
+    try:
+        return tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"domino_table: {text!r} is not allowed; give integers separated by commas") from None
+
+
+def rules(args) -> dict:
+    """The rule options and seed/policy of a parsed command line."""
+    out = {name: getattr(args, name) for name in RULE_FLAGS}
+    out["domino_table"] = _table(args.domino_table)
+    return dict(out, policy=args.policy, seed=args.seed)
+
+
+def simulate(args, *, threads, chunk_size, progress, out):
+    """``cardlab simulate barbu``: single deals (``--deals``) or whole games (``--games``)."""
+    from cardlab.sim import barbu
+
+    kw = rules(args)
+    common = dict(threads=threads, progress=progress, out=out)
+    if args.games is not None:
+        if args.contract != "all":
+            raise ValueError("contract: whole games play the contracts their options enable; drop --contract")
+        study = barbu.GameStudy.build(double_policy=args.double_policy, **kw)
+        df = barbu.simulate_games(games=args.games, first_game=args.first_deal, double_policy=args.double_policy,
+                                  chunk_size=chunk_size, **common, **kw)
+        return df, {**study.metadata(), "games": args.games}
+    study = barbu.Study.build(contract=args.contract, **kw)
+    df = barbu.simulate(deals=args.deals, contract=args.contract, first_deal=args.first_deal, chunk_size=chunk_size,
+                        **common, **kw)
+    return df, {**study.metadata(), "deals": args.deals}
+
+
+def study(args, *, threads, progress, out):
+    """``cardlab study barbu trumps|contracts``: the same deals played every way."""
+    from cardlab.sim.barbu import studies
+    from cardlab.sim.barbu.simulate import Study
+
+    kinds = {"trumps": studies.trump_study, "contracts": studies.contract_value_study}
+    kw = rules(args)
+    if args.study == "contracts":
+        kw["contract"] = args.contract
+    df = kinds[args.study](deals=args.deals, threads=threads, progress=progress, out=out, **kw)
+    meta = Study.build(contract="trumps" if args.study == "trumps" else args.contract, **rules(args)).metadata()
+    return df, {**meta, "study": args.study, "deals": args.deals}
+
+
+def replay(args) -> str:
+    """``cardlab replay barbu``: one deal (``--deal``) or one whole game (``--game-index``), as text."""
+    from cardlab.sim import barbu
+
+    if (args.deal is None) == (args.game_index is None):
+        raise ValueError("deal: give --deal (one deal) or --game-index (one whole game)")
+    if args.deal is not None:
+        return barbu.replay(deal=args.deal, contract=args.contract, **rules(args)).text
+    return barbu.replay_game(game=args.game_index, double_policy=args.double_policy, **rules(args)).text

@@ -1,0 +1,58 @@
+"""The registry of games: the command line, the reports and the Python side reach every game here.
+
+A game named ``g`` is the package ``cardlab.sim.g`` (its facade: ``simulate``, ``simulate_games``,
+``replay``), a light module ``cardlab.sim.g.command`` that plugs it into the command line, and a
+module ``cardlab.analysis.g`` with its reports. Adding a game means adding those three and one
+line to :data:`GAMES`; nothing else changes.
+
+``cardlab.sim.g.command`` provides (imported when the parser is built, so it imports no kernel
+at module level):
+
+* ``add_arguments(parser, command)``: the game's flags for ``"simulate"``, ``"study"`` or
+  ``"replay"`` (rule options named as in the game's rules, ``--policy``, ``--seed``);
+* ``STUDIES``: ``{name: one-line help}`` of the game's paired studies (may be empty);
+* ``simulate(args, *, threads, chunk_size, progress, out) -> (frame or None, metadata)``;
+* ``study(args, *, threads, progress, out) -> (frame or None, metadata)``;
+* ``replay(args) -> str``: the text (or JSON lines with ``--json``) of the deals or games asked.
+
+``cardlab.analysis.g`` provides ``REPORTS``: ``{kind: (format(df, meta) -> str, plot(df) -> Figure
+or Axes)}`` where ``kind`` is the run's ``study`` name, or its ``unit`` (``"deal"``/``"game"``).
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+#: Registered games: name on the command line -> title.
+GAMES = {
+    "barbu": "Barbu",
+}
+
+
+def check_game(game: str) -> str:
+    """The game's name, or a ``ValueError`` naming the registered games."""
+    if game not in GAMES:
+        names = list(GAMES)
+        allowed = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+        raise ValueError(f"game: {game!r} is not allowed; choose {allowed}")
+    return game
+
+
+def command(game: str) -> ModuleType:
+    """The game's command-line module ``cardlab.sim.<game>.command``."""
+    return importlib.import_module(f"cardlab.sim.{check_game(game)}.command")
+
+
+def reports(game: str) -> ModuleType:
+    """The game's report module ``cardlab.analysis.<game>``."""
+    return importlib.import_module(f"cardlab.analysis.{check_game(game)}")
+
+
+def report_for(meta: dict):
+    """``(format, plot)`` for a run, from its metadata (game, then study or unit)."""
+    game = meta.get("game", "barbu")
+    kind = meta.get("study") or meta.get("unit", "deal")
+    table = reports(game).REPORTS
+    if kind not in table:
+        raise ValueError(f"path: a {game} run of kind {kind!r} has no report; known kinds: {', '.join(table)}")
+    return table[kind]
