@@ -5,12 +5,13 @@ replays the kernel's move log, checks each move is legal and recomputes the scor
 """
 import itertools
 
+import numpy as np
 import pytest
 
-from cardlab.sim.barbu import BarbuOptions, Study
+from cardlab.sim.barbu import BarbuOptions, Study, replay
 from cardlab.sim.barbu.rules import ALL_CONTRACTS
 from cardlab.sim.barbu.game_referee import check_any_deal
-from cardlab.sim.barbu.referee import RefereeError, check_deal
+from cardlab.sim.barbu.referee import RefereeError, check_deal, legal_cards
 
 DEALS_PER_CONTRACT = 2000
 
@@ -82,3 +83,42 @@ def test_referee_rejects_a_wrong_early_stop():
 def test_trump_duty_options_match_referee(duties, policy):
     study = Study.build(contract="trumps", policy=policy, seed=5, **duties)
     referee_run(study, 2000)
+
+
+def _legal(hand, trick, trump, **duties):
+    """The referee's and the kernel's legal cards for one position of a Trumps trick, as card names."""
+    from cardlab.sim.barbu.kernels import legal_cards_nb
+    from cardlab.sim.barbu.simulate import trump_duties
+    from cardlab.sim.cards import card_name, mask_of, parse_card
+
+    options = BarbuOptions(**duties)
+    hand_ids, trick_ids = [parse_card(c) for c in hand.split()], [parse_card(c) for c in trick.split()]
+    referee = legal_cards(set(hand_ids), trick_ids, contract="trumps", options=options, hearts_played=True, trump=trump)
+    best = trick_ids[0]
+    for c in trick_ids[1:]:
+        if (c // 16 == best // 16 and c > best) or (c // 16 == trump and best // 16 != trump):
+            best = c
+    mask = legal_cards_nb(np.uint64(mask_of(hand_ids)), trick_ids[0] // 16, best, trump, trump_duties(options), 0,
+                          True, False)
+    kernel = {c for c in hand_ids if int(mask) >> c & 1}
+    assert kernel == referee
+    return sorted(card_name(c) for c in referee)
+
+
+@pytest.mark.parametrize("duties,low,high", [
+    (dict(), ["5♣", "9♣"], ["A♣"]),  # cannot overtrump K♣: still a trump; can: must overtrump
+    (dict(overtrump_when_ruffing=False), ["5♣", "9♣"], ["5♣", "A♣"]),  # need not overtrump: any trump
+    (dict(must_trump=False), ["5♣", "7♠", "9♣", "J♦"], ["A♣"]),  # no duty to trump: anything, or overtrump
+])
+def test_trump_duties_are_independent(duties, low, high):
+    """Issue 6.1: switching one duty off leaves the others as they are (♣ trump, ♥ led, K♣ ruffed)."""
+    assert _legal("9♣ 5♣ 7♠ J♦", "7♥ K♣", 0, **duties) == low
+    assert _legal("A♣ 5♣ 7♠", "7♥ K♣", 0, **duties) == high
+
+
+def test_void_player_under_must_trump_ruffs_even_without_overtrump_duty():
+    """Issue 6.1, its example: seed 7, deal 4, trick 10: S2 holds 9♣ 5♣ (♣ trump), void in ♥."""
+    text = replay(deal=4, seed=7, contract="trumps", policy="random", overtrump_when_ruffing=False).text
+    trick10 = next(line for line in text.splitlines() if line.startswith("trick 10:"))
+    seat2 = trick10.split("S2")[1].split()[0]
+    assert seat2.endswith("♣"), trick10

@@ -26,8 +26,10 @@ from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 KH_BIT = np.uint64(1) << np.uint64(LANE * HEARTS + KING)
 HEARTS_MASK = SUIT[HEARTS]
 LEAD_ANYTIME, LEAD_BROKEN, LEAD_ONLY_IF_FORCED = 0, 1, 2
-# Trump duties (§4), each switchable: overtrump when trumps are led, trump when void,
-# overtrump a trump already played when void.
+# Trump duties, each switchable and independent of the others: overtrump when trumps are led;
+# trump when void in the led suit (whatever the trick holds); overtrump a trump already in the
+# trick when void (when able). A void player under must-trump who cannot or need not overtrump
+# still plays a trump.
 DUTY_OVERTRUMP_LED, DUTY_MUST_TRUMP, DUTY_OVERTRUMP_RUFF = 1, 2, 4
 # How the trump suit of a Trumps deal is named: 0-3 a fixed suit (paired studies).
 TRUMP_BY_POLICY, TRUMP_AT_RANDOM = -1, 4
@@ -61,13 +63,11 @@ def legal_cards_nb(hand, led, best, trump, duties, lead_rule, hearts_broken, kh_
         return follow
     if trumps == ZERO:
         return hand
-    if not top_is_trump:
-        return trumps if duties & DUTY_MUST_TRUMP else hand
-    if duties & DUTY_OVERTRUMP_RUFF:
+    if top_is_trump and duties & DUTY_OVERTRUMP_RUFF:
         up = trumps & ~below(best + 1)
         if up != ZERO:
             return up
-    return hand
+    return trumps if duties & DUTY_MUST_TRUMP else hand
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -66,9 +66,11 @@ def legal_cards(hand: set, trick: list, *, contract: str, options: BarbuOptions,
         return same
     if not trumps:
         return set(hand)
-    if top is None:
-        return trumps if options.must_trump else set(hand)
-    return (options.overtrump_when_ruffing and higher) or set(hand)
+    # Void in the led suit: each duty on its own. Overtrump a trump in the trick when able (and
+    # asked to); otherwise any trump under must-trump, any card without it.
+    if options.overtrump_when_ruffing and higher:
+        return higher
+    return trumps if options.must_trump else set(hand)
 
 
 def trick_winner(cards: list, trump: int | None = None) -> int:
