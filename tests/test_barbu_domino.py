@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardlab.sim.cards import ACE, card_name, cards_of, mask_of, parse_card, rank_of, suit_of
-from cardlab.sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMINO_UPWARD, MOVE_DECLINE, MOVE_NONE,
+from cardlab.sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMINO_UPWARD, DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE,
                               MOVE_PASS, domino_log_length, domino_variant, play_domino_nb)
 from cardlab.sim.barbu.domino_referee import RefereeError, check_domino, format_domino, replay_domino
 from cardlab.sim.barbu.policies import POLICY_NAMES
@@ -134,9 +134,9 @@ def test_variants_match_referee(rules, policy):
 
 def test_referee_reads_rules_from_options():
     """Variant, starter, optional Ace replay and a domino_table override come from BarbuOptions."""
-    options = BarbuOptions(players=5, deck=52, domino_rules="fan_tan", domino_starter="left",
-                           ace_replay_optional=True, domino_table=(45, 25, 10, 0, -6))
-    out = play(options, 300, seed=9, variant=DOMINO_FAN_TAN, policies=(RANDOM, HEURISTIC, RANDOM, HEURISTIC, RANDOM), starter_offset=1,
+    options = BarbuOptions(players=5, deck=52, domino_starter="left", ace_replay_optional=True,
+                           domino_table=(45, 25, 10, 0, -6))
+    out = play(options, 300, seed=9, policies=(RANDOM, HEURISTIC, RANDOM, HEURISTIC, RANDOM), starter_offset=1,
                ace_replay_optional=True)
     assert out["places"].tolist() == [45, 25, 10, 0, -6]
     assert (out["scores"].sum(axis=1) == 74).all()
@@ -147,6 +147,11 @@ def test_referee_reads_rules_from_options():
     with pytest.raises(RefereeError):
         check_domino(options, int(out["declarer"][j]), out["hands"][j], out["moves"][j], variant="upward",
                      starter_offset=0, ace_replay_optional=False)
+    fan_tan = BarbuOptions(players=5, deck=52, domino_rules="fan_tan", domino_starter="left")
+    out = play(fan_tan, 100, seed=9, variant=DOMINO_FAN_TAN, policies=(RANDOM,), starter_offset=1)
+    for j in range(100):
+        _, scores = check_domino(fan_tan, int(out["declarer"][j]), out["hands"][j], out["moves"][j])
+        assert scores == out["scores"][j].tolist()
 
 
 def test_optional_ace_replay_is_used_by_random_only():
@@ -364,3 +369,45 @@ def test_heuristic_beats_random():
     out = play(options, 20000, seed=2024, policies=(HEURISTIC, RANDOM, RANDOM, RANDOM), record=False)
     mean = out["scores"].mean(axis=0)
     assert mean[0] > mean[1:].mean() + 2.0, mean
+
+
+def _ace_followed_by_same_seat(out, j):
+    """Whether some non-final Ace of deal ``j`` is followed by a turn of the same seat (an extra turn)."""
+    n = len(out["hands"][j])
+    held = [set(cards_of(int(h))) for h in out["hands"][j]]
+    events = [int(m) for m in out["moves"][j][1:] if m != MOVE_NONE]
+    seat = int(out["declarer"][j])
+    owner = {c: p for p, h in enumerate(held) for c in h}
+    for a, b in zip(events, events[1:]):
+        if a >= 0 and rank_of(a) == ACE and held[owner[a]] - {a}:
+            if b >= 0 and owner[b] == owner[a]:
+                return True
+        if a >= 0:
+            held[owner[a]].discard(a)
+    return False
+
+
+@pytest.mark.parametrize("variant,extra", [(DOMINO_UPWARD, True), (DOMINO_FAN_TAN, False),
+                                           (DOMINO_BGA_ADJACENT, False)])
+def test_ace_extra_turn_only_where_the_ace_closes_its_suit(variant, extra):
+    """Issue 6.2: upward closes a suit with its Ace and gives an extra turn; fan_tan (the suit still
+    builds down) and bga_adjacent (K and the other Aces stay playable) do not."""
+    options = BarbuOptions(players=4, deck=52)
+    for policy in (RANDOM, HEURISTIC):
+        out = play(options, 200, seed=3, variant=variant, policies=(policy,))
+        assert any(_ace_followed_by_same_seat(out, j) for j in range(200)) == extra
+        for j in range(200):
+            check_domino(options, int(out["declarer"][j]), out["hands"][j], out["moves"][j],
+                         variant=DOMINO_VARIANTS[variant])
+
+
+def test_fan_tan_ace_passes_the_turn_in_the_issue_example():
+    """Issue 6.2 example (seed 0, deal 4, fan_tan): every Ace played passes the turn on."""
+    from cardlab.sim.barbu import replay
+
+    for policy in ("heuristic", "random"):
+        lines = replay(deal=4, seed=0, contract="domino", domino_rules="fan_tan", policy=policy).text.splitlines()
+        turns = [line.split() for line in lines if line[:4].strip().rstrip(".").isdigit()]
+        aces = [k for k, t in enumerate(turns) if t[2] == "plays" and t[3].startswith("A") and not any("out:" in x for x in t)]
+        assert aces and "plays again" not in "\n".join(lines)
+        assert all(turns[k + 1][1] != turns[k][1] for k in aces if k + 1 < len(turns))

@@ -32,12 +32,14 @@ Common to all three (§4, §7 items 7, 8):
   the player on the declarer's left (``starter_offset = 1``). Players with empty hands are
   skipped.
 * A player holding a playable card must play one (their choice); otherwise they pass.
-* Playing an Ace gives the same player another turn at once with the same obligations; if they
-  then hold nothing playable the turn is a pass; if their hand is empty it ends. The Ace closes
-  the upward run of its suit in every variant (there is no card above it). With
-  ``ace_replay_optional`` the player may decline that extra turn (our reading of the seed's
-  "may play again"): the heuristic always takes it when it holds a playable card, the random
-  policy flips a fair coin. Declining is only offered (and logged) when a playable card is held.
+* In ``upward`` only, playing an Ace gives the same player another turn at once with the same
+  obligations; if they then hold nothing playable the turn is a pass; if their hand is empty it
+  ends. The extra turn rewards closing a suit, and only ``upward`` closes a suit with its Ace: in
+  ``fan_tan`` the suit still builds downward, in ``bga_adjacent`` the King and the other Aces
+  stay playable, so an Ace there is an ordinary card. With ``ace_replay_optional`` (``upward``)
+  the player may decline that extra turn (our reading of the seed's "may play again"): the
+  heuristic always takes it when it holds a playable card, the random policy flips a fair coin.
+  Declining is only offered (and logged) when a playable card is held.
 * A player who empties their hand takes the next finishing place; when only one player still
   holds cards they take the last place and the deal ends (their cards are never played).
 * Seat ``p`` scores ``places[k]`` for finishing place ``k`` (0 = first); 3 players score the
@@ -182,9 +184,10 @@ def domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)
 
     For each candidate ``c`` it looks at the cards that playing ``c`` newly makes playable
     (``opened``): those held by opponents are *gifts*, those in its own hand are *unlocks*.
-    It plays the card with the highest ``ACE_BONUS·[c is an Ace] − GIFT_COST·gifts +
-    UNLOCK_GAIN·unlocks + (own cards above c in its suit)``, ties to the lowest card id. So it
-    plays an Ace at once (an extra turn, and nothing opens above it), then a card whose
+    It plays the card with the highest ``ACE_BONUS·[c is an Ace that earns an extra turn] −
+    GIFT_COST·gifts + UNLOCK_GAIN·unlocks + (own cards above c in its suit)``, ties to the lowest
+    card id. So in ``upward`` it plays an Ace at once (an extra turn, and nothing opens above
+    it), then a card whose
     successor it holds itself (a run: helps no one), and when it must open something for the
     others, the suit where it has the most cards still waiting above (progress it needs).
     Cost: a few bit operations per playable card.
@@ -200,7 +203,7 @@ def domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)
         opened = frontier_after(frontier, played, c, variant, deck, openers) & ~frontier
         key = UNLOCK_GAIN * popcount(opened & hand) - GIFT_COST * popcount(opened & ~hand)
         key += popcount(hand & SUIT[c // LANE] & ~below(c + 1))
-        if c % LANE == ACE:
+        if c % LANE == ACE and variant == DOMINO_UPWARD:
             key += ACE_BONUS
         if key > best_key:
             best_key = key
@@ -324,7 +327,7 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
                 scores[q] = places[place]
                 break
             p = _next_holder(hands, n, p)
-        elif c % LANE == ACE:
+        elif c % LANE == ACE and variant == DOMINO_UPWARD:
             extra = True
         else:
             extra = False

@@ -19,7 +19,8 @@ Rules per variant, as the referee reads them:
   (any suit), or a card next in rank (same suit, Ace high only) to a played card.
 * All: the starter is the declarer (or the seat on their left with ``starter_offset=1``), then
   clockwise, empty hands skipped; a player able to play must play; an Ace gives the player an
-  immediate extra turn (declinable only with ``ace_replay_optional``); emptying the hand takes
+  immediate extra turn in ``upward`` only, the one rule set where the Ace closes its suit
+  (declinable only with ``ace_replay_optional``); emptying the hand takes
   the next place; the deal ends when one player holds cards (last place).
 """
 from __future__ import annotations
@@ -190,7 +191,7 @@ def replay_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant
                 finish.append(seat)
                 note = f"out: {PLACE_NAMES[len(finish) - 1]} place ({places_pts[len(finish) - 1]:+d})"
                 extra = False
-            elif rank_of(move) == ACE:
+            elif rank_of(move) == ACE and variant == "upward":
                 note = "Ace: plays again"
                 extra = True
                 events.append((seat, move, note))
