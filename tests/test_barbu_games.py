@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 from cardlab.sim.barbu.game_referee import check_game, game_deals, placings, split_points
+from cardlab.sim.barbu.rules import BarbuOptions
 from cardlab.sim.barbu.simulate import GameStudy, simulate_games
 
 GAMES = 60
@@ -111,3 +112,47 @@ def test_skipped_deals_keep_wiki_games_zero_sum_and_happen_only_without_doubles(
     others = raw.copy()
     others[range(len(raw)), declarer] = 999
     assert ((others == 999) | (others == others.min(axis=1, keepdims=True))).all()  # equal shares
+
+
+CONTRACT_SETS = {  # |C| from 4 to 9
+    4: dict(last_two=False, domino=False), 5: dict(domino=False), 6: dict(), 7: dict(salade=True),
+    8: dict(salade=True, anti_salade=True), 9: dict(salade=True, anti_salade=True, trumps_in_regular=True, trumps=True)}
+
+
+def _declarations(declarers, contracts, players):
+    """(seat x contract) counts of who declared what."""
+    table = pd.crosstab(pd.Series(declarers, name="seat"), pd.Series(contracts, name="contract"))
+    return table.reindex(range(players), fill_value=0)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("cycle", ["per_player", "per_contract"])
+@pytest.mark.parametrize("iterations", [1, 2, 3])
+def test_regular_games_rotate_fairly(players, cycle, iterations):
+    """Issue 6.3: every seat declares every contract equally often when the game length allows it,
+    as evenly as possible otherwise, for every contract count."""
+    for k, extra in CONTRACT_SETS.items():
+        options = BarbuOptions(players=players, regular_cycle=cycle, iterations=iterations, **extra)
+        assert len(options.game_contracts) == k
+        declarers = [d for d, _ in options.schedule]
+        contracts = [options.game_contracts[s] for _, s in options.schedule]
+        table = _declarations(declarers, contracts, players)
+        assert (table.max() - table.min() <= 1).all(), (k, table)  # per contract, over the seats
+        totals = table.sum(axis=1)
+        assert totals.max() - totals.min() <= 1, (k, totals)
+        if cycle == "per_player" or iterations % players == 0:
+            assert (table == table.iloc[0, 0]).all().all()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_regular_kernel_follows_the_fair_schedule(players):
+    df = simulate_games(games=3, seed=3, players=players, regular_cycle="per_contract", iterations=3, salade=True,
+                        domino=False)
+    options = BarbuOptions(players=players, regular_cycle="per_contract", iterations=3, salade=True, domino=False)
+    for _, game in df.groupby("game"):
+        assert game["declarer"].tolist() == [d for d, _ in options.schedule]
+        assert game["contract"].astype(str).tolist() == [options.game_contracts[s] for _, s in options.schedule]
+        table = _declarations(game["declarer"], game["contract"].astype(str), players)
+        assert table.to_numpy().max() == 1  # three iterations: three different declarers per contract
+        if players == 3:
+            assert table.to_numpy().min() == 1  # 3 players, 6 contracts: each seat declares each once

@@ -3,14 +3,12 @@
 ``play_games_nb`` plays games ``first .. first+count-1`` in parallel; game ``g`` draws all of
 its randomness from the stream of ``(seed, g)``, so any game can be replayed alone.
 
-Schedule of a game of ``D`` deals, deal ``d``:
-
-* Geronimo: the declarer is ``d % n`` (``declarer_blocks``: ``d // |C|``) and picks a contract
-  it has not yet declared. The heuristic declarer picks the contract whose estimated score
-  for its hand beats that contract's average declarer score by the most (a good hand for
-  No Queens is worth more now than later); the random declarer picks uniformly.
-* Regular, ``per_player``: contract ``C[(d // n) % |C|]``, declarer ``d % n``;
-  ``per_contract``: contract ``C[d % |C|]``, declarer ``d % n``.
+Schedule: the kernel receives ``schedule`` (``BarbuOptions.schedule`` as an int array of
+``(declarer, slot)`` per deal, where the rules decide who declares what). A slot of -1 means the
+declarer chooses (Geronimo): it picks a contract it has not yet declared. The heuristic declarer
+picks the contract whose estimated score for its hand beats that contract's average declarer
+score by the most (a good hand for No Queens is worth more now than later); the random declarer
+picks uniformly.
 
 With doubling, every seat's own hand estimate feeds the doubling policy, whose heuristic
 margin is a quarter of the contract's seat-score standard deviation. With
@@ -34,14 +32,6 @@ from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_POSITIVE
 
 GAME_BLOCK = 16  # games per parallel work item
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def declarer_of_nb(d, n, k, geronimo, declarer_blocks):
-    """Seat declaring deal ``d`` of a game with ``k`` contracts."""
-    if geronimo and declarer_blocks:
-        return (d // k) % n
-    return d % n
 
 
 @njit(cache=True, error_model="numpy")
@@ -97,7 +87,7 @@ def split_points_nb(total, n, declarer, out):
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_player, length, declarer_blocks,
+def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                   double, late_redouble, obligation, skip_undoubled, deal_totals,
                   card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
                   lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
@@ -111,6 +101,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
     logs are filled when they have rows (zero-row arrays skip them).
     """
     k = game_contracts.shape[0]
+    length = schedule.shape[0]
     record = log_moves.shape[0] > 0
     n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
     for b in prange(n_blocks):
@@ -133,30 +124,28 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, geronimo, per_pla
             for p in range(n):
                 declared[p] = 0
             for d in range(length):
-                declared[declarer_of_nb(d, n, k, geronimo, declarer_blocks)] += 1
+                declared[schedule[d, 0]] += 1
             required, done, remaining = start_obligations(declared, obligation)
             for p in range(n):
                 open_slots[p] = (1 << k) - 1
             for d in range(length):
                 row = j * length + d
-                declarer = declarer_of_nb(d, n, k, geronimo, declarer_blocks)
+                declarer = schedule[d, 0]
+                slot = schedule[d, 1]
+                choose = slot < 0
                 state = deal_hands_nb(state, deck, scratch, n, hands)
                 if record:
                     log_hands[row, :] = hands
                 if double:
                     for p in range(n):
                         base_features_nb(hands[p], p == declarer, seat_features[p])
-                elif geronimo and policies[declarer] != POLICY.RANDOM:
+                elif choose and policies[declarer] != POLICY.RANDOM:
                     base_features_nb(hands[declarer], True, seat_features[declarer])
-                if geronimo:
+                if choose:
                     state, slot = choose_contract_nb(hands[declarer], open_slots[declarer], game_contracts,
                                                      policies[declarer], weights, declarer_mean,
                                                      seat_features[declarer], state)
                     open_slots[declarer] &= ~(1 << slot)
-                elif per_player:
-                    slot = (d // n) % k
-                else:
-                    slot = d % k
                 contract = game_contracts[slot]
                 trump = -1
                 if contract == CONTRACT.TRUMPS:

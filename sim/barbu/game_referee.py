@@ -8,6 +8,7 @@ the contracts follow the cycle, and that the final scores are the settled raw sc
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from cardlab.sim.barbu.domino_referee import check_domino, format_domino
@@ -62,8 +63,10 @@ def expected_schedule(options: BarbuOptions) -> list:
             out.append(((d // k) % n if options.declarer_blocks else d % n, None))
         elif options.regular_cycle == "per_player":
             out.append((d % n, contracts[(d // n) % k]))
-        else:
-            out.append((d % n, contracts[d % k]))
+        else:  # one pass per iteration; one seat further every n / gcd(n, k) iterations (fairness)
+            iteration = d // k
+            period = n // math.gcd(n, k)
+            out.append(((d + iteration // period) % n, contracts[d % k]))
     return out
 
 

@@ -21,7 +21,8 @@ Geronimo needs ``trumps_in_regular``), which gives the seven classic contracts i
 Geronimo rotates the declarer every deal (``declarer_blocks`` gives each player its contracts
 in a row); Regular mode deals each contract once by every player before the next
 (``regular_cycle='per_player'``) or passes through the cycle once per iteration
-(``'per_contract'``), ``iterations`` times. Doubling (§5) with ``double``; ``late_redouble``
+(``'per_contract'``, the declarer rotating so that every seat declares every contract as evenly
+as the game length allows; see :attr:`BarbuOptions.schedule`), ``iterations`` times. Doubling (§5) with ``double``; ``late_redouble``
 gives players who already acted one redouble-only turn; ``double_obligation`` (2) is how many
 times each player must double each declarer, capped by the deals that declarer declares.
 ``skip_undoubled_negative`` (off; §7 item 12, Wikipedia): a negative deal nobody doubles is not
@@ -33,6 +34,7 @@ Python objects.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
@@ -199,6 +201,35 @@ class BarbuOptions:
             return self.players * k
         per_iteration = self.players * k if self.regular_cycle == "per_player" else k
         return per_iteration * self.iterations
+
+    @property
+    def schedule(self) -> tuple[tuple[int, int], ...]:
+        """``(declarer, slot)`` of every deal of a whole game; ``slot`` indexes :attr:`game_contracts`,
+        -1 when the declarer chooses (Geronimo).
+
+        Geronimo: the declarer is ``d % n`` (``declarer_blocks``: ``(d // |C|) % n``). Regular
+        ``per_player``: contract ``C[(d // n) % |C|]``, declarer ``d % n``, so each contract is
+        dealt once by every seat in turn. Regular ``per_contract``: iteration ``i = d // |C|``
+        plays ``C[d % |C|]`` and the deal rotates every deal, passing one seat further at the
+        start of every ``n / gcd(n, |C|)``-th iteration: otherwise, when ``n`` and ``|C|`` share a
+        factor, the same seat would declare a contract in every iteration. With it, no seat
+        declares a contract twice before every seat has declared it once, and the seats' deal
+        counts differ by at most one.
+
+        >>> BarbuOptions(players=3, salade=True, domino=False, regular_cycle="per_contract", iterations=3).schedule[:7]
+        ((0, 0), (1, 1), (2, 2), (0, 3), (1, 4), (2, 5), (1, 0))
+        """
+        n, k = self.players, len(self.game_contracts)
+        out = []
+        for d in range(self.game_length):
+            if self.geronimo:
+                out.append(((d // k) % n if self.declarer_blocks else d % n, -1))
+            elif self.regular_cycle == "per_player":
+                out.append((d % n, (d // n) % k))
+            else:
+                skips = (d // k) // (n // math.gcd(n, k))
+                out.append(((d + skips) % n, d % k))
+        return tuple(out)
 
     @property
     def deals_per_declarer_max(self) -> int:

@@ -265,8 +265,8 @@ class GameStudy:
         a = kernel_tables(o, o.game_contracts, self.policies)
         model = hand_model(o)
         a.update(
-            game_contracts=a.pop("contracts"), geronimo=o.geronimo, per_player=o.regular_cycle == "per_player",
-            length=o.game_length, declarer_blocks=o.declarer_blocks, double=o.double,
+            game_contracts=a.pop("contracts"), schedule=np.array(o.schedule, np.int64).reshape(-1, 2),
+            length=o.game_length, double=o.double,
             late_redouble=o.late_redouble, obligation=o.double_obligation if o.double else 0,
             skip_undoubled=o.skip_undoubled_negative,
             deal_totals=np.array([contract_total(o, c) for c in CONTRACT_NAMES], np.int64),
@@ -293,8 +293,7 @@ class GameStudy:
         hands = np.zeros((log_rows, n), np.uint64)
         moves = np.zeros((log_rows, a["log_width"]), np.int8)
         dlog = np.zeros((log_rows, doubling_log_length(n)), np.int8)
-        play_games_nb(self.seed, first, count, a["deck"], n, a["game_contracts"], a["geronimo"], a["per_player"],
-                      length, a["declarer_blocks"], a["double"], a["late_redouble"], a["obligation"],
+        play_games_nb(self.seed, first, count, a["deck"], n, a["game_contracts"], a["schedule"], a["double"], a["late_redouble"], a["obligation"],
                       a["skip_undoubled"], a["deal_totals"],
                       a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"], a["policies"],
                       a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
