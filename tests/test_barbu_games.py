@@ -156,3 +156,13 @@ def test_regular_kernel_follows_the_fair_schedule(players):
         assert table.to_numpy().max() == 1  # three iterations: three different declarers per contract
         if players == 3:
             assert table.to_numpy().min() == 1  # 3 players, 6 contracts: each seat declares each once
+
+
+@pytest.mark.parametrize("rules", [dict(geronimo=True), dict(geronimo=True, double=True, double_policy="random"),
+                                   dict(double=True, iterations=2, regular_cycle="per_contract")])
+@pytest.mark.parametrize("policy", ["heuristic", "random", "random,heuristic,random,heuristic"])
+def test_each_deal_of_a_game_has_its_own_stream(rules, policy):
+    """Issue 6.4: early stop changes how many draws a deal consumes, never the later deals of the game."""
+    on = simulate_games(games=40, seed=21, policy=policy, **rules)
+    off = simulate_games(games=40, seed=21, policy=policy, early_stop=False, **rules)
+    pd.testing.assert_frame_equal(on, off)

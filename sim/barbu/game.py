@@ -1,7 +1,10 @@
 """Whole Barbu games (§2, §5): schedule, contract choice, trump, doubling, play and settlement.
 
-``play_games_nb`` plays games ``first .. first+count-1`` in parallel; game ``g`` draws all of
-its randomness from the stream of ``(seed, g)``, so any game can be replayed alone.
+``play_games_nb`` plays games ``first .. first+count-1`` in parallel. Deal ``d`` of game ``g``
+draws all of its randomness (cards, contract choice, trump, doubles, play) from its own stream,
+keyed by ``(seed, g, d)``: ``deal_state(deal_state(seed, g), d)``. So any game can be replayed
+alone, and an option that changes how many draws one deal consumes (early stop, a policy at one
+seat) leaves every other deal of the game as it was.
 
 Schedule: the kernel receives ``schedule`` (``BarbuOptions.schedule`` as an int array of
 ``(declarer, slot)`` per deal, where the rules decide who declares what). A slot of -1 means the
@@ -120,7 +123,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
         no_moves = np.empty(0, np.int8)
         no_log = np.empty(0, np.int8)
         for j in range(b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK)):
-            state = deal_state(seed, first + j)
+            game_key = deal_state(seed, first + j)
             for p in range(n):
                 declared[p] = 0
             for d in range(length):
@@ -130,6 +133,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                 open_slots[p] = (1 << k) - 1
             for d in range(length):
                 row = j * length + d
+                state = deal_state(game_key, d)  # deal d's own stream: (seed, game, deal)
                 declarer = schedule[d, 0]
                 slot = schedule[d, 1]
                 choose = slot < 0
