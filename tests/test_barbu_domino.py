@@ -12,7 +12,7 @@ import pytest
 from cardlab.sim.cards import ACE, card_name, cards_of, mask_of, parse_card, rank_of, suit_of
 from cardlab.sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMINO_UPWARD, DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE,
                               MOVE_PASS, domino_log_length, domino_variant, play_domino_nb)
-from cardlab.sim.barbu.domino_referee import RefereeError, check_domino, format_domino, replay_domino
+from cardlab.sim.barbu.domino_referee import RefereeError, check_domino, format_domino, place_table, replay_domino
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import BarbuOptions, scoring_tables
 from cardlab.sim.barbu.simulate import kernel_tables, play_columns
@@ -411,3 +411,23 @@ def test_fan_tan_ace_passes_the_turn_in_the_issue_example():
         aces = [k for k, t in enumerate(turns) if t[2] == "plays" and t[3].startswith("A") and not any("out:" in x for x in t)]
         assert aces and "plays again" not in "\n".join(lines)
         assert all(turns[k + 1][1] != turns[k][1] for k in aces if k + 1 < len(turns))
+
+
+@pytest.mark.parametrize("scoring,deck,third,last", [("wiki", 52, 5, -5), ("basic", 52, 5, 0), ("basic", 32, 0, 0)])
+def test_three_player_domino_loser_option(scoring, deck, third, last):
+    """Issue 6.6: with three players the loser scores the table's 3rd value by default, its last value
+    (Wikipedia: -5) with domino_three_last='last_place'; kernel and referee agree."""
+    from cardlab.sim.barbu import simulate
+    from cardlab.sim.barbu.rules import domino_places
+
+    for choice, loser in (("third_place", third), ("last_place", last)):
+        options = BarbuOptions(players=3, deck=deck, scoring=scoring, domino_three_last=choice)
+        assert domino_places(options)[2] == loser and place_table(options)[2] == loser
+        df = simulate(deals=300, seed=4, contract="domino", options=options)
+        scores = df[["score_0", "score_1", "score_2"]].to_numpy()
+        assert (scores.min(axis=1) == loser).all() and (scores.sum(axis=1) == sum(domino_places(options))).all()
+        a = kernel_tables(options, ("domino",), ("heuristic",) * 3)
+        cols = play_columns(a, 4, 0, 50, record=True)
+        for j in range(50):
+            _, referee = check_domino(options, int(cols["declarer"][j]), cols["hands"][j], cols["moves"][j])
+            assert referee == cols["score"][j].tolist()

@@ -22,6 +22,8 @@ OPTION_SETS = [
     dict(trumps_in_regular=True, trumps=True, iterations=2, hearts_lead="broken", deck=32),
     dict(geronimo=True, double=True, skip_undoubled_negative=True),
     dict(double=True, skip_undoubled_negative=True, double_obligation=0, players=3, scoring="wiki"),
+    dict(geronimo=True, double=True, skip_undoubled_negative=True, skip_remainder="others", players=5),
+    dict(geronimo=True, players=3, scoring="wiki", domino_three_last="last_place"),
 ]
 
 
@@ -166,3 +168,21 @@ def test_each_deal_of_a_game_has_its_own_stream(rules, policy):
     on = simulate_games(games=40, seed=21, policy=policy, **rules)
     off = simulate_games(games=40, seed=21, policy=policy, early_stop=False, **rules)
     pd.testing.assert_frame_equal(on, off)
+
+
+@pytest.mark.parametrize("total,n,declarer,expected", [
+    (-26, 4, 0, [0, -8, -9, -9]), (-24, 4, 2, [-8, -8, 0, -8]), (-13, 4, 1, [-5, 0, -4, -4]),
+    (-20, 3, 2, [-10, -10, 0]), (-50, 5, 4, [-12, -12, -13, -13, 0])])
+def test_split_remainder_to_the_others(total, n, declarer, expected):
+    """Issue 6.6: skip_remainder='others': the declarer scores 0, the others' shares differ by one at most."""
+    assert split_points(total, n, declarer, "others") == expected and sum(expected) == total
+
+
+def test_skip_remainder_others_leaves_the_declarer_zero():
+    df = simulate_games(games=200, seed=12, geronimo=True, double=True, skip_undoubled_negative=True,
+                        skip_remainder="others")
+    doubled = (df[[c for c in df.columns if c.startswith("double_")]] > 0).any(axis=1)
+    skipped = df[~df["contract"].isin(["trumps", "domino", "anti-salade"]) & ~doubled]
+    raw = skipped[[f"raw_{p}" for p in range(4)]].to_numpy()
+    assert len(raw) and (raw[range(len(raw)), skipped["declarer"].to_numpy()] == 0).all()
+    assert (raw.sum(axis=1) < 0).all()

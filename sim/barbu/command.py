@@ -16,7 +16,7 @@ RULE_FLAGS = ("players", "deck", "scoring", "hearts_lead", "hearts_lead_salade",
               "overtrump_on_trump_lead", "must_trump", "overtrump_when_ruffing", "domino_rules", "domino_starter",
               "ace_replay_optional", "domino_table", "geronimo", "double", "late_redouble", "double_obligation",
               "salade", "anti_salade", "last_two", "domino", "trumps", "trumps_in_regular", "regular_cycle",
-              "iterations", "declarer_blocks", "skip_undoubled_negative")
+              "iterations", "declarer_blocks", "skip_undoubled_negative", "domino_three_last", "skip_remainder")
 
 
 def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
@@ -46,6 +46,8 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     t.add_argument("--domino-starter", default="declarer", help="declarer or left (default declarer)")
     t.add_argument("--ace-replay-optional", action="store_true", help="the extra turn after an Ace may be declined")
     t.add_argument("--domino-table", help="points per finishing place, e.g. 45,25,10,0,-6")
+    t.add_argument("--domino-three-last", default="third_place",
+                   help="3 players: the last player scores the table's third_place (default) or last_place value")
     g = p.add_argument_group("whole games (with --games)")
     g.add_argument("--geronimo", action="store_true", help="each declarer chooses its contract (and trump)")
     g.add_argument("--double", action="store_true", help="play the doubling option")
@@ -53,6 +55,8 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     g.add_argument("--double-obligation", type=int, default=2, help="doubles owed to each declarer (default 2)")
     g.add_argument("--skip-undoubled-negative", action="store_true",
                    help="a negative deal nobody doubles is not played; the others share its points")
+    g.add_argument("--skip-remainder", default="declarer",
+                   help="who takes the rounding remainder of a skipped deal: declarer (default) or others")
     g.add_argument("--double-policy", help="doubling policy: heuristic, random or maximum (or one per seat); "
                                            "default: the card policy")
     g.add_argument("--salade", action="store_true", help="add Salade to the game")

@@ -42,8 +42,9 @@ Common to all three (§4, §7 items 7, 8):
   Declining is only offered (and logged) when a playable card is held.
 * A player who empties their hand takes the next finishing place; when only one player still
   holds cards they take the last place and the deal ends (their cards are never played).
-* Seat ``p`` scores ``places[k]`` for finishing place ``k`` (0 = first); 3 players score the
-  first three values of the table (§7 item 8).
+* Seat ``p`` scores ``places[k]`` for finishing place ``k`` (0 = first); the facade builds
+  ``places`` (``rules.domino_places``: with 3 players the last scores the table's third value,
+  or its last value with ``domino_three_last='last_place'``).
 
 No variant can deadlock: while the deal runs, some card of the frontier (the playable set of
 the table) is always in somebody's hand.

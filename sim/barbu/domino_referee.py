@@ -54,7 +54,10 @@ def place_table(options: BarbuOptions, n: int | None = None) -> list:
     if override is not None and len(override) == n:
         return [int(v) for v in override]
     table = DOMINO_PLACES[(options.scoring, options.deck)]
-    return [table[min(i, 3)] for i in range(n)]
+    places = [table[min(i, 3)] for i in range(n)]
+    if n == 3 and getattr(options, "domino_three_last", "third_place") == "last_place":
+        places[2] = table[3]  # the loser of three scores the table's last value (Wikipedia)
+    return places
 
 
 def _rules(options, variant, starter_offset, ace_replay_optional):

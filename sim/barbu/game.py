@@ -80,18 +80,24 @@ def any_double_nb(m, n):
 
 
 @njit(cache=True, error_model="numpy")
-def split_points_nb(total, n, declarer, out):
-    """An undoubled negative deal not played (§7 item 12): the non-declarers share the contract's
-    total equally, rounded down, and the declarer takes the remainder (0 to n-2 points)."""
+def split_points_nb(total, n, declarer, remainder_to_declarer, out):
+    """An undoubled negative deal not played: the non-declarers share the contract's total equally,
+    rounded down, and the remainder (0 to n-2 points) goes to the declarer, or with
+    ``remainder_to_declarer`` False one point each to the first non-declarers from the declarer's
+    left (the declarer then scores 0)."""
     share = total // (n - 1)
+    rest = total - share * (n - 1)
     for p in range(n):
         out[p] = share
-    out[declarer] = total - share * (n - 1)
+    out[declarer] = rest if remainder_to_declarer else 0
+    if not remainder_to_declarer:
+        for k in range(1, rest + 1):
+            out[(declarer + k) % n] += 1
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
-                  double, late_redouble, obligation, skip_undoubled, deal_totals,
+                  double, late_redouble, obligation, skip_undoubled, remainder_to_declarer, deal_totals,
                   card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
                   lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
@@ -168,7 +174,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                     remaining[declarer] -= 1
                 moves = log_moves[row] if record else no_moves
                 if skip_undoubled and flags[contract] & FLAG_POSITIVE == 0 and not any_double_nb(m, n):
-                    split_points_nb(deal_totals[contract], n, declarer, raw)
+                    split_points_nb(deal_totals[contract], n, declarer, remainder_to_declarer, raw)
                     for i in range(moves.shape[0]):
                         moves[i] = -1
                 else:

@@ -46,11 +46,20 @@ def is_skipped(options: BarbuOptions, deal: dict) -> bool:
             and not decode_log(deal["doubling"]))
 
 
-def split_points(total: int, n: int, declarer: int) -> list:
-    """§7 item 12: the non-declarers share an unplayed deal's total equally, rounded down; the
-    declarer takes what is left, so the sum stays ``total``."""
+def split_points(total: int, n: int, declarer: int, remainder: str = "declarer") -> list:
+    """An unplayed deal: the non-declarers share its total equally, rounded down, and what is left
+    (0 to n-2 points) goes to the declarer (``remainder='declarer'``) or, one point each, to the
+    non-declarers in turn from the declarer's left (``'others'``; the declarer scores 0). The sum
+    stays ``total``."""
+    others = [(declarer + k) % n for k in range(1, n)]
     share = total // (n - 1)
-    return [total - share * (n - 1) if p == declarer else share for p in range(n)]
+    left = total - share * (n - 1)
+    scores = [0] * n
+    for k, p in enumerate(others):
+        scores[p] = share + (1 if remainder == "others" and k < left else 0)
+    if remainder == "declarer":
+        scores[declarer] = left
+    return scores
 
 
 def expected_schedule(options: BarbuOptions) -> list:
@@ -103,7 +112,7 @@ def check_game(options: BarbuOptions, deals: list) -> GameVerdict:
         if is_skipped(options, deal):
             if any(m != -1 for m in deal["moves"]):
                 raise RefereeError(f"{where}: {name} was played although nobody doubled")
-            raw = split_points(contract_total(options, name), n, declarer)
+            raw = split_points(contract_total(options, name), n, declarer, options.skip_remainder)
         else:
             raw = check_any_deal(options, name, declarer, deal["hands"], deal["moves"], trump)
         if list(raw) != list(deal["raw"]):

@@ -75,6 +75,8 @@ SCHEMES = ("basic", "wiki")
 REGULAR_CYCLES = ("per_player", "per_contract")
 DOMINO_RULES = ("upward", "fan_tan", "bga_adjacent")
 DOMINO_STARTERS = ("declarer", "left")
+DOMINO_THREE_LAST = ("third_place", "last_place")
+SKIP_REMAINDERS = ("declarer", "others")
 HEARTS_LEAD = ("anytime", "broken", "only_if_forced")
 PLAYERS = (3, 4, 5)
 DECKS = (32, 52)
@@ -133,6 +135,7 @@ class BarbuOptions:
     domino_starter: str = "declarer"
     ace_replay_optional: bool = False
     domino_table: tuple | None = None
+    domino_three_last: str = "third_place"
     # Whole games (§2, §5).
     geronimo: bool = False
     last_two: bool = True
@@ -148,6 +151,7 @@ class BarbuOptions:
     late_redouble: bool = False
     double_obligation: int = 2
     skip_undoubled_negative: bool = False
+    skip_remainder: str = "declarer"
 
     def __post_init__(self):
         check_choice("players", self.players, PLAYERS)
@@ -156,6 +160,8 @@ class BarbuOptions:
         check_choice("hearts_lead", self.hearts_lead, HEARTS_LEAD)
         check_choice("domino_rules", self.domino_rules, DOMINO_RULES)
         check_choice("domino_starter", self.domino_starter, DOMINO_STARTERS)
+        check_choice("domino_three_last", self.domino_three_last, DOMINO_THREE_LAST)
+        check_choice("skip_remainder", self.skip_remainder, SKIP_REMAINDERS)
         check_choice("regular_cycle", self.regular_cycle, REGULAR_CYCLES)
         check_choice("iterations", self.iterations, (1, 2, 3))
         for name in ("hearts_lead_salade", "kh_forced_discard", "early_stop", "overtrump_on_trump_lead",
@@ -305,11 +311,25 @@ def scoring_tables(options: BarbuOptions) -> ScoringTables:
     for c in (C.LAST_TWO, C.SALADE, C.ANTI_SALADE):
         flags[c] |= FLAG_PLAY_OUT
 
-    table = DOMINO_PLACES[(options.scoring, options.deck)]
-    places = np.array([table[min(i, 3)] for i in range(options.players)], np.int32)
+    return ScoringTables(card_values, trick_values, last_two, flags, np.array(domino_places(options), np.int32))
+
+
+def domino_places(options: BarbuOptions) -> tuple[int, ...]:
+    """Domino points for finishing places 1..n: the §3 table (4th and later take its 4th value), the
+    last of three players its 3rd or (``domino_three_last='last_place'``) its last value, or
+    ``domino_table``.
+
+    >>> domino_places(BarbuOptions(players=3, scoring="wiki")), domino_places(BarbuOptions(players=3,
+    ...     scoring="wiki", domino_three_last="last_place"))
+    ((45, 20, 5), (45, 20, -5))
+    """
     if options.domino_table is not None:
-        places = np.array(options.domino_table, np.int32)
-    return ScoringTables(card_values, trick_values, last_two, flags, places)
+        return options.domino_table
+    table = DOMINO_PLACES[(options.scoring, options.deck)]
+    places = [table[min(i, 3)] for i in range(options.players)]
+    if options.players == 3 and options.domino_three_last == "last_place":
+        places[2] = table[3]
+    return tuple(places)
 
 
 def contract_total(options: BarbuOptions, contract: str) -> int:

@@ -268,7 +268,7 @@ class GameStudy:
             game_contracts=a.pop("contracts"), schedule=np.array(o.schedule, np.int64).reshape(-1, 2),
             length=o.game_length, double=o.double,
             late_redouble=o.late_redouble, obligation=o.double_obligation if o.double else 0,
-            skip_undoubled=o.skip_undoubled_negative,
+            skip_undoubled=o.skip_undoubled_negative, remainder_to_declarer=o.skip_remainder == "declarer",
             deal_totals=np.array([contract_total(o, c) for c in CONTRACT_NAMES], np.int64),
             double_policies=doubling_policy_ids(self.double_policies, o.players),
             seat_mean=model.seat_mean, declarer_mean=model.declarer_mean, seat_std=model.seat_std,
@@ -294,7 +294,7 @@ class GameStudy:
         moves = np.zeros((log_rows, a["log_width"]), np.int8)
         dlog = np.zeros((log_rows, doubling_log_length(n)), np.int8)
         play_games_nb(self.seed, first, count, a["deck"], n, a["game_contracts"], a["schedule"], a["double"], a["late_redouble"], a["obligation"],
-                      a["skip_undoubled"], a["deal_totals"],
+                      a["skip_undoubled"], a["remainder_to_declarer"], a["deal_totals"],
                       a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"], a["policies"],
                       a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
                       a["seat_mean"], a["declarer_mean"], a["seat_std"], a["domino_variant"],
