@@ -9,6 +9,8 @@ ValueError: players: 6 is not allowed; choose 3, 4 or 5
 """
 from __future__ import annotations
 
+from typing import Callable, Mapping, NamedTuple
+
 
 def allowed_text(values) -> str:
     """``'a', 'b' or 'c'``: the allowed values as a user reads them."""
@@ -35,3 +37,43 @@ def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]
     for name in names:
         check_choice(option, name, allowed)
     return names
+
+
+class Scope(NamedTuple):
+    """Where one option applies: ``applies(context)`` says whether it does in a run described by
+    ``context`` (a mapping of facts: unit, mode, other options …); ``where`` says where it applies,
+    in words, naming other options as ``{name}`` placeholders."""
+
+    applies: Callable[[Mapping], bool]
+    where: str
+
+
+class _Spelled(dict):
+    def __init__(self, spell):
+        super().__init__()
+        self.spell = spell
+
+    def __missing__(self, key):
+        return self.spell(key)
+
+
+def check_scope(given: Mapping, table: Mapping[str, Scope], context: Mapping, *, spell=str, label=None) -> None:
+    """Refuse the first option of ``given`` that does not apply in ``context``, by the ``table``.
+
+    ``given`` maps option names to the values the user set (options left at their default are not
+    given); options missing from ``table`` apply everywhere. ``spell`` renders the ``{name}``
+    placeholders of ``where`` (``--name`` on a command line) and ``label(name, value)`` the option
+    as given (default ``name: value``). One line names the option, the value and where it applies:
+
+    >>> table = {"late_redouble": Scope(lambda c: c["double"], "only with {double}")}
+    >>> check_scope({"late_redouble": True}, table, {"double": True})
+    >>> check_scope({"late_redouble": True}, table, {"double": False})
+    Traceback (most recent call last):
+    ValueError: late_redouble: True does not apply here; it applies only with double
+    """
+    for name, value in given.items():
+        scope = table.get(name)
+        if scope is not None and not scope.applies(context):
+            where = scope.where.format_map(_Spelled(spell))
+            head = label(name, value) if label else f"{name}: {value!r}"
+            raise ValueError(f"{head} does not apply here; it applies {where}")

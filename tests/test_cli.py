@@ -104,17 +104,80 @@ def test_replay_of_a_whole_game(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["simulate", "barbu", "--games", "5", "--trumps"], "--trumps: True is only allowed with geronimo=True"),
+    (["simulate", "barbu", "--games", "5", "--trumps"], "--trumps does not apply here; it applies only to Geronimo"),
     (["simulate", "barbu", "--games", "5", "--geronimo", "--double", "--double-obligation", "9"],
      "--double-obligation: 9 is impossible"),
     (["simulate", "barbu", "--games", "5", "--deals", "5"], "give --games (whole games) or --deals"),
     (["simulate", "barbu", "--games", "5", "--domino-rules", "klondike"], "--domino-rules: 'klondike' is not allowed"),
-    (["simulate", "barbu", "--games", "5", "--double-policy", "always"], "--double-policy: 'always' is not allowed"),
+    (["simulate", "barbu", "--games", "5", "--double", "--double-policy", "always"], "--double-policy: 'always' is not allowed"),
     (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps or contracts"),
     (["simulate", "barbu", "--games", "5", "--skip-undoubled-negative"],
-     "--skip-undoubled-negative: True is only allowed with double=True"),
+     "--skip-undoubled-negative does not apply here; it applies only to whole games with --double"),
     (["replay", "barbu"], "give --deal (one deal) or --game-index"),
 ])
 def test_bad_game_options_are_one_line(capsys, argv, message):
     code, _, stderr = run_cli(capsys, *argv)
     assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
+
+
+GAMES_ONLY = "it applies only to whole games (--games, replay --game-index)"
+WITH_DOUBLE = "it applies only to whole games with --double"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["study", "barbu", "trumps", "--contract", "bogus"], "--contract bogus does not apply here"),
+    (["study", "barbu", "trumps", "--geronimo", "--double"], "--geronimo does not apply here; " + GAMES_ONLY),
+    (["study", "barbu", "contracts", "--salade"], "--salade does not apply here; " + GAMES_ONLY),
+    (["simulate", "barbu", "--deals", "5", "--geronimo"], "--geronimo does not apply here; " + GAMES_ONLY),
+    (["simulate", "barbu", "--deals", "5", "--double"], "--double does not apply here; " + GAMES_ONLY),
+    (["simulate", "barbu", "--deals", "5", "--double-policy", "random"], "--double-policy random does not apply here"),
+    (["simulate", "barbu", "--games", "5", "--late-redouble"], "--late-redouble does not apply here; " + WITH_DOUBLE),
+    (["simulate", "barbu", "--games", "5", "--declarer-blocks"], "--declarer-blocks does not apply here; it applies "
+                                                                 "only to Geronimo games (--geronimo)"),
+    (["simulate", "barbu", "--games", "5", "--no-trumps"], "--no-trumps does not apply here"),
+    (["simulate", "barbu", "--games", "5", "--trumps", "--no-trumps"], "--no-trumps: not allowed with argument --trumps"),
+    (["simulate", "barbu", "--games", "5", "--geronimo", "--iterations", "2"], "--iterations 2 does not apply here"),
+    (["simulate", "barbu", "--games", "5", "--geronimo", "--regular-cycle", "per_contract"],
+     "--regular-cycle per_contract does not apply here"),
+    (["replay", "barbu", "--game-index", "3", "--contract", "no-tricks"], "--contract no-tricks does not apply here"),
+    (["replay", "barbu", "--deal", "1", "--double"], "--double does not apply here"),
+    (["replay", "barbu", "--deal", "1", "--double-policy", "maximum"], "--double-policy maximum does not apply here"),
+    (["simulate", "barbu", "--deals", "100", "--double-obligation", "99"], "--double-obligation 99 does not apply here"),
+    (["simulate", "barbu", "--games", "5", "--double", "--skip-remainder", "others"], "--skip-remainder others"),
+    (["simulate", "barbu", "--deals", "5", "--contract", "no-tricks", "--domino-rules", "fan_tan"],
+     "--domino-rules fan_tan does not apply here; it applies only to Domino"),
+    (["simulate", "barbu", "--deals", "5", "--contract", "domino", "--domino-rules", "bga_adjacent",
+      "--ace-replay-optional"], "--ace-replay-optional does not apply here"),
+    (["simulate", "barbu", "--deals", "5", "--domino-three-last", "last_place"], "only to Domino with three players"),
+    (["simulate", "barbu", "--deals", "5", "--contract", "no-queens", "--no-must-trump"], "only to Trumps"),
+    (["simulate", "barbu", "--deals", "5", "--contract", "no-tricks", "--no-early-stop"], "--no-early-stop does not"),
+    (["simulate", "barbu", "--deals", "5", "--contract", "no-queens", "--hearts-lead", "broken"],
+     "--hearts-lead broken does not apply here"),
+    (["simulate", "barbu", "--deals", "5", "--hearts-lead-salade"], "--hearts-lead-salade does not apply here"),
+    (["simulate", "barbu", "--deals", "5", "--contract", "no-hearts", "--kh-forced-discard"], "only to No K♥ and Salade"),
+    (["simulate", "barbu", "--games", "5", "--no-domino", "--domino-starter", "left"], "only to Domino"),
+    (["study", "barbu", "trumps", "--domino-rules", "fan_tan"], "--domino-rules fan_tan does not apply here"),
+])
+def test_no_option_is_silently_ignored(tmp_path, capsys, argv, message):
+    """Issue 7.4 / 6.5: an option that does not apply to the command or mode is a one-line error
+    naming it and where it applies, and no file is left behind."""
+    out = tmp_path / "x.parquet"
+    extra = ["--out", str(out)] if argv[0] != "replay" else []
+    code, _, stderr = run_cli(capsys, *argv, *extra)
+    assert code == 2 and message in stderr and stderr.strip().count("\n") == 0, stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "barbu", "--games", "2", "--trumps-in-regular", "--iterations", "2", "--regular-cycle", "per_contract"],
+    ["simulate", "barbu", "--games", "2", "--geronimo", "--no-trumps", "--declarer-blocks", "--double", "--late-redouble",
+     "--double-policy", "maximum", "--skip-undoubled-negative", "--skip-remainder", "others"],
+    ["simulate", "barbu", "--deals", "20", "--contract", "domino", "--players", "3", "--domino-three-last", "last_place",
+     "--ace-replay-optional", "--domino-starter", "left"],
+    ["study", "barbu", "contracts", "--deals", "20", "--contract", "no-hearts,salade", "--hearts-lead", "broken",
+     "--hearts-lead-salade", "--kh-forced-discard"],
+    ["replay", "barbu", "--deal", "3", "--contract", "trumps", "--no-must-trump"],
+])
+def test_options_that_apply_are_accepted(capsys, argv):
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 0, stderr

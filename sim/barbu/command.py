@@ -63,11 +63,12 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     g.add_argument("--anti-salade", action="store_true", help="add Anti-Salade to the game")
     g.add_argument("--no-last-two", dest="last_two", action="store_false", help="leave Last Two out")
     g.add_argument("--no-domino", dest="domino", action="store_false", help="leave Domino out")
-    g.add_argument("--trumps", dest="trumps", action="store_const", const=True, default=None,
-                   help="include Trumps (default: exactly in Geronimo games)")
-    g.add_argument("--no-trumps", dest="trumps", action="store_const", const=False,
-                   help="leave Trumps out of a Geronimo game")
-    g.add_argument("--trumps-in-regular", action="store_true", help="allow Trumps outside Geronimo")
+    trumps = g.add_mutually_exclusive_group()
+    trumps.add_argument("--trumps", dest="trumps", action="store_const", const=True, default=None,
+                        help="include Trumps (default: exactly in Geronimo games)")
+    trumps.add_argument("--no-trumps", dest="trumps", action="store_const", const=False,
+                        help="leave Trumps out of a Geronimo game")
+    g.add_argument("--trumps-in-regular", action="store_true", help="add Trumps to a Regular game")
     g.add_argument("--regular-cycle", default="per_player", help="per_player or per_contract (default per_player)")
     g.add_argument("--iterations", type=int, default=1, help="regular mode: 1, 2 or 3 (default 1)")
     g.add_argument("--declarer-blocks", action="store_true", help="geronimo: each player declares all in a row")
@@ -92,15 +93,47 @@ def rules(args) -> dict:
     return dict(out, policy=args.policy, seed=args.seed)
 
 
+def _spell(name: str) -> str:
+    """How the command line names a unit or an option in a message."""
+    return {"deals": "--deals, replay --deal", "games": "--games, replay --game-index",
+            "contracts_study": "study contracts"}.get(
+        name, "--" + name.replace("_", "-"))
+
+
+def _label(name: str, value) -> str:
+    """An option as the user typed it: ``--geronimo``, ``--no-early-stop``, ``--iterations 2``."""
+    flag = name.replace("_", "-")
+    if isinstance(value, bool):
+        return f"--{flag}" if value else f"--no-{flag}"
+    return f"--{flag} " + (",".join(str(v) for v in value) if isinstance(value, tuple) else str(value))
+
+
+def check_scope(args, *, unit: str, study: str | None = None) -> None:
+    """Refuse any flag given that does not apply to this command (the table of ``sim.barbu.scope``)."""
+    from cardlab.sim.barbu.scope import check_barbu_scope
+    from cardlab.sim.barbu.simulate import make_options, parse_contracts
+
+    kw = rules(args)
+    options = make_options(**{k: v for k, v in kw.items() if k not in ("policy", "seed")})
+    extra = {}
+    if args.contract != "all":
+        extra["contract"] = args.contract
+    if getattr(args, "double_policy", None) is not None:
+        extra["double_policy"] = args.double_policy
+    played = None  # whole games: the contracts their options enable
+    if unit == "deals":
+        played = ("trumps",) if study == "trumps" else parse_contracts(args.contract)
+    check_barbu_scope(options, unit=unit, played=played, study=study, extra=extra, spell=_spell, label=_label)
+
+
 def simulate(args, *, threads, chunk_size, progress, out):
     """``cardlab simulate barbu``: single deals (``--deals``) or whole games (``--games``)."""
     from cardlab.sim import barbu
 
     kw = rules(args)
     common = dict(threads=threads, progress=progress, out=out)
+    check_scope(args, unit="games" if args.games is not None else "deals")
     if args.games is not None:
-        if args.contract != "all":
-            raise ValueError("contract: whole games play the contracts their options enable; drop --contract")
         study = barbu.GameStudy.build(double_policy=args.double_policy, **kw)
         df = barbu.simulate_games(games=args.games, first_game=args.first_deal, double_policy=args.double_policy,
                                   chunk_size=chunk_size, **common, **kw)
@@ -117,6 +150,7 @@ def study(args, *, threads, progress, out):
     from cardlab.sim.barbu.simulate import Study
 
     kinds = {"trumps": studies.trump_study, "contracts": studies.contract_value_study}
+    check_scope(args, unit="deals", study=args.study)
     kw = rules(args)
     if args.study == "contracts":
         kw["contract"] = args.contract
@@ -131,6 +165,7 @@ def replay(args) -> str:
 
     if (args.deal is None) == (args.game_index is None):
         raise ValueError("deal: give --deal (one deal) or --game-index (one whole game)")
+    check_scope(args, unit="deals" if args.deal is not None else "games")
     if args.deal is not None:
         return barbu.replay(deal=args.deal, contract=args.contract, **rules(args)).text
     return barbu.replay_game(game=args.game_index, double_policy=args.double_policy, **rules(args)).text

@@ -113,7 +113,9 @@ def contract_id(name: str) -> int:
 
 @dataclass(frozen=True)
 class BarbuOptions:
-    """Table rules of one Barbu game; validated on creation (see the module docstring).
+    """Table rules of one Barbu game; each value validated on creation (see the module docstring).
+    Which options apply to which run (single deals or whole games, Geronimo or Regular …) is
+    checked by the facade against :mod:`sim.barbu.scope`.
 
     >>> BarbuOptions(players=3, deck=32).hand_size
     10
@@ -171,10 +173,6 @@ class BarbuOptions:
             check_choice(name, getattr(self, name), (True, False))
         if self.trumps is not None:
             check_choice("trumps", self.trumps, (True, False))
-            if self.trumps and not (self.geronimo or self.trumps_in_regular):
-                raise ValueError("trumps: True is only allowed with geronimo=True (or trumps_in_regular=True)")
-        if self.skip_undoubled_negative and not self.double:
-            raise ValueError("skip_undoubled_negative: True is only allowed with double=True")
         if self.domino_table is not None:
             table = tuple(self.domino_table)
             if len(table) != self.players or not all(isinstance(v, int) and not isinstance(v, bool) for v in table):
@@ -184,7 +182,7 @@ class BarbuOptions:
         if isinstance(self.double_obligation, bool) or not isinstance(self.double_obligation, int) \
                 or self.double_obligation < 0:
             raise ValueError(f"double_obligation: {self.double_obligation!r} is not allowed; use an integer >= 0")
-        if self.double_obligation > max(2, self.deals_per_declarer_max):  # up to 2 is capped by §7 item 11
+        if self.double and self.double_obligation > max(2, self.deals_per_declarer_max):  # up to 2: capped
             raise ValueError(f"double_obligation: {self.double_obligation} is impossible; a declarer declares at most "
                              f"{self.deals_per_declarer_max} deals in this game, so use 0 to "
                              f"{self.deals_per_declarer_max}")
@@ -192,7 +190,7 @@ class BarbuOptions:
     @property
     def game_contracts(self) -> tuple[str, ...]:
         """The contract set C of a whole game, in the regular cycle order."""
-        trumps = self.trumps if self.trumps is not None else self.geronimo
+        trumps = self.trumps if self.trumps is not None else (self.geronimo or self.trumps_in_regular)
         enabled = dict(last_two=self.last_two, salade=self.salade, anti_salade=self.anti_salade,
                        domino=self.domino, trumps=trumps)
         base = ("no-tricks", "no-hearts", "no-queens", "no-barbu")

@@ -16,6 +16,7 @@ from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
+from cardlab.sim.barbu.scope import check_barbu_scope
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
 
@@ -164,8 +165,11 @@ class Study:
 
     @classmethod
     def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, **rules) -> "Study":
+        """Validate a run of single deals; an option that has no effect on these contracts is an error."""
         options = make_options(options, **rules)
-        return cls(options, parse_contracts(contract), parse_policies(policy, options.players), check_seed(seed))
+        contracts = parse_contracts(contract)
+        check_barbu_scope(options, unit="deals", played=contracts)
+        return cls(options, contracts, parse_policies(policy, options.players), check_seed(seed))
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -249,9 +253,11 @@ class GameStudy:
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, **rules) -> "GameStudy":
+        """Validate a run of whole games; an option that has no effect on such games is an error."""
         from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
 
         options = make_options(options, **rules)
+        check_barbu_scope(options, unit="games", extra={} if double_policy is None else {"double_policy": double_policy})
         policies = parse_policies(policy, options.players)
         doubles = policies if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
