@@ -84,7 +84,7 @@ def test_each_contract_is_dealt_by_every_seat_equally():
     (dict(contract="bridge"), "contract: 'bridge' is not allowed"),
     (dict(policy="smart"), "policy: 'smart' is not allowed; choose 'random' or 'heuristic'"),
     (dict(surrender=True), "option 'surrender' is unknown"),
-    (dict(trumps=True), "trumps: True is only allowed with geronimo=True"),
+    (dict(trumps=True), "trumps: True does not apply here; it applies only to Geronimo games"),
     (dict(geronimo=True, double=True, double_obligation=8), "double_obligation: 8 is impossible; a declarer declares at most 7"),
     (dict(double_obligation=-1), "double_obligation: -1 is not allowed"),
     (dict(domino_rules="klondike"), "domino_rules: 'klondike' is not allowed; choose 'upward', 'fan_tan' or 'bga_adjacent'"),
@@ -104,3 +104,18 @@ def test_heuristic_beats_random(contract):
     mixed = simulate(deals=20_000, seed=11, contract=contract, policy="heuristic,random,random,random")
     base = simulate(deals=20_000, seed=11, contract=contract, policy="random")
     assert mixed["score_0"].mean() > base["score_0"].mean() + 0.2
+
+
+def test_rules_as_coded_live_in_the_project():
+    """Issue 7.11: the README and the Barbu modules point to docs/rules/barbu.md, never to a shared/ folder."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doc = root / "docs" / "rules" / "barbu.md"
+    assert doc.is_file() and "## 7. Choices where the sources differ" in doc.read_text(encoding="utf-8")
+    files = [root / "README.md", *sorted((root / "sim").rglob("*.py")), *sorted((root / "docs").rglob("*.md")),
+             *sorted((root / "notebooks").glob("*.ipynb"))]
+    for path in files:
+        assert "shared/" not in path.read_text(encoding="utf-8"), path
+    assert "docs/rules/barbu.md" in (root / "README.md").read_text(encoding="utf-8")
+    assert "docs/rules/barbu.md" in (root / "sim" / "barbu" / "rules.py").read_text(encoding="utf-8")

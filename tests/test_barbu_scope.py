@@ -65,3 +65,12 @@ def test_options_that_apply_pass():
     check_barbu_scope(BarbuOptions(players=3, domino_three_last="last_place", hearts_lead="broken",
                                    hearts_lead_salade=True, must_trump=False), unit="deals",
                       played=("domino", "salade", "trumps"))
+
+
+@pytest.mark.parametrize("name", ["cardlab.sim.options", "cardlab.sim.barbu.scope"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0 and result.attempted > 0

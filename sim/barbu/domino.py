@@ -1,6 +1,6 @@
 """Barbu Domino: the one contract that is not a trick game, as Numba kernels over uint64 hands.
 
-Source: ``shared/rules/barbu.md`` §4 (Domino), §3 (place scores), §7 items 6, 7, 8, 15. Three
+Rules as coded: ``docs/rules/barbu.md`` §4 (Domino), §3 (place scores), §7 items 6-8, 15, 17. Three
 rule sets, chosen by an integer ``variant`` (§7 item 6):
 
 ``DOMINO_UPWARD`` (0, seed rule, default)

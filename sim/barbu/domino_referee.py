@@ -1,6 +1,6 @@
 """Plain-Python Domino referee: replays a Domino move log, checks every turn, rescores the deal.
 
-Written from ``shared/rules/barbu.md`` (§4 Domino, §3 place scores, §7 items 6, 7, 8, 15) with
+Written from ``docs/rules/barbu.md`` (§4 Domino, §3 place scores, §7 items 6-8, 15, 17) with
 sets, dicts and loops; it shares nothing with the kernels but the card numbering, the §3 place
 table and the move-log encoding documented in :mod:`sim.barbu.domino`:
 

@@ -1,6 +1,6 @@
 """Barbu doubling (§5, option "Double") as Numba kernels over small integer arrays.
 
-Source: ``shared/rules/barbu.md`` §5, with the §7 defaults: order left of the declarer …
+Rules as coded: ``docs/rules/barbu.md`` §5, with the §7 defaults: order left of the declarer …
 declarer last (item 10), optional late redoubles (item 10), obligation ``min(2, D_d)`` that
 ``obligation=0`` disables (item 11), positive contracts let non-declarers double only the
 declarer (item 13; Anti-Salade, Trumps and Domino are positive).

@@ -1,6 +1,6 @@
 """Plain-Python referee of Barbu doubling (§5): checks a deal's doubling log, obligations and settlement.
 
-Written from ``shared/rules/barbu.md`` §5 and §7 (items 10, 11, 13) alone, with dicts and plain
+Written from ``docs/rules/barbu.md`` §5 and §7 (items 10, 11, 13) alone, with dicts and plain
 loops. It shares nothing with ``sim.barbu.doubling`` but the log encoding (triples
 ``(actor, target, kind)``, kind 1 double, 2 redouble in one's own turn, 3 late redouble, -1
 padding), so agreement between the two is evidence that both are right.

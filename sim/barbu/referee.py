@@ -1,6 +1,6 @@
 """Plain-Python Barbu referee: replays a kernel's move log, checks every move, rescores the deal.
 
-Written from ``shared/rules/barbu.md`` alone with sets and plain loops, sharing nothing with the
+Written from ``docs/rules/barbu.md`` alone with sets and plain loops, sharing nothing with the
 kernels but the card numbering and the §3 value table, so agreement between the two is
 evidence that both are right.
 """

@@ -1,7 +1,8 @@
 """Barbu rules as data: contracts, options, removed cards and scoring tables.
 
-Source: ``shared/rules/barbu.md`` (BGA rules of seed 000). Choices where the spec leaves room,
-each switchable by a named option of :class:`BarbuOptions`:
+Rules as coded, with every option and every choice where the sources differ: ``docs/rules/barbu.md``
+(BGA rules, as in the project's seed, and the options other sources call for). Choices where the
+sources leave room, each switchable by a named option of :class:`BarbuOptions`:
 
 * Hearts may be led at any time (``hearts_lead='anytime'``); ``'broken'`` forbids leading a
   heart until a heart has been played to an earlier trick, ``'only_if_forced'`` until the
@@ -12,22 +13,29 @@ each switchable by a named option of :class:`BarbuOptions`:
 * ``early_stop`` (on): a deal stops once no card left in the hands can score and no later
   trick carries points (No Queens after the 4th queen, No K♥ after the K♥, No Hearts after
   the last heart). Scores are unchanged; Last Two, Salade, Anti-Salade always play out.
-* Wikipedia scoring uses the same values for every deck and player count (§7 item 1).
+* Wikipedia scoring uses the same values for every deck and player count (§7 item 1); with
+  three players the Domino loser scores the table's third value, or its last value with
+  ``domino_three_last='last_place'`` (§7 item 8).
+* Trumps duties (``overtrump_on_trump_lead``, ``must_trump``, ``overtrump_when_ruffing``) are
+  independent: a void player under must-trump who cannot or need not overtrump still trumps
+  (§7 item 16).
 
 Whole games (§2): the contract set ``C`` is the four base contracts plus ``last_two``,
 ``salade``, ``anti_salade``, ``domino`` and ``trumps`` when enabled. Defaults: Last Two and
-Domino on, Salade and Anti-Salade off, Trumps on exactly when ``geronimo`` is (Trumps outside
-Geronimo needs ``trumps_in_regular``), which gives the seven classic contracts in Geronimo.
-Geronimo rotates the declarer every deal (``declarer_blocks`` gives each player its contracts
-in a row); Regular mode deals each contract once by every player before the next
-(``regular_cycle='per_player'``) or passes through the cycle once per iteration
-(``'per_contract'``, the declarer rotating so that every seat declares every contract as evenly
-as the game length allows; see :attr:`BarbuOptions.schedule`), ``iterations`` times. Doubling (§5) with ``double``; ``late_redouble``
-gives players who already acted one redouble-only turn; ``double_obligation`` (2) is how many
-times each player must double each declarer, capped by the deals that declarer declares.
-``skip_undoubled_negative`` (off; §7 item 12, Wikipedia): a negative deal nobody doubles is not
-played; its total is split equally among the non-declarers, rounded down, and the declarer
-takes the remainder (0 or +1 with Wikipedia scoring and four players).
+Domino on, Salade and Anti-Salade off, Trumps on in Geronimo games and in Regular games with
+``trumps_in_regular``, which gives the seven classic contracts in Geronimo. Geronimo rotates
+the declarer every deal (``declarer_blocks`` gives each player its contracts in a row); Regular
+mode deals each contract once by every player before the next (``regular_cycle='per_player'``)
+or passes through the cycle once per iteration (``'per_contract'``, the declarer rotating so
+that every seat declares every contract as evenly as the game length allows; see
+:attr:`BarbuOptions.schedule`), ``iterations`` times. Doubling (§5) with ``double``;
+``late_redouble`` gives players who already acted one redouble-only turn;
+``double_obligation`` (2) is how many times each player must double each declarer, capped by
+the deals that declarer declares. ``skip_undoubled_negative`` (off; §7 item 12, Wikipedia): a
+negative deal nobody doubles is not played; its total is split equally among the
+non-declarers, rounded down, and the remainder goes to the declarer (``skip_remainder=
+'declarer'``: 0 or +1 with Wikipedia scoring and four players) or a point each to the others
+(``'others'``). Which option applies to which run is the table of :mod:`sim.barbu.scope`.
 
 Kernels receive everything here as integer arrays (:class:`ScoringTables`), never as
 Python objects.
