@@ -161,6 +161,7 @@ def test_regular_kernel_follows_the_fair_schedule(players):
 
 
 @pytest.mark.parametrize("rules", [dict(geronimo=True), dict(geronimo=True, double=True, double_policy="random"),
+                                   dict(geronimo=True, double=True, double_policy="maximum", late_redouble=True),
                                    dict(double=True, iterations=2, regular_cycle="per_contract")])
 @pytest.mark.parametrize("policy", ["heuristic", "random", "random,heuristic,random,heuristic"])
 def test_each_deal_of_a_game_has_its_own_stream(rules, policy):

@@ -101,6 +101,13 @@ def python_spelling(name: str) -> str:
             "contracts_study": "contract_value_study"}.get(name, name)
 
 
+def refuse(name: str, value, spell=python_spelling):
+    """The error for ``name`` given to a call that has no use for it (``contract`` to whole games,
+    ``double_policy`` to single deals): it names the option and where it applies."""
+    where = BARBU_SCOPE[name].where.format_map({k: spell(k) for k in ("deals", "games", "contracts_study", "double")})
+    return ValueError(f"{name}: {value!r} does not apply here; it applies {where}")
+
+
 def check_barbu_scope(options, *, unit: str, played=None, study: str | None = None, extra: dict | None = None,
                       spell=python_spelling, label=None) -> None:
     """Refuse every option set in ``options`` (or given in ``extra``: ``contract``, ``double_policy``)

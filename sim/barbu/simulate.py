@@ -16,7 +16,7 @@ from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
-from cardlab.sim.barbu.scope import check_barbu_scope
+from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope, refuse
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
 
@@ -25,6 +25,9 @@ def make_options(options: BarbuOptions | None = None, **rules) -> BarbuOptions:
     """``options`` updated with keyword rule options; unknown names raise a clear ``ValueError``."""
     names = [f.name for f in fields(BarbuOptions)]
     unknown = sorted(set(rules) - set(names))
+    for name in unknown:
+        if name in BARBU_SCOPE:  # a run option this call does not take (contract, double_policy)
+            raise refuse(name, rules[name])
     if unknown:
         raise ValueError(f"option {unknown[0]!r} is unknown; Barbu options are {', '.join(names)}")
     base = (options or BarbuOptions()).to_dict()

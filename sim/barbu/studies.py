@@ -21,6 +21,7 @@ import pandas as pd
 from cardlab.sim import runner
 from cardlab.sim.barbu.game import heuristic_picks_nb
 from cardlab.sim.barbu.rules import CONTRACT_NAMES
+from cardlab.sim.barbu.scope import refuse
 from cardlab.sim.cards import LANE, SUIT_LANE_MASK
 from cardlab.sim.barbu.simulate import Study, hand_model, play_columns, parse_contracts
 
@@ -60,6 +61,8 @@ def trump_study(*, deals: int, seed: int = 0, policy="heuristic", options=None, 
     >>> bool((df[[f"score_t{s}" for s in range(4)]].max(axis=1) >= 0).all())
     True
     """
+    if "contract" in rules:
+        raise refuse("contract", rules["contract"])
     study = Study.build(options=options, contract="trumps", policy=policy, seed=seed, **rules)
 
     def play_chunk(first, count):
