@@ -154,5 +154,13 @@ def _finish(tmp, path, meta, count_key):
         table = pq.read_table(tmp)
         table = table.replace_schema_metadata({**table.schema.metadata, METADATA_KEY: json.dumps(meta).encode()})
         pq.write_table(table, tmp)
+    give_umask_mode(tmp)
     os.replace(tmp, path)
+
+
+def give_umask_mode(path) -> None:
+    """Give a file made by ``mkstemp`` (always 0600) the mode of an ordinary new file: 0666 less the umask."""
+    umask = os.umask(0o022)  # reading the umask means setting it: put it straight back
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 

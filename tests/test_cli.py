@@ -118,3 +118,18 @@ def test_replay_of_a_whole_game(capsys):
 def test_bad_game_options_are_one_line(capsys, argv, message):
     code, _, stderr = run_cli(capsys, *argv)
     assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o027, 0o640)])
+def test_output_files_get_the_umask_permissions(tmp_path, capsys, umask, mode):
+    import os
+
+    old = os.umask(umask)
+    try:
+        out, plot = tmp_path / "run.parquet", tmp_path / "run.png"
+        code, _, _ = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "200", "--out",
+                             str(out), "--plot", str(plot), "--threads", "1")
+    finally:
+        os.umask(old)
+    assert code == 0
+    assert out.stat().st_mode & 0o777 == mode and plot.stat().st_mode & 0o777 == mode
