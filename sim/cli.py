@@ -17,7 +17,8 @@ import sys
 
 from cardlab.sim import games as games_registry
 from cardlab.sim.games import GAMES
-from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK
+from cardlab.sim import runner
+from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK, INDEX_MAX
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -67,7 +68,8 @@ def _simulate_flags(p) -> None:
     p.add_argument("--deals", type=int, default=None, help="number of deals (default 100000)")
     p.add_argument("--games", type=int, default=None, help="play this many whole games instead of single deals")
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores); results do not change")
-    p.add_argument("--first-deal", type=int, default=0, help="index of the first deal (default 0)")
+    p.add_argument("--first-deal", type=int, default=0,
+                   help=f"index of the first deal (game), 0 to {INDEX_MAX} (default 0)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {DEFAULT_GAME_CHUNK} games)")
     p.add_argument("--out", help="Parquet file to write; without it the report is printed")
@@ -135,6 +137,7 @@ def _simulate(args) -> None:
     if args.games is None and args.deals is None:
         args.deals = 100_000
     unit = "games" if args.games is not None else "deals"
+    runner.check_span(args.first_deal, getattr(args, unit), first_option="first_deal", count_option=unit)
     chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else DEFAULT_CHUNK)
     df, meta = game.simulate(args, threads=args.threads, chunk_size=chunk, progress=sys.stderr.isatty(),
                              out=args.out)
@@ -153,6 +156,9 @@ def _study(args) -> None:
 
 
 def _replay(args) -> None:
+    for option in ("deal", "game_index"):
+        if getattr(args, option, None) is not None:
+            runner.check_index(option, getattr(args, option))
     print(games_registry.command(args.game).replay(args))
 
 

@@ -133,3 +133,32 @@ def test_output_files_get_the_umask_permissions(tmp_path, capsys, umask, mode):
         os.umask(old)
     assert code == 0
     assert out.stat().st_mode & 0o777 == mode and plot.stat().st_mode & 0o777 == mode
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "barbu", "--first-deal", "18446744073709551615"],
+     "--first-deal: 18446744073709551615 is not allowed; use an integer from 0 to 9223372036854775807"),
+    (["simulate", "barbu", "--first-deal", "-1"], "--first-deal: -1 is not allowed; use an integer from 0 to"),
+    (["simulate", "barbu", "--first-deal", "9223372036854775807", "--deals", "10"],
+     "--deals: 10 is not allowed from index 9223372036854775807; the last index is 9223372036854775807, "
+     "so use at most 1"),
+    (["simulate", "barbu", "--first-deal", "9223372036854775000", "--deals", "10000"], "so use at most 808"),
+    (["simulate", "barbu", "--first-deal", "9223372036854775800", "--games", "10"], "--games: 10 is not allowed"),
+    (["replay", "barbu", "--deal", "100000000000000000000"],
+     "--deal: 100000000000000000000 is not allowed; use an integer from 0 to 9223372036854775807"),
+    (["replay", "barbu", "--game-index", "100000000000000000000"],
+     "--game-index: 100000000000000000000 is not allowed; use an integer from 0 to 9223372036854775807"),
+])
+def test_integers_outside_their_range_are_one_line(capsys, argv, message):
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
+
+
+def test_the_last_deal_indices_play_without_wrapping(capsys):
+    from cardlab.sim import barbu
+
+    last = 2**63 - 1
+    df = barbu.simulate(deals=5, first_deal=last - 4, contract="no-queens", threads=1)
+    assert df["deal"].tolist() == list(range(last - 4, last + 1))
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--deal", str(last), "--contract", "no-queens")
+    assert code == 0 and "scores:" in stdout

@@ -223,7 +223,7 @@ def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", opti
     from cardlab.sim.barbu.game_referee import check_any_deal, describe_deal
     from cardlab.sim.barbu.referee import RefereeError
 
-    deal = runner.check_positive_int("deal", deal, minimum=0)
+    deal = runner.check_index("deal", deal)
     study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
     cols = study.play(deal, 1, record=True)
     name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
@@ -364,7 +364,7 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
     from cardlab.sim.barbu.doubling_referee import decode_log, format_action
     from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
 
-    game = runner.check_positive_int("game", game, minimum=0)
+    game = runner.check_index("game", game)
     study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
     cols = study.play(game, 1, record=True)
     deals = game_deals(cols, 0, study.options.game_length)
