@@ -14,6 +14,7 @@ import argparse
 import os
 import re
 import sys
+from pathlib import Path
 
 from cardlab.sim import games as games_registry
 from cardlab.sim.games import GAMES
@@ -95,15 +96,65 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_plot_path(plot) -> None:
-    if plot is not None:
-        from pathlib import Path
+OUTPUT_SUFFIXES = {"out": (".parquet", ".pq"), "plot": (".png", ".pdf", ".svg", ".jpg", ".jpeg")}
+_EXAMPLES = {"out": "runs/study.parquet", "plot": "runs/study.png"}
+SMALL_CHUNK = 1_000  # fewer deals per chunk than this: warn, the fixed cost per chunk dominates
+LONG_RUN = {"deals": 10**10, "games": 10**9}  # more than this: warn, the run takes hours
+IN_MEMORY = {"deals": 5 * 10**7, "games": 2 * 10**6}  # more than this without --out: warn, gigabytes of memory
 
-        from cardlab.sim.runner import check_output_path
 
-        if Path(plot).suffix.lower() not in (".png", ".pdf", ".svg", ".jpg", ".jpeg"):
-            raise ValueError(f"plot: {plot!r} has no image extension; use .png, .pdf, .svg or .jpg")
-        check_output_path(plot)
+def _warn(message: str) -> None:
+    print(f"cardlab: warning: {message}", file=sys.stderr)
+
+
+def _check_output(option: str, path):
+    """Refuse an output path that cannot be written, naming ``option``; return the directory it will
+    create (the first missing parent) or None. Nothing is created here: a run that fails on another
+    option leaves nothing behind.
+
+    ``--out`` must end in .parquet (or .pq): cardlab writes Parquet only, with its metadata, and
+    refuses ``runs/x.csv`` rather than write Parquet under a CSV name.
+    """
+    if path is None:
+        return None
+    example = _EXAMPLES[option]
+    if not str(path).strip():
+        raise ValueError(f"{option}: {path!r} is empty; give a file path such as {example}")
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{option}: {path!r} is a directory; give a file path such as {example}")
+    suffixes = OUTPUT_SUFFIXES[option]
+    if target.suffix.lower() not in suffixes:
+        what = "cardlab writes Parquet" if option == "out" else "the image format comes from the name"
+        raise ValueError(f"{option}: {path!r} is not allowed; {what}, so give a name ending in "
+                         f"{_names(suffixes)} (such as {example})")
+    missing, parent = None, target.parent
+    while not parent.exists():
+        missing, parent = parent, parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option}: {path!r} is not writable: {str(parent)!r} is a file, not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: {path!r} is not writable: no permission to write in {str(parent)!r}")
+    return None if missing is None else target.parent
+
+
+def _note_created(option: str, missing) -> None:
+    if missing is not None and Path(missing).is_dir():
+        print(f"note: created the directory {missing} for --{option}", file=sys.stderr)
+
+
+def _warn_size(args, unit: str, count: int) -> None:
+    """Warn, without refusing, about runs that will be very slow or very large."""
+    chunk = getattr(args, "chunk_size", None)
+    if chunk is not None and 1 <= chunk < SMALL_CHUNK and count > chunk:
+        _warn(f"--chunk-size {chunk} is very small: every chunk costs a kernel call (and a Parquet row group), "
+              f"so this runs far slower than the default; use {SMALL_CHUNK:,} or more")
+    if count > LONG_RUN[unit]:
+        _warn(f"--{unit} {count:,} takes hours or days even at millions of {unit} a second; "
+              "Ctrl-C stops it (with --out the finished chunks are kept)")
+    if args.out is None and count > IN_MEMORY[unit]:
+        _warn(f"--{unit} {count:,} without --out keeps every row in memory (gigabytes); "
+              "give --out runs/<name>.parquet to stream them to a file")
 
 
 def _report(df, meta, plot) -> None:
@@ -138,6 +189,7 @@ def _simulate(args) -> None:
         args.deals = 100_000
     unit = "games" if args.games is not None else "deals"
     runner.check_span(args.first_deal, getattr(args, unit), first_option="first_deal", count_option=unit)
+    _warn_size(args, unit, getattr(args, unit))
     chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else DEFAULT_CHUNK)
     df, meta = game.simulate(args, threads=args.threads, chunk_size=chunk, progress=sys.stderr.isatty(),
                              out=args.out)
@@ -155,6 +207,32 @@ def _study(args) -> None:
     _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals")
 
 
+def _check_run_path(path) -> None:
+    """A one-line error when ``path`` is not a file to report on."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"path: {path!r} is a directory; give a Parquet file written by cardlab simulate")
+    if not target.exists():
+        raise ValueError(f"path: {path!r} does not exist; give a Parquet file written by cardlab simulate")
+
+
+def _load(path):
+    """``(frame, metadata)`` of a run file, or a one-line error that says what is wrong with ``path``."""
+    import pyarrow as pa
+
+    from cardlab import analysis
+
+    target = Path(path)
+    _check_run_path(path)
+
+    try:
+        return analysis.load_run(target)
+    except pa.ArrowException:
+        raise ValueError(f"path: {path!r} is not a Parquet file; give one written by cardlab simulate") from None
+    except OSError as err:
+        raise ValueError(f"path: {path!r} cannot be read ({err.strerror or err})") from None
+
+
 def _replay(args) -> None:
     for option in ("deal", "game_index"):
         if getattr(args, option, None) is not None:
@@ -168,24 +246,23 @@ def main(argv=None) -> int:
     except SystemExit as stop:  # --help, or a one-line usage error already printed
         return stop.code
     try:
+        created = {}
+        if args.command == "report":
+            _check_run_path(args.path)
         if args.command in ("simulate", "study"):
-            _check_plot_path(args.plot)
+            created["out"] = _check_output("out", args.out)
+        if args.command in ("simulate", "study", "report"):
+            created["plot"] = _check_output("plot", args.plot)
         if args.command == "simulate":
             _simulate(args)
         elif args.command == "study":
             _study(args)
         elif args.command == "report":
-            from pathlib import Path
-
-            from cardlab import analysis
-
-            if not Path(args.path).is_file():
-                raise ValueError(f"path: {args.path!r} does not exist; give a Parquet file written by cardlab simulate")
-            _check_plot_path(args.plot)
-            df, meta = analysis.load_run(args.path)
-            _report(df, meta, args.plot)
+            _report(*_load(args.path), args.plot)
         elif args.command == "replay":
             _replay(args)
+        for option, missing in created.items():
+            _note_created(option, missing)
     except ValueError as err:
         return _fail(_flag(str(err)))
     except KeyboardInterrupt:

@@ -70,7 +70,7 @@ def test_unknown_game_and_unwritable_output(tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     code, _, stderr = run_cli(capsys, "simulate", "barbu", "--deals", "10", "--out", str(blocker / "run.parquet"))
-    assert code == 2 and "--out:" in stderr and "not writable" in stderr
+    assert code == 2 and "--out:" in stderr and "not writable" in stderr and "is a file, not a directory" in stderr
 
 
 def test_report_of_a_missing_file(capsys):
@@ -162,3 +162,42 @@ def test_the_last_deal_indices_play_without_wrapping(capsys):
     assert df["deal"].tolist() == list(range(last - 4, last + 1))
     code, stdout, _ = run_cli(capsys, "replay", "barbu", "--deal", str(last), "--contract", "no-queens")
     assert code == 0 and "scores:" in stdout
+
+
+def test_messages_name_the_right_thing(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cases = [
+        (["simulate", "barbu", "--deals", "10", "--out", ""], "--out: '' is empty; give a file path"),
+        (["simulate", "barbu", "--deals", "10", "--out", "runs/x.csv"],
+         "--out: 'runs/x.csv' is not allowed; cardlab writes Parquet, so give a name ending in .parquet or .pq"),
+        (["simulate", "barbu", "--deals", "10", "--plot", "file/x.png"],
+         "--plot: 'file/x.png' is not writable: 'file' is a file, not a directory"),
+        (["study", "barbu", "trumps", "--deals", "10", "--plot", "file/x.png"], "--plot: 'file/x.png'"),
+        (["report", str(tmp_path)], "is a directory; give a Parquet file written by cardlab simulate"),
+        (["report", "file"], "path: 'file' is not a Parquet file"),
+        (["report", "missing.parquet", "--plot", "file/x.png"], "does not exist"),
+    ]
+    for argv, message in cases:
+        code, _, stderr = run_cli(capsys, *argv)
+        assert code == 2 and message in stderr and stderr.strip().count("\n") == 0, (argv, stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing created, not even runs/
+
+
+def test_missing_directories_are_created_with_a_note_and_tiny_chunks_warn(tmp_path, capsys):
+    out = tmp_path / "new" / "dir" / "x.parquet"
+    code, stdout, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "2000",
+                                   "--chunk-size", "1", "--out", str(out), "--threads", "1")
+    assert code == 0 and out.is_file() and "wrote 2000 deals" in stdout
+    assert f"note: created the directory {out.parent} for --out" in stderr
+    assert "warning: --chunk-size 1 is very small" in stderr
+
+
+def test_absurd_counts_warn(capsys, monkeypatch):
+    from cardlab.sim import cli
+
+    monkeypatch.setattr(cli, "LONG_RUN", {"deals": 50, "games": 5})
+    monkeypatch.setattr(cli, "IN_MEMORY", {"deals": 60, "games": 5})
+    code, _, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "100")
+    assert code == 0 and "warning: --deals 100 takes hours" in stderr and "without --out keeps every row" in stderr
