@@ -7,35 +7,32 @@
 >>> print(format_game_report(games, meta))  # doctest: +SKIP
 """
 
-from .games import (
-    cluster_mean_ci,
+# What every game shares: score distributions by a grouping key, intervals, paired comparisons,
+# whole-game totals and placings, plots.
+from .games import cluster_mean_ci, game_totals, placings, seat_advantage
+from .io import load_run
+from .plots import plot_contract_scores, plot_placings, plot_score_distributions, plot_seat_advantage, save_figure
+from .report import format_report, score_shares, seat_scores, summary
+from .stats import mean_ci, paired_comparison, proportion_ci
+
+# Barbu's own reports (also reached through the registry: ``analysis.barbu.REPORTS``).
+from .barbu_games import (
     contract_points,
     contract_timing,
     double_events,
     double_payoffs,
     doubling_effects,
     format_game_report,
-    game_totals,
-    placings,
-    seat_advantage,
 )
-from .io import load_run
-from .plots import (
+from .barbu_plots import (
     plot_contract_points,
-    plot_contract_scores,
     plot_contract_timing,
     plot_contract_values,
     plot_double_payoffs,
     plot_game_report,
-    plot_placings,
-    plot_score_distributions,
-    plot_seat_advantage,
     plot_trump_study,
-    save_figure,
 )
-from .report import format_report, score_shares, seat_scores, summary
-from .stats import mean_ci, proportion_ci
-from .studies import (
+from .barbu_studies import (
     contract_value_summary,
     format_contract_study,
     format_trump_study,
@@ -58,6 +55,7 @@ __all__ = [
     "game_totals",
     "load_run",
     "mean_ci",
+    "paired_comparison",
     "placings",
     "plot_contract_points",
     "plot_contract_scores",

@@ -1,9 +1,10 @@
-"""Per-contract score reports for simulation results (one row per deal, one score column per seat).
+"""Score distributions by a grouping key, shared by every game (one row per deal, one score column per seat).
 
-Input: a DataFrame with columns ``deal``, ``contract``, ``declarer`` (seat 0..n-1)
-and ``score_0`` … ``score_{n-1}`` (each seat's points for the deal); any other
-column is ignored. Every seat of every deal is either the *declarer* (the seat
-that chose the contract) or one of the n-1 *others*.
+Input: a DataFrame with columns ``deal``, a grouping key ``by`` (Barbu: ``contract``), a role
+seat ``role`` (seat 0..n-1 that has the role in the deal; Barbu: ``declarer``, Euchre: ``maker``)
+and ``score_0`` … ``score_{n-1}`` (each seat's points for the deal); any other column is ignored.
+Every seat of every deal is either the role seat or one of the n-1 *others*. The defaults
+(``by="contract"``, ``role="declarer"``) are Barbu's.
 """
 
 from __future__ import annotations
@@ -16,22 +17,30 @@ import pandas as pd
 
 from .stats import normal_quantile
 
-ROLES = ("declarer", "others")
+ROLES = ("declarer", "others")  # the role names with the default ``role="declarer"``
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 QUANTILE_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
 MAX_SCORE_BINS = 12  # format_report: at most this many bins for wide score ranges
 SUMMARY_COLUMNS = ("deals", "mean", "std", "ci_low", "ci_high", *QUANTILE_COLUMNS, "min", "max")
 
-_EXPECTED = "expected columns deal, contract, declarer and one integer score column per seat, score_0 … score_{n-1}"
+
+
+def _expected(by: str = "contract", role: str = "declarer") -> str:
+    return f"expected columns deal, {by}, {role} and one integer score column per seat, score_0 … score_{{n-1}}"
+
+
+_EXPECTED = _expected()
 
 
 class _Deals(NamedTuple):
     """Validated input as arrays: one entry (or row of ``scores``) per deal."""
 
     deal: np.ndarray
-    contract: pd.Categorical  # categories in display order, unused ones removed
-    declarer: np.ndarray
+    contract: pd.Categorical  # the grouping key: categories in display order, unused ones removed
+    declarer: np.ndarray  # the role seat
     scores: np.ndarray  # shape (deals, seats)
+    by: str = "contract"
+    roles: tuple = ROLES
 
 
 def _seat_columns(df: pd.DataFrame, prefix: str, what: str) -> list[str]:
@@ -82,26 +91,31 @@ def _contract_categorical(col: pd.Series) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=uniques)
 
 
-def _validate(df: pd.DataFrame) -> _Deals:
+def roles(role: str = "declarer") -> tuple[str, str]:
+    """The two role names of a report: the role seat's and ``"others"``."""
+    return (role, "others")
+
+
+def _validate(df: pd.DataFrame, by: str = "contract", role: str = "declarer") -> _Deals:
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame with one row per deal, got {type(df).__name__}")
-    for name in ("deal", "contract", "declarer"):
+    for name in ("deal", by, role):
         if name not in df.columns:
-            raise ValueError(f"missing column {name!r}: {_EXPECTED}")
+            raise ValueError(f"missing column {name!r}: {_expected(by, role)}")
     score_columns = _score_columns(df)
     if len(df) == 0:
         raise ValueError("the DataFrame has no rows: there are no deals to analyse")
-    if df["contract"].isna().any():
-        raise ValueError("column 'contract' contains missing values")
+    if df[by].isna().any():
+        raise ValueError(f"column {by!r} contains missing values")
     scores = _integer_array(df[score_columns], "seat scores")
-    declarer = _integer_array(df["declarer"], "declarer seats")
+    declarer = _integer_array(df[role], f"{role} seats")
     n_seats = len(score_columns)
     if declarer.min() < 0 or declarer.max() >= n_seats:
         raise ValueError(
-            f"column 'declarer' must hold seats 0..{n_seats - 1} (there are {n_seats} score columns), "
+            f"column {role!r} must hold seats 0..{n_seats - 1} (there are {n_seats} score columns), "
             f"found values from {declarer.min()} to {declarer.max()}"
         )
-    return _Deals(df["deal"].to_numpy(), _contract_categorical(df["contract"]), declarer, scores)
+    return _Deals(df["deal"].to_numpy(), _contract_categorical(df[by]), declarer, scores, by, roles(role))
 
 
 def _repeat_categorical(values: pd.Categorical, repeats: int) -> pd.Categorical:
@@ -115,8 +129,8 @@ def _long_form(deals: _Deals) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "deal": np.repeat(deals.deal, n_seats),
-            "contract": _repeat_categorical(deals.contract, n_seats),
-            "role": pd.Categorical.from_codes(is_other.astype(np.int8), categories=ROLES),
+            deals.by: _repeat_categorical(deals.contract, n_seats),
+            "role": pd.Categorical.from_codes(is_other.astype(np.int8), categories=deals.roles),
             "seat": seat,
             "score": deals.scores.ravel(),
         }
@@ -134,7 +148,7 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
     codes = deals.contract.codes.astype(np.int64)
     k = len(deals.contract.categories)
     rows = []
-    for role, values in zip(ROLES, (declarer_score, others_mean)):
+    for role, values in zip(deals.roles, (declarer_score, others_mean)):
         count = np.bincount(codes, minlength=k)
         mean = np.bincount(codes, weights=values, minlength=k) / np.maximum(count, 1)
         squares = np.bincount(codes, weights=(values - mean[codes]) ** 2, minlength=k)  # two passes: exact
@@ -142,20 +156,21 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
             std = np.sqrt(squares / (count - 1))
         rows += [(contract, role, count[c], std[c]) for c, contract in enumerate(deals.contract.categories)
                  if count[c] > 0]
-    table = pd.DataFrame(rows, columns=["contract", "role", "count", "std"])
-    table["contract"] = pd.Categorical(table["contract"], categories=deals.contract.categories)
-    table["role"] = pd.Categorical(table["role"], categories=ROLES)
-    return table.set_index(["contract", "role"])
+    table = pd.DataFrame(rows, columns=[deals.by, "role", "count", "std"])
+    table[deals.by] = pd.Categorical(table[deals.by], categories=deals.contract.categories)
+    table["role"] = pd.Categorical(table["role"], categories=deals.roles)
+    return table.set_index([deals.by, "role"])
 
 
-def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
+def seat_scores(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
     """Return the scores in long form, one row per (deal, seat), with each seat's role.
 
     Columns are ``deal``, ``contract`` (categorical, in order of first
     appearance or in the input's categorical order), ``role`` (categorical:
     "declarer" for the seat in the ``declarer`` column, "others" for every
     other seat), ``seat`` and ``score``; rows follow the input's deal order,
-    then seat order. Extra input columns are ignored.
+    then seat order. Extra input columns are ignored. ``by`` names the grouping
+    column and ``role`` the role seat's column (Barbu's by default).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0], "contract": ["no-tricks"], "declarer": [1],
@@ -163,7 +178,7 @@ def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
     >>> seat_scores(df)[["seat", "role", "score"]].values.tolist()
     [[0, 'others', -4], [1, 'declarer', -10], [2, 'others', -12]]
     """
-    return _long_form(_validate(df))
+    return _long_form(_validate(df, by, role))
 
 
 def _score_counts(deals: _Deals) -> pd.DataFrame:
@@ -185,17 +200,18 @@ def _score_counts(deals: _Deals) -> pd.DataFrame:
     group_of, score = np.divmod(nonzero, width)
     contract, role = np.divmod(group_of, 2)
     return pd.DataFrame({
-        "contract": pd.Categorical.from_codes(contract, dtype=deals.contract.dtype),
-        "role": pd.Categorical.from_codes(role, categories=ROLES),
+        deals.by: pd.Categorical.from_codes(contract, dtype=deals.contract.dtype),
+        "role": pd.Categorical.from_codes(role, categories=deals.roles),
         "score": score + low,
         "count": counts[nonzero],
     })
 
 
 def _moments(counts: pd.DataFrame) -> pd.DataFrame:
-    """Mean, std (ddof=1), quantiles (linear interpolation), min and max of each (contract, role) from counts."""
+    """Mean, std (ddof=1), quantiles (linear interpolation), min and max of each (group, role) from counts."""
+    by = counts.columns[0]
     rows = []
-    for (contract, role), block in counts.groupby(["contract", "role"], observed=True, sort=True):
+    for (contract, role), block in counts.groupby([by, "role"], observed=True, sort=True):
         values = block["score"].to_numpy(dtype=float)
         weights = block["count"].to_numpy()
         total = weights.sum()
@@ -207,13 +223,13 @@ def _moments(counts: pd.DataFrame) -> pd.DataFrame:
         at = values[np.searchsorted(upper, below, side="right")]
         nxt = values[np.searchsorted(upper, np.minimum(below + 1, total - 1), side="right")]
         rows.append((contract, role, mean, std, *(at + fraction * (nxt - at)), values[0], values[-1]))
-    table = pd.DataFrame(rows, columns=["contract", "role", "mean", "std", *QUANTILE_COLUMNS, "min", "max"])
-    table["contract"] = pd.Categorical(table["contract"], categories=counts["contract"].cat.categories)
-    table["role"] = pd.Categorical(table["role"], categories=ROLES)
-    return table.set_index(["contract", "role"]).sort_index()
+    table = pd.DataFrame(rows, columns=[by, "role", "mean", "std", *QUANTILE_COLUMNS, "min", "max"])
+    table[by] = pd.Categorical(table[by], categories=counts[by].cat.categories)
+    table["role"] = pd.Categorical(table["role"], categories=counts["role"].cat.categories)
+    return table.set_index([by, "role"]).sort_index()
 
 
-def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", level: float = 0.95) -> pd.DataFrame:
     """Return score statistics per (contract, role): deals, mean, std, a confidence interval, quantiles, min, max.
 
     The index is (contract, role) with contracts in order of first appearance
@@ -228,6 +244,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     of the others' scores in that deal (same mean, honest spread), and for the
     declarer from the declarer's score; intervals are NaN with fewer than two deals.
     Scores are counted, not expanded, so ten million deals fit in little memory.
+    ``by`` and ``role`` name the grouping and role-seat columns (index ``(by, "role")``).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-tricks"] * 2, "declarer": [0, 1],
@@ -236,7 +253,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     [2.0, -10.0, -16.0, -2.0]
     """
     z = normal_quantile(level)
-    deals = _validate(df)
+    deals = _validate(df, by, role)
     moments = _moments(_score_counts(deals))
     independent = _per_deal_spread(deals).reindex(moments.index)
     half_width = z * independent["std"] / np.sqrt(independent["count"])
@@ -245,7 +262,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     return table[list(SUMMARY_COLUMNS)]
 
 
-def score_shares(df: pd.DataFrame) -> pd.DataFrame:
+def score_shares(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
     """Return how often each score occurs: columns contract, role, score, share.
 
     ``share`` is the fraction of the role's seat observations in that contract
@@ -259,10 +276,10 @@ def score_shares(df: pd.DataFrame) -> pd.DataFrame:
     >>> score_shares(df).query("role == 'others'")[["score", "share"]].values.tolist()
     [[-12.0, 0.5], [-6.0, 0.25], [0.0, 0.25]]
     """
-    counts = _score_counts(_validate(df)).sort_values(["contract", "role", "score"], kind="stable")
-    totals = counts.groupby(["contract", "role"], observed=True)["count"].transform("sum")
+    counts = _score_counts(_validate(df, by, role)).sort_values([by, "role", "score"], kind="stable")
+    totals = counts.groupby([by, "role"], observed=True)["count"].transform("sum")
     shares = counts.assign(share=counts["count"] / totals)
-    return shares[["contract", "role", "score", "share"]].reset_index(drop=True)
+    return shares[[by, "role", "score", "share"]].reset_index(drop=True)
 
 
 def _header(meta: dict | None) -> str:
@@ -306,7 +323,8 @@ def _share_table(block: pd.DataFrame, max_columns: int) -> tuple[str, str]:
 
 
 def format_report(
-    df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95, max_score_columns: int = 16
+    df: pd.DataFrame, meta: dict | None = None, *, by: str = "contract", role: str = "declarer",
+    level: float = 0.95, max_score_columns: int = 16
 ) -> str:
     """Return a plain-text report: run header, the ``summary`` table and per-contract score distributions.
 
@@ -328,20 +346,20 @@ def format_report(
     if max_score_columns < 1:
         raise ValueError(f"max_score_columns must be at least 1, got {max_score_columns}")
     header = _header(meta)
-    table = summary(df, level=level)
-    shares = score_shares(df)
+    table = summary(df, by=by, role=role, level=level)
+    shares = score_shares(df, by=by, role=role)
     n_seats = len(_score_columns(df))
     lines = [
         header,
         f"data: {len(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
-        "(others: from per-deal means of the non-declarers)",
+        f"(others: from per-deal means of the seats other than the {role})",
         "",
-        "Seat scores by contract and role",
+        f"Seat scores by {by} and role",
         table.round(3).to_string(),
         "",
         "Score distribution: % of the role's seat scores",
     ]
-    for contract, block in shares.groupby("contract", observed=True):
+    for contract, block in shares.groupby(by, observed=True):
         text, note = _share_table(block, max_score_columns)
         lines += ["", f"{contract} ({note})", text]
     return "\n".join(lines) + "\n"

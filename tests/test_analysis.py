@@ -346,3 +346,35 @@ def test_public_functions_documented_with_examples():
     for name in analysis.__all__:
         doc = getattr(analysis, name).__doc__
         assert doc and ">>>" in doc, name
+
+
+# --- the shared layer serves any game -----------------------------------------------------------------
+
+
+def test_reports_group_by_any_key_and_role():
+    """Another game's columns (Euchre-like: grouped by trump, the maker's seat) go through the same reports."""
+    df = pd.DataFrame({"deal": [0, 1, 2, 3], "trump": ["♠", "♠", "♥", "♥"], "maker": [0, 1, 2, 0],
+                       "score_0": [2, -1, -1, -2], "score_1": [-1, 2, -1, 1], "score_2": [-1, -1, 2, 1]})
+    table = analysis.summary(df, by="trump", role="maker")
+    assert table.index.names == ["trump", "role"]
+    assert table.loc[("♠", "maker"), "mean"] == 2.0 and table.loc[("♥", "maker"), "mean"] == 0.0
+    assert table.loc[("♠", "others"), "mean"] == -1.0
+    shares = analysis.score_shares(df, by="trump", role="maker")
+    assert set(shares["role"]) == {"maker", "others"}
+    text = analysis.format_report(df, by="trump", role="maker")
+    assert "Seat scores by trump and role" in text and "maker" in text
+    fig = analysis.plot_score_distributions(df, by="trump", role="maker")
+    assert [ax.get_title() for ax in fig.axes][:2] == ["♠", "♥"]
+    with pytest.raises(ValueError, match="missing column 'declarer'"):
+        analysis.summary(df.rename(columns={"trump": "contract"}))
+
+
+def test_paired_comparison_reports_its_variance_reduction():
+    rng = np.random.default_rng(1)
+    hand = rng.normal(0, 10, 4000)  # what the deal brings, shared by both alternatives
+    a, b = hand + 1.0 + rng.normal(0, 1, 4000), hand + rng.normal(0, 1, 4000)
+    r = analysis.paired_comparison(a, b)
+    assert r["ci_low"] < 1.0 < r["ci_high"] and r["variance_reduction"] > 0.95
+    assert r["ci_high"] - r["diff"] < r["unpaired_half"] / 5
+    independent = analysis.paired_comparison(rng.normal(0, 1, 4000), rng.normal(0, 1, 4000))
+    assert abs(independent["variance_reduction"]) < 0.1

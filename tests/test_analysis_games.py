@@ -2,6 +2,7 @@
 and structural facts on a small real run of whole games."""
 
 import doctest
+import importlib
 import math
 
 import numpy as np
@@ -12,7 +13,7 @@ from matplotlib.figure import Figure
 
 from cardlab import analysis
 import cardlab.analysis.games
-import cardlab.analysis.studies
+import cardlab.analysis.barbu_studies
 from cardlab.analysis import (
     cluster_mean_ci,
     contract_points,
@@ -39,7 +40,7 @@ from cardlab.analysis import (
     trump_by_length,
     trump_choice_summary,
 )
-from cardlab.analysis.games import is_chosen_schedule
+from cardlab.analysis.barbu_games import is_chosen_schedule
 
 Z95 = 1.959963984540054
 
@@ -444,7 +445,8 @@ def test_real_run_structure(real_games):
 # --- documentation ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", [analysis.games, analysis.studies])
+@pytest.mark.parametrize("module", ["games", "barbu_games", "barbu_studies", "barbu_plots"])
 def test_docstring_examples_run(module):
+    module = importlib.import_module(f"cardlab.analysis.{module}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
