@@ -12,7 +12,7 @@
 from .games import cluster_mean_ci, game_totals, placings, seat_advantage
 from .io import load_run
 from .plots import plot_contract_scores, plot_placings, plot_score_distributions, plot_seat_advantage, save_figure
-from .report import format_report, score_shares, seat_scores, summary
+from .report import format_report, options_that_apply, role_edge, score_shares, seat_scores, summary
 from .stats import mean_ci, paired_comparison, proportion_ci
 
 # Barbu's own reports (also reached through the registry: ``analysis.barbu.REPORTS``).
@@ -32,6 +32,7 @@ from .barbu_plots import (
     plot_game_report,
     plot_trump_study,
 )
+from . import barbu  # noqa: E402  (the registry module, after the shared names it uses)
 from .barbu_studies import (
     contract_value_summary,
     format_contract_study,
@@ -68,6 +69,8 @@ __all__ = [
     "plot_seat_advantage",
     "plot_trump_study",
     "proportion_ci",
+    "role_edge",
+    "options_that_apply",
     "save_figure",
     "score_shares",
     "seat_advantage",

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .games import _declarer, _mean_ci_row, _require, _scores, cluster_mean_ci, placings, seat_advantage
-from .report import _contract_categorical, _integer_array, _seat_columns, summary
+from .report import _contract_categorical, _integer_array, _seat_columns, options_text, summary
 
 
 _EXPECTED = (
@@ -338,11 +338,7 @@ def _game_header(meta: dict | None, df: pd.DataFrame, n: int) -> list[str]:
         if value:
             text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             lines.append(f"{key.replace('_', ' ')}: {text}")
-    options = meta.get("options")
-    if isinstance(options, dict):
-        options = ", ".join(f"{key}={value}" for key, value in options.items())
-    if options:
-        lines += textwrap.wrap(f"options: {options}", width=110, subsequent_indent="  ")
+    lines += textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  ")
     versions = meta.get("versions")
     if isinstance(versions, dict) and versions:
         lines.append("versions: " + ", ".join(f"{key} {value}" for key, value in versions.items()))

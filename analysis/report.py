@@ -10,12 +10,13 @@ Every seat of every deal is either the role seat or one of the n-1 *others*. The
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .stats import normal_quantile
+from .stats import normal_quantile, paired_comparison
 
 ROLES = ("declarer", "others")  # the role names with the default ``role="declarer"``
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
@@ -282,23 +283,100 @@ def score_shares(df: pd.DataFrame, *, by: str = "contract", role: str = "declare
     return shares[[by, "role", "score", "share"]].reset_index(drop=True)
 
 
+def options_that_apply(meta: dict | None) -> dict:
+    """The run's options that apply to it, for report headers.
+
+    A game's report module (``cardlab.analysis.<game>``) may define ``options_that_apply(meta)``
+    (Barbu leaves out the whole-game options of a run of single deals, the Domino options when no
+    Domino is dealt …); without one every option in ``meta["options"]`` is listed.
+
+    >>> options_that_apply({"game": "none", "options": {"players": 4}})
+    {'players': 4}
+    """
+    options = (meta or {}).get("options")
+    if not isinstance(options, dict):
+        return {}
+    import importlib
+
+    try:
+        module = importlib.import_module(f"cardlab.analysis.{meta.get('game')}")
+    except ImportError:
+        return dict(options)
+    select = getattr(module, "options_that_apply", None)
+    return dict(options) if select is None else select(meta)
+
+
+def options_text(meta: dict | None) -> str:
+    """``players=4, deck=52, …``: the options that apply, as a header shows them (``-`` for none)."""
+    options = options_that_apply(meta)
+    return ", ".join(f"{key}={value}" for key, value in options.items()) or "-"
+
+
 def _header(meta: dict | None) -> str:
     if meta is None or meta == {}:
         return "cardlab report (no run metadata)"
     if not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict (as returned by load_run) or None, got {type(meta).__name__}")
-    options = meta.get("options")
-    if isinstance(options, dict):
-        options = ", ".join(f"{key}={value}" for key, value in options.items())
     deals = meta.get("deals", "?")
     if isinstance(deals, int):
         deals = f"{deals:,}"
-    parts = [f"game: {meta.get('game', '?')}", f"options: {options or '-'}", f"seed: {meta.get('seed', '?')}"]
-    line = "cardlab report | " + " | ".join([*parts, f"deals: {deals}"])
+    parts = [f"game: {meta.get('game', '?')}", f"seed: {meta.get('seed', '?')}", f"deals: {deals}"]
+    line = "cardlab report | " + " | ".join(parts)
+    line += "\n" + "\n".join(textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  "))
+    policies = meta.get("policies")
+    if isinstance(policies, list) and policies:
+        line += "\npolicies: " + ", ".join(f"seat {p} {name}" for p, name in enumerate(policies))
     versions = meta.get("versions")
     if isinstance(versions, dict) and versions:
         line += "\nversions: " + ", ".join(f"{key} {value}" for key, value in versions.items())
     return line
+
+
+def role_edge(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", level: float = 0.95) -> pd.DataFrame:
+    """Return per group the role seat's edge: its score minus the mean score of the others, per deal.
+
+    The balance figure of a contract: ``edge`` is the mean over the group's deals of (role seat's
+    score − mean of the other seats' scores in the same deal), in points per deal; 0 is a contract
+    that favours nobody. Its interval ``ci_low``/``ci_high`` comes from those per-deal differences
+    (paired: ``stats.paired_comparison``), far tighter than comparing the two means as if they were
+    independent; ``variance_reduction`` says how much pairing removed. Columns: ``deals``,
+    ``<role>_mean``, ``others_mean``, ``edge``, ``ci_low``, ``ci_high``, ``variance_reduction``.
+    Rows are ranked by edge, most favourable to the role seat first.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0, 1, 2], "contract": ["no-queens", "no-queens", "trumps"],
+    ...                    "declarer": [0, 1, 0], "score_0": [-6, 0, 20], "score_1": [0, -12, 10],
+    ...                    "score_2": [-6, 0, 0]})
+    >>> role_edge(df)[["deals", "edge"]].values.tolist()
+    [[1.0, 15.0], [2.0, -7.5]]
+    """
+    deals = _validate(df, by, role)
+    n_deals, n_seats = deals.scores.shape
+    own = deals.scores[np.arange(n_deals), deals.declarer].astype(float)
+    others = (deals.scores.sum(axis=1, dtype=np.int64) - own) / (n_seats - 1)
+    codes = deals.contract.codes
+    rows = []
+    for c, name in enumerate(deals.contract.categories):
+        mask = codes == c
+        r = paired_comparison(own[mask], others[mask], level=level)
+        rows.append({"deals": r["n"], f"{role}_mean": r["mean_a"], "others_mean": r["mean_b"], "edge": r["diff"],
+                     "ci_low": r["ci_low"], "ci_high": r["ci_high"], "variance_reduction": r["variance_reduction"]})
+    table = pd.DataFrame(rows, index=pd.CategoricalIndex(deals.contract.categories, name=by))
+    table["deals"] = table["deals"].astype(float)
+    return table.sort_values("edge", ascending=False, kind="stable")
+
+
+def _edge_lines(df, by: str, role: str, level: float) -> list[str]:
+    """The report's lead: the role seat's edge per group, ranked, with units and intervals."""
+    table = role_edge(df, by=by, role=role, level=level)
+    lines = [f"{role.capitalize()}'s edge by {by}, ranked: {role}'s score − the others' mean score in the same "
+             f"deal, in points per deal ({level:.0%} CI from the per-deal differences)"]
+    width = max(len(str(name)) for name in table.index)
+    for name, row in table.iterrows():
+        ci = f"({row['ci_low']:+.3f} … {row['ci_high']:+.3f})" if np.isfinite(row["ci_low"]) else "(no CI: one deal)"
+        lines.append(f"  {str(name):<{width}}  {row['edge']:+9.3f} points {ci}   "
+                     f"{role} {row[f'{role}_mean']:+.3f}, others {row['others_mean']:+.3f}, {int(row['deals']):,} deals")
+    return lines
 
 
 def _range_label(low: int, high: int) -> str:
@@ -326,10 +404,13 @@ def format_report(
     df: pd.DataFrame, meta: dict | None = None, *, by: str = "contract", role: str = "declarer",
     level: float = 0.95, max_score_columns: int = 16
 ) -> str:
-    """Return a plain-text report: run header, the ``summary`` table and per-contract score distributions.
+    """Return a plain-text report: run header, the role seat's edge, the ``summary`` table and score distributions.
 
-    The header comes from ``meta`` (as returned by ``load_run``: game,
-    options, seed, deals, and versions if present). The summary is rounded to
+    The report leads with the balance figure, ``role_edge``: per contract (``by``) the declarer's
+    (``role``'s) score minus the others' mean, ranked, in points per deal with its paired interval.
+    The header comes from ``meta`` (as returned by ``load_run``: game, the
+    options that apply to the run (``options_that_apply``), seed, deals,
+    policies and versions if present). The summary is rounded to
     3 decimals. The distributions show, for each contract, one row per role
     and one column per score with the percentage of that role's seat scores;
     a contract with more than ``max_score_columns`` distinct scores is shown in
@@ -340,8 +421,8 @@ def format_report(
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-barbu"] * 2, "declarer": [0, 2],
     ...                    "score_0": [0, -20], "score_1": [-20, 0], "score_2": [0, 0]})
     >>> text = format_report(df, {"game": "barbu", "options": {"players": 3}, "seed": 7, "deals": 2})
-    >>> text.splitlines()[0]
-    'cardlab report | game: barbu | options: players=3 | seed: 7 | deals: 2'
+    >>> text.splitlines()[:2]
+    ['cardlab report | game: barbu | seed: 7 | deals: 2', 'options: players=3']
     """
     if max_score_columns < 1:
         raise ValueError(f"max_score_columns must be at least 1, got {max_score_columns}")
@@ -354,7 +435,9 @@ def format_report(
         f"data: {len(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
         f"(others: from per-deal means of the seats other than the {role})",
         "",
-        f"Seat scores by {by} and role",
+        *_edge_lines(df, by, role, level),
+        "",
+        f"Seat scores by {by} and role (points per deal)",
         table.round(3).to_string(),
         "",
         "Score distribution: % of the role's seat scores",

@@ -13,6 +13,8 @@ import textwrap
 import numpy as np
 import pandas as pd
 
+from .report import options_text
+
 
 
 
@@ -39,11 +41,7 @@ def _study_header(title: str, meta: dict | None, deals: int) -> list[str]:
         value = meta.get(key)
         if value:
             lines.append(f"{key}: " + (", ".join(map(str, value)) if isinstance(value, list) else str(value)))
-    options = meta.get("options")
-    if isinstance(options, dict):
-        options = ", ".join(f"{key}={value}" for key, value in options.items())
-    if options:
-        lines += textwrap.wrap(f"options: {options}", width=110, subsequent_indent="  ")
+    lines += textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  ")
     return lines
 
 

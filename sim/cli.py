@@ -84,8 +84,18 @@ def _study_flags(p) -> None:
     p.add_argument("--plot", help="draw the study's figure to this image file")
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("cardlab")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="cardlab", description="High-speed card-game simulation and analysis.")
+    parser.add_argument("--version", action="version", version=f"cardlab {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     _game_parsers(sub, "simulate", "play many deals (or whole games) and write one row per deal", _simulate_flags)
     rep = sub.add_parser("report", help="summarise a run file")

@@ -231,7 +231,7 @@ def test_format_report_contents():
     meta = {"game": "barbu", "options": {"players": 3, "deck": 36}, "seed": 7, "deals": 5, "versions": {"numba": "0.6"}}
     text = format_report(deals(), meta)
     lines = text.splitlines()
-    assert lines[0] == "cardlab report | game: barbu | options: players=3, deck=36 | seed: 7 | deals: 5"
+    assert lines[:2] == ["cardlab report | game: barbu | seed: 7 | deals: 5", "options: players=3, deck=36"]
     assert "no-hearts" in text and "no-tricks" in text and "numba 0.6" in text
     # Summary rounded to 3 decimals: s of the no-hearts others is sqrt(4.4) = 2.0976...
     assert "2.098" in text and "2.0976" not in text
@@ -378,3 +378,35 @@ def test_paired_comparison_reports_its_variance_reduction():
     assert r["ci_high"] - r["diff"] < r["unpaired_half"] / 5
     independent = analysis.paired_comparison(rng.normal(0, 1, 4000), rng.normal(0, 1, 4000))
     assert abs(independent["variance_reduction"]) < 0.1
+
+
+# --- the report leads with the balance figure ----------------------------------------------------------
+
+
+def test_role_edge_is_the_paired_declarer_minus_others_difference_ranked():
+    df = pd.DataFrame({"deal": range(6), "contract": ["a", "a", "a", "b", "b", "b"], "declarer": [0, 1, 2, 0, 1, 2],
+                       "score_0": [4, 0, 1, -3, 0, 0], "score_1": [0, 6, 1, 0, -6, 0], "score_2": [2, 0, 5, 0, 0, -9]})
+    table = analysis.role_edge(df)
+    assert list(table.index) == ["a", "b"]  # ranked: most favourable to the declarer first
+    # a: per-deal differences 4 - 1 = 3, 6 - 0 = 6, 5 - 1 = 4 -> mean 13/3; b: -3, -6, -9 -> -6
+    assert table.loc["a", "edge"] == pytest.approx(13 / 3) and table.loc["b", "edge"] == pytest.approx(-6)
+    mean, low, high = analysis.mean_ci([3, 6, 4])
+    assert table.loc["a", ["ci_low", "ci_high"]].tolist() == pytest.approx([low, high])
+    assert table.loc["a", "declarer_mean"] == 5 and table.loc["a", "others_mean"] == pytest.approx(2 / 3)
+
+
+def test_deal_report_leads_with_the_declarers_edge_and_lists_only_options_that_apply():
+    options = {"players": 4, "deck": 52, "scoring": "basic", "hearts_lead": "anytime", "must_trump": True,
+               "domino_rules": "upward", "geronimo": False, "double": False, "double_obligation": 2}
+    meta = {"game": "barbu", "options": options, "contracts": ["no-tricks", "no-hearts"], "seed": 1, "deals": 5}
+    text = format_report(deals(), meta)
+    lines = text.splitlines()
+    assert lines[1] == "options: players=4, deck=52, scoring=basic, hearts_lead=anytime"
+    lead = lines.index(next(line for line in lines if line.startswith("Declarer's edge by contract, ranked")))
+    assert "points per deal" in lines[lead] and "95% CI from the per-deal differences" in lines[lead]
+    assert lead < lines.index("Seat scores by contract and role (points per deal)")
+    ranked = [line.split()[0] for line in lines[lead + 1:lead + 3]]
+    edges = analysis.role_edge(deals())
+    assert ranked == [str(c) for c in edges.index] and "points (" in lines[lead + 1]
+    games = dict(meta, unit="game", options=dict(options, double=True, geronimo=True))
+    assert {"geronimo", "double", "double_obligation"} <= set(analysis.barbu.options_that_apply(games))

@@ -201,3 +201,8 @@ def test_absurd_counts_warn(capsys, monkeypatch):
     monkeypatch.setattr(cli, "IN_MEMORY", {"deals": 60, "games": 5})
     code, _, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "100")
     assert code == 0 and "warning: --deals 100 takes hours" in stderr and "without --out keeps every row" in stderr
+
+
+def test_version(capsys):
+    code, stdout, _ = run_cli(capsys, "--version")
+    assert code == 0 and stdout.startswith("cardlab ") and stdout.split()[1][0].isdigit()
