@@ -63,6 +63,8 @@ def _game_parsers(sub, command: str, help: str, common) -> None:
             g.add_argument("study", help="; ".join(f"{k}: {v}" for k, v in studies.items()) or "none yet")
         games_registry.command(name).add_arguments(g, command)
         common(g)
+        if command == "replay":
+            _replay_flags(g)
 
 
 def _simulate_flags(p) -> None:
@@ -75,6 +77,27 @@ def _simulate_flags(p) -> None:
                    help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {DEFAULT_GAME_CHUNK} games)")
     p.add_argument("--out", help="Parquet file to write; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
+
+
+def _replay_flags(p) -> None:
+    """``--deal``, ``--game-index`` (an index or a range a:b) and ``--json`` for every game's replay.
+
+    A game that declares one of these flags itself keeps its own; those added here are recorded in
+    ``args.replay_flags`` and parsed (ranges) before the game's ``replay(args)`` is called.
+    """
+    from cardlab.sim.replay import REPLAY_MAX
+
+    added = []
+    flags = (("--deal", dict(dest="deal", help=f"deal to show: an index, or a range a:b (deals a … b-1, "
+                                                f"at most {REPLAY_MAX:,})")),
+             ("--game-index", dict(dest="game_index", help="whole game to show: an index, or a range a:b")),
+             ("--json", dict(dest="json", action="store_true",
+                             help="write one JSON object per deal (JSON lines) instead of text")))
+    for flag, spec in flags:
+        if flag not in p._option_string_actions:
+            p.add_argument(flag, **spec)
+            added.append(spec["dest"])
+    p.set_defaults(replay_flags=tuple(added))
 
 
 def _study_flags(p) -> None:
@@ -244,10 +267,31 @@ def _load(path):
 
 
 def _replay(args) -> None:
+    """Print what the game's ``replay(args)`` gives: one text, or items one per deal (game): texts
+    separated by a blank line, or records (dicts) written as JSON lines."""
+    from cardlab.sim.replay import json_line, parse_range
+
     for option in ("deal", "game_index"):
-        if getattr(args, option, None) is not None:
-            runner.check_index(option, getattr(args, option))
-    print(games_registry.command(args.game).replay(args))
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if option in args.replay_flags:
+            setattr(args, option, parse_range(option, value))
+        else:  # the game's own integer flag
+            runner.check_index(option, value)
+    result = games_registry.command(args.game).replay(args)
+    if isinstance(result, str):
+        if getattr(args, "json", False) and "json" in args.replay_flags and not result.lstrip().startswith("{"):
+            raise ValueError(f"json: {args.game} has no JSON replay yet; drop --json")
+        print(result)
+        return
+    for k, item in enumerate(result):
+        if isinstance(item, dict):
+            print(json_line(item), flush=True)
+        elif getattr(args, "json", False):
+            raise ValueError(f"json: {args.game} has no JSON replay yet; drop --json")
+        else:
+            print(("\n" if k else "") + item, flush=True)
 
 
 def main(argv=None) -> int:

@@ -113,7 +113,7 @@ def test_replay_of_a_whole_game(capsys):
     (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps or contracts"),
     (["simulate", "barbu", "--games", "5", "--skip-undoubled-negative"],
      "--skip-undoubled-negative: True is only allowed with double=True"),
-    (["replay", "barbu"], "give --deal (one deal) or --game-index"),
+    (["replay", "barbu"], "give --deal (deals) or --game-index (whole games)"),
 ])
 def test_bad_game_options_are_one_line(capsys, argv, message):
     code, _, stderr = run_cli(capsys, *argv)
@@ -145,9 +145,9 @@ def test_output_files_get_the_umask_permissions(tmp_path, capsys, umask, mode):
     (["simulate", "barbu", "--first-deal", "9223372036854775000", "--deals", "10000"], "so use at most 808"),
     (["simulate", "barbu", "--first-deal", "9223372036854775800", "--games", "10"], "--games: 10 is not allowed"),
     (["replay", "barbu", "--deal", "100000000000000000000"],
-     "--deal: 100000000000000000000 is not allowed; use an integer from 0 to 9223372036854775807"),
+     "--deal: '100000000000000000000' is not allowed; indices run from 0 to 9223372036854775807"),
     (["replay", "barbu", "--game-index", "100000000000000000000"],
-     "--game-index: 100000000000000000000 is not allowed; use an integer from 0 to 9223372036854775807"),
+     "--game-index: '100000000000000000000' is not allowed; indices run from 0 to 9223372036854775807"),
 ])
 def test_integers_outside_their_range_are_one_line(capsys, argv, message):
     code, _, stderr = run_cli(capsys, *argv)
@@ -206,3 +206,79 @@ def test_absurd_counts_warn(capsys, monkeypatch):
 def test_version(capsys):
     code, stdout, _ = run_cli(capsys, "--version")
     assert code == 0 and stdout.startswith("cardlab ") and stdout.split()[1][0].isdigit()
+
+
+# --- replay --json and --deal a:b ---------------------------------------------------------------------
+
+
+def _records(stdout):
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+def test_replay_json_lines_for_a_range_of_deals_match_the_run_and_the_text(capsys):
+    from cardlab.sim import barbu
+
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--seed", "7", "--deal", "10:19", "--json")
+    assert code == 0
+    records = _records(stdout)
+    assert [r["deal"] for r in records] == list(range(10, 19))
+    assert all(list(r) == ["deal", "contract", "declarer", "trump", "hands", "actions", "scores"] for r in records)
+    rows = barbu.simulate(deals=9, first_deal=10, seed=7, threads=1)
+    for r, (_, row) in zip(records, rows.iterrows()):
+        assert r["contract"] == row["contract"] and r["declarer"] == row["declarer"]
+        assert r["scores"] == [row[f"score_{p}"] for p in range(4)]
+        assert (r["trump"] is None) == (r["contract"] != "trumps") and r["trump"] in (None, "♣", "♦", "♥", "♠")
+        held = {card: seat for seat, hand in enumerate(r["hands"]) for card in hand}
+        assert len(held) == 52 and all(len(hand) == 13 for hand in r["hands"])
+        plays = [a for a in r["actions"] if a["kind"] == "play"]
+        assert all(held[a["card"]] == a["seat"] for a in plays) and len({a["card"] for a in plays}) == len(plays)
+    domino = next(r for r in records if r["contract"] == "domino")
+    assert {a["kind"] for a in domino["actions"]} <= {"play", "pass", "decline"}
+    trick = next(r for r in records if r["contract"] == "no-tricks")
+    assert trick["actions"][0] == {"seat": trick["declarer"], "kind": "play", "card": trick["actions"][0]["card"]}
+    code, text, _ = run_cli(capsys, "replay", "barbu", "--seed", "7", "--deal", str(trick["deal"]))
+    shown = [tok for line in text.splitlines() if line.startswith("trick ") for tok in line.split()[3:-3:2]]
+    assert shown == [a["card"] for a in trick["actions"]]
+
+
+def test_replay_json_of_domino_passes_and_of_a_game_with_doubles(capsys):
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--contract", "domino", "--deal", "0:6", "--json")
+    assert code == 0 and any(a["kind"] == "pass" for r in _records(stdout) for a in r["actions"])
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--game-index", "4", "--geronimo", "--double", "--seed", "2",
+                              "--json")
+    records = _records(stdout)
+    assert code == 0 and len(records) == 28 and {r["game"] for r in records} == {4}
+    assert [r["deal"] for r in records] == list(range(28))
+    doubles = [a for r in records for a in r["actions"] if a["kind"] in ("double", "redouble", "late-redouble")]
+    assert doubles and all(set(a) == {"seat", "kind", "target"} and a["seat"] != a["target"] for a in doubles)
+    first = records[0]["actions"]
+    kinds = [a["kind"] for a in first]
+    assert kinds == sorted(kinds, key=lambda k: k == "play")  # the doubles come before the play
+    assert all(sum(r["scores"]) == sum(r["raw"]) for r in records)
+
+
+def test_replay_ranges_as_text(capsys):
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--contract", "no-queens", "--deal", "5:8")
+    assert code == 0 and [line for line in stdout.splitlines() if line.startswith("===")] == [
+        "=== deal 5", "=== deal 6", "=== deal 7"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--deal", "5:5"], "--deal: '5:5' is an empty range; give a:b with a < b"),
+    (["--deal", "0:1000000"], "--deal: '0:1000000' holds 1,000,000 indices; one replay shows at most 100,000"),
+    (["--deal", "x"], "--deal: 'x' is not allowed; give an index (0 to 9223372036854775807) or a range a:b"),
+    (["--deal", "9223372036854775807:9223372036854775809"], "indices run from 0 to 9223372036854775807"),
+    (["--game-index", "1:a"], "--game-index: '1:a' is not allowed"),
+])
+def test_bad_replay_ranges_are_one_line(capsys, argv, message):
+    code, _, stderr = run_cli(capsys, "replay", "barbu", *argv)
+    assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
+
+
+def test_shared_replay_helpers_docstrings():
+    import doctest
+
+    from cardlab.sim import replay
+
+    result = doctest.testmod(replay)
+    assert result.attempted > 0 and result.failed == 0
