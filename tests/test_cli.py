@@ -282,3 +282,21 @@ def test_shared_replay_helpers_docstrings():
 
     result = doctest.testmod(replay)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_first_run_of_a_kind_says_once_that_kernels_compile(tmp_path, capsys, monkeypatch):
+    from cardlab.sim import cli
+
+    monkeypatch.setattr(cli, "_marker_dir", lambda: tmp_path)
+    argv = ["simulate", "barbu", "--contract", "no-queens", "--deals", "100", "--threads", "1"]
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 0 and "the first simulate of barbu deals here compiles its kernels" in stderr
+    assert "about 30 s to a minute" in stderr and str(tmp_path) in stderr
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 0 and "compiles" not in stderr
+    code, _, stderr = run_cli(capsys, "simulate", "barbu", "--games", "2", "--threads", "1")
+    assert code == 0 and "the first simulate of barbu games here" in stderr
+    code, _, stderr = run_cli(capsys, "study", "barbu", "trumps", "--players", "9")  # a failed run marks nothing
+    assert code == 2 and not list(tmp_path.glob("*study*"))
+    code, _, stderr = run_cli(capsys, "replay", "barbu", "--deal", "3")
+    assert "the first replay of barbu deals" in stderr
