@@ -11,7 +11,15 @@
 # whole-game totals and placings, plots.
 from .games import cluster_mean_ci, game_totals, placings, seat_advantage
 from .io import load_run
-from .plots import plot_contract_scores, plot_placings, plot_score_distributions, plot_seat_advantage, save_figure
+from .plots import (
+    add_run_title,
+    plot_contract_scores,
+    plot_placings,
+    plot_score_distributions,
+    plot_seat_advantage,
+    run_title,
+    save_figure,
+)
 from .report import format_report, options_that_apply, role_edge, score_shares, seat_scores, summary
 from .stats import mean_ci, paired_comparison, proportion_ci
 
@@ -26,6 +34,7 @@ from .barbu_games import (
 )
 from .barbu_plots import (
     plot_contract_points,
+    plot_contract_study,
     plot_contract_timing,
     plot_contract_values,
     plot_double_payoffs,
@@ -42,6 +51,8 @@ from .barbu_studies import (
 )
 
 __all__ = [
+    "add_run_title",
+    "run_title",
     "cluster_mean_ci",
     "contract_points",
     "contract_timing",
@@ -60,6 +71,7 @@ __all__ = [
     "placings",
     "plot_contract_points",
     "plot_contract_scores",
+    "plot_contract_study",
     "plot_contract_timing",
     "plot_contract_values",
     "plot_double_payoffs",

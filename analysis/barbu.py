@@ -5,7 +5,7 @@ what only Barbu has lives in ``barbu_games`` (contracts in a game, doubling), ``
 (trump and contract choice) and ``barbu_plots``.
 """
 from .barbu_games import format_game_report
-from .barbu_plots import plot_contract_values, plot_game_report, plot_trump_study
+from .barbu_plots import plot_contract_study, plot_game_report, plot_trump_study
 from .barbu_studies import format_contract_study, format_trump_study
 from .plots import plot_score_distributions
 from .report import format_report
@@ -14,7 +14,7 @@ REPORTS = {
     "deal": (format_report, plot_score_distributions),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
-    "contracts": (format_contract_study, plot_contract_values),
+    "contracts": (format_contract_study, plot_contract_study),
 }
 
 

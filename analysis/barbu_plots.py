@@ -14,6 +14,7 @@ from matplotlib.ticker import MaxNLocator
 from .barbu_games import contract_points, contract_timing, double_payoffs, has_doubles, is_chosen_schedule
 from .barbu_studies import contract_value_summary, trump_by_length
 from .plots import _new_axes, _yerr, plot_placings, plot_seat_advantage
+from .stats import proportion_ci
 
 
 def plot_contract_points(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -31,10 +32,10 @@ def plot_contract_points(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     table = contract_points(df)
     ax = _new_axes(ax)
     x = np.arange(len(table))
-    bars = ax.bar(x, table["share"], color="tab:purple")
+    bars = ax.bar(x, 100 * table["share"], color="tab:purple")
     ax.bar_label(bars, labels=[f"decl. {v:+.1f}" for v in table["declarer_mean"]], fontsize="x-small")
     ax.set_xticks(x, [str(c) for c in table.index], rotation=30, ha="right")
-    ax.set_ylabel("share of game points (Σ|score|)")
+    ax.set_ylabel("% of game points (Σ|score|)")
     ax.set_title("Where the points are")
     return ax
 
@@ -56,12 +57,12 @@ def plot_contract_timing(df: pd.DataFrame, *, ax: Axes | None = None, by: str = 
     table = contract_timing(df, by=by)
     ax = _new_axes(ax)
     colours = matplotlib.colormaps["tab10"](np.arange(table.shape[1]) % 10)
-    ax.stackplot(table.index, table.to_numpy().T, labels=[str(c) for c in table.columns], colors=colours)
+    ax.stackplot(table.index, 100 * table.to_numpy().T, labels=[str(c) for c in table.columns], colors=colours)
     ax.set_xlim(table.index.min(), max(table.index.max(), table.index.min() + 1))
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 100)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(by)
-    ax.set_ylabel("share of deals")
+    ax.set_ylabel(f"% of the {by}'s deals")
     ax.set_title("Contract timing")
     handles, labels = ax.get_legend_handles_labels()  # top of the stack first, as drawn
     ax.legend(handles[::-1], labels[::-1], fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
@@ -98,8 +99,8 @@ def plot_double_payoffs(df: pd.DataFrame, *, ax: Axes | None = None, level: floa
     ax.set_xticks(np.arange(len(contracts)), [str(c) for c in contracts], rotation=30, ha="right")
     ax.set_ylabel(f"mean payoff per double ({level:.0%} CI)")
     ax.set_title("Double payoffs to the doubler")
-    if targets:
-        ax.legend(fontsize="small")
+    if targets:  # beside the axes, where it hides no bar
+        ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     return ax
 
 
@@ -166,6 +167,51 @@ def plot_contract_values(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def plot_contract_study(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95) -> Figure:
+    """Plot a contract-value study in two panels, the verdict first, and return the Figure.
+
+    Left, the figure that answers the study: what the heuristic's pick loses against the best
+    contract for the hand (best value − picked value, points per deal, ``level`` CI), per picked
+    contract and over all deals, labelled with how often the pick was the best. Right: how often
+    each contract is picked against how often it is the best one (% of deals, Wilson CIs): a
+    contract picked far less often than it is best is one the heuristic overlooks. (A contract's
+    mean value is 0 by construction, so it is not plotted.) Drawn on ``fig`` (empty) or a new Figure.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0, 1, 2], "declarer": [0, 1, 2], "pick": ["no-tricks", "trumps", "trumps"],
+    ...                    "value_no_tricks": [2.0, -1.0, 0.0], "value_trumps": [1.0, -3.0, 2.0]})
+    >>> [ax.get_title().split(" (")[0] for ax in plot_contract_study(df).axes]
+    ['What the pick loses against the best contract', 'Picked vs best contract']
+    """
+    table = contract_value_summary(df, level=level)
+    n = int(table.loc["all", "picked"])
+    if fig is None:
+        fig = Figure(figsize=(13, 4.6), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    picked = table[table["picked"] > 0]
+    x = np.arange(len(picked))
+    colours = ["0.35" if name == "all" else "tab:orange" for name in picked.index]
+    bars = left.bar(x, picked["loss"], color=colours, yerr=_yerr(picked, "loss", "loss_ci_low", "loss_ci_high"),
+                    capsize=3, ecolor="0.3")
+    left.bar_label(bars, labels=[f"{100 * v:.0f}%\nbest" for v in picked["pick_is_best"]], fontsize="x-small",
+                   label_type="center", color="white")
+    left.set_xticks(x, [str(c) for c in picked.index], rotation=30, ha="right")
+    left.set_ylabel(f"best − picked value (points per deal, {level:.0%} CI)")
+    left.set_title(f"What the pick loses against the best contract ({n:,} deals)")
+    contracts = table.drop(index="all")
+    x = np.arange(len(contracts))
+    for offset, column, colour, label in ((-0.2, "picked", "tab:blue", "picked by the heuristic"),
+                                          (0.2, "best", "tab:green", "best contract for the hand")):
+        share, low, high = proportion_ci(contracts[column].to_numpy(), np.full(len(contracts), n), level=level)
+        err = 100 * np.vstack([share - low, high - share])
+        right.bar(x + offset, 100 * share, width=0.4, color=colour, label=label, yerr=err, capsize=2, ecolor="0.3")
+    right.set_xticks(x, [str(c) for c in contracts.index], rotation=30, ha="right")
+    right.set_ylabel(f"% of deals ({level:.0%} CI)")
+    right.set_title("Picked vs best contract (ties: best for each tied contract)")
+    right.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.28), ncols=2, frameon=False)
+    return fig
+
+
 def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None, meta: dict | None = None,
                      level: float = 0.95) -> Figure:
     """Plot a dashboard of a whole-game run and return the Figure.
@@ -173,7 +219,8 @@ def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None, meta: dict 
     Panels: placings (``plot_placings``), seat advantage (``plot_seat_advantage``), contract
     points (``plot_contract_points``), contract timing when the declarers choose (Geronimo, see
     ``games.is_chosen_schedule``; ``meta`` from ``load_run`` decides when given) and double payoffs
-    when the run has ``double_i_j`` columns. Drawn on ``fig`` (empty) or a new Figure.
+    when the run has ``double_i_j`` columns, two to a row; an odd last panel spans its row, so no
+    panel is left empty. Drawn on ``fig`` (empty) or a new Figure.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"game": [0, 0, 1, 1], "deal": [0, 1, 0, 1], "declarer": [0, 1, 0, 1],
@@ -193,10 +240,9 @@ def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None, meta: dict 
         panels.append(lambda ax: plot_double_payoffs(df, ax=ax, level=level))
     nrows = math.ceil(len(panels) / 2)
     if fig is None:
-        fig = Figure(figsize=(13, 4.2 * nrows), layout="constrained")
-    axes = fig.subplots(nrows, 2, squeeze=False).ravel()
-    for ax, draw in zip(axes, panels):
-        draw(ax)
-    for ax in axes[len(panels):]:
-        fig.delaxes(ax)
+        fig = Figure(figsize=(13, 4.6 * nrows), layout="constrained")
+    grid = fig.add_gridspec(nrows, 2)
+    for k, draw in enumerate(panels):
+        last_alone = k == len(panels) - 1 and len(panels) % 2  # an odd last panel spans the row: no empty panel
+        draw(fig.add_subplot(grid[k // 2, :] if last_alone else grid[k // 2, k % 2]))
     return fig

@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from .games import placings, seat_advantage
 from .report import score_shares, summary
@@ -22,8 +21,32 @@ from .report import score_shares, summary
 _COLOURS = ("tab:red", "tab:blue")  # the role seat, the others
 
 
+MAX_TICKS = 12  # score axes: a tick on every score that occurs, or on round multiples that occur
+_NICE_STEPS = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 25, 50, 100, 200, 500, 1000)
+
+
+def score_ticks(values) -> np.ndarray:
+    """The x ticks of a score axis: every score that occurs, or when there are many, the multiples of
+    the smallest round step (2, 5, 10 …) that leaves at most ``MAX_TICKS``, among the scores that occur.
+
+    >>> score_ticks([-12, 0]).tolist(), score_ticks(range(-13, 1)).tolist()
+    ([-12, 0], [-12, -10, -8, -6, -4, -2, 0])
+    """
+    values = np.unique(np.asarray(values))
+    if len(values) <= MAX_TICKS:
+        return values
+    span = int(values[-1] - values[0])
+    for step in _NICE_STEPS:
+        if span // step + 1 <= MAX_TICKS:
+            ticks = values[values % step == 0]
+            if len(ticks) >= 2:
+                return ticks
+    return values[:: math.ceil(len(values) / MAX_TICKS)]
+
+
 def _draw_shares(ax: Axes, shares: pd.DataFrame, stats: pd.DataFrame, contract) -> None:
-    """Side-by-side bars of the score shares of each role for one group, legend with mean ± CI half-width."""
+    """Side-by-side bars of the score shares (%) of each role for one group, legend (mean ± CI half-width)
+    below the axes, where it hides no bar; x ticks on the scores that occur."""
     values = np.unique(shares["score"].to_numpy())
     step = int(np.gcd.reduce(np.diff(values))) if len(values) > 1 else 1
     width = 0.4 * step
@@ -34,12 +57,13 @@ def _draw_shares(ax: Axes, shares: pd.DataFrame, stats: pd.DataFrame, contract) 
         row = stats.loc[role]
         half = (row["ci_high"] - row["ci_low"]) / 2
         label = f"{role}: {row['mean']:.3f} ± {half:.3f}"
-        ax.bar(part["score"] + offset, part["share"], width=width, color=colour, label=label)
+        ax.bar(part["score"] + offset, 100 * part["share"], width=width, color=colour, label=label)
     ax.set_title(str(contract))
-    ax.set_xlabel("score")
-    ax.set_ylabel("share of seat scores")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend(title="mean ± CI half-width", fontsize="small", title_fontsize="small")
+    ax.set_xlabel("score (points in the deal)")
+    ax.set_ylabel("% of the role's seat scores")
+    ax.set_xticks(score_ticks(values))
+    ax.legend(title="mean ± 95% CI half-width", fontsize="small", title_fontsize="small", ncols=2,
+              loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
 
 
 def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, level: float = 0.95,
@@ -89,10 +113,10 @@ def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, lev
     stats = summary(df, by=by, role=role, level=level)
     shares = score_shares(df, by=by, role=role)
     contracts = list(stats.index.get_level_values(by).unique())
-    ncols = min(3, len(contracts))
+    ncols = 2 if len(contracts) in (2, 4) else min(3, len(contracts))
     nrows = math.ceil(len(contracts) / ncols)
     if fig is None:
-        fig = Figure(figsize=(5 * ncols, 3.6 * nrows), layout="constrained")
+        fig = Figure(figsize=(5 * ncols, 4.2 * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     for ax, contract in zip(axes, contracts):
         _draw_shares(ax, shares[shares[by] == contract], stats.xs(contract, level=by), contract)
@@ -114,8 +138,8 @@ def _yerr(table: pd.DataFrame, mean: str, low: str, high: str) -> np.ndarray:
 def plot_placings(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.95) -> Axes:
     """Plot, per seat, the share of games finished at each place (grouped bars with Wilson CI error bars).
 
-    Data from ``games.placings`` (tied seats share the better place); a dotted line marks 1/n,
-    the share of a fair seat with no ties. A new Figure is created only when ``ax`` is None.
+    Data from ``games.placings`` (tied seats share the better place), in % of games; a dotted line
+    marks 100/n %, the share of a fair seat with no ties; the legend sits below the axes. A new Figure is created only when ``ax`` is None.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"game": [0, 1], "deal": [0, 0], "score_0": [4, 2], "score_1": [0, 3]})
@@ -131,14 +155,15 @@ def plot_placings(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.
     for k, place in enumerate(places):
         part = table.xs(place, level="place")
         x = np.arange(len(seats)) - 0.4 + width * (k + 0.5)
-        ax.bar(x, part["share"], width=width, color=colours[k], label=f"place {place}",
-               yerr=_yerr(part, "share", "ci_low", "ci_high"), capsize=2, ecolor="0.3")
-    ax.axhline(1 / len(places), color="0.4", linestyle=":", linewidth=1)
+        ax.bar(x, 100 * part["share"], width=width, color=colours[k], label=f"place {place}",
+               yerr=100 * _yerr(part, "share", "ci_low", "ci_high"), capsize=2, ecolor="0.3")
+    ax.axhline(100 / len(places), color="0.4", linestyle=":", linewidth=1)
     ax.set_xticks(np.arange(len(seats)), [f"seat {s}" for s in seats])
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("% of games (95% CI)")
     ax.set_title("Finishing places per seat")
-    ax.set_ylim(0, 1.25 * max(float(table["ci_high"].max()), 1 / len(places)))  # room for the legend
-    ax.legend(fontsize="small", ncols=min(len(places), 5))
+    ax.set_ylim(0, 100 * max(float(table["ci_high"].max()), 1 / len(places)) * 1.05)
+    ax.legend(fontsize="small", ncols=min(len(places), 5), loc="upper center", bbox_to_anchor=(0.5, -0.08),
+              frameon=False)
     return ax
 
 
@@ -163,6 +188,53 @@ def plot_seat_advantage(df: pd.DataFrame, *, ax: Axes | None = None, level: floa
     ax.set_ylabel("seat total − table mean (points per game)")
     ax.set_title(f"Seat advantage ({level:.0%} CI)")
     return ax
+
+
+def run_title(meta: dict | None, df: pd.DataFrame | None = None) -> str:
+    """A figure's overall title from the run's metadata: game, players, deck, deals (games), seed, policy.
+
+    >>> run_title({"game": "barbu", "options": {"players": 4, "deck": 52}, "deals": 30000, "seed": 7,
+    ...            "policies": ["heuristic"] * 4})
+    'Barbu · 4 players · 52 cards · 30,000 deals · seed 7 · policy heuristic'
+    """
+    meta = meta or {}
+    options = meta.get("options") if isinstance(meta.get("options"), dict) else {}
+    try:
+        from cardlab.sim.games import GAMES
+
+        game = GAMES.get(meta.get("game"), meta.get("game"))
+    except ImportError:  # analysis used without the engines
+        game = meta.get("game")
+    parts = [str(game or "cardlab run")]
+    if "players" in options:
+        parts.append(f"{options['players']} players")
+    if "deck" in options:
+        parts.append(f"{options['deck']} cards")
+    unit = "games" if meta.get("unit") == "game" else "deals"
+    count = meta.get(unit)
+    if count is None and df is not None:
+        count = df["game"].nunique() if unit == "games" and "game" in df.columns else len(df)
+    if count is not None:
+        parts.append(f"{count:,} {unit}")
+    if meta.get("study"):
+        parts.append(f"{meta['study']} study")
+    if "seed" in meta:
+        parts.append(f"seed {meta['seed']}")
+    policies = meta.get("policies")
+    if isinstance(policies, list) and policies:
+        parts.append("policy " + (policies[0] if len(set(policies)) == 1 else ",".join(policies)))
+    return " · ".join(parts)
+
+
+def add_run_title(fig, meta: dict | None, df: pd.DataFrame | None = None):
+    """Put :func:`run_title` over ``fig`` (a Figure, or the Figure of an Axes) and return the Figure.
+
+    >>> add_run_title(Figure(), {"game": "barbu", "deals": 10, "seed": 1}).get_suptitle()
+    'Barbu · 10 deals · seed 1'
+    """
+    fig = getattr(fig, "figure", fig)
+    fig.suptitle(run_title(meta, df), fontsize="large")
+    return fig
 
 
 def save_figure(fig: Figure, path) -> Path:

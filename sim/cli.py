@@ -197,8 +197,8 @@ def _report(df, meta, plot) -> None:
     text, figure = games_registry.report_for(meta)
     print(text(df, meta))
     if plot:
-        fig = figure(df)
-        analysis.save_figure(getattr(fig, "figure", fig), plot)
+        fig = analysis.add_run_title(figure(df), meta, df)
+        analysis.save_figure(fig, plot)
         print(f"plot written to {plot}")
 
 

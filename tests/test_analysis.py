@@ -310,9 +310,9 @@ def test_plot_score_distributions(tmp_path):
         f"declarer: -2.000 ± {Z95 * 2 / math.sqrt(3):.3f}",
         f"others: -5.000 ± {Z95 / math.sqrt(3):.3f}",
     ]
-    # Three declarer bars (scores -4, -2, 0) and four others bars (-8, -6, -4, -2), heights are shares.
+    # Three declarer bars (scores -4, -2, 0) and four others bars (-8, -6, -4, -2), heights in % (as the text).
     heights = sorted(round(p.get_height(), 6) for p in ax.patches)
-    assert heights == sorted([round(1 / 3, 6)] * 3 + [round(v, 6) for v in (1 / 6, 2 / 6, 2 / 6, 1 / 6)])
+    assert heights == sorted([round(100 / 3, 6)] * 3 + [round(100 * v, 6) for v in (1 / 6, 2 / 6, 2 / 6, 1 / 6)])
     path = save_figure(fig, tmp_path / "plots" / "scores.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
 
@@ -321,7 +321,7 @@ def test_plot_score_distributions_uses_given_figure_and_grid():
     df = pd.concat([deals().assign(contract=name) for name in ("a", "b", "c", "d")], ignore_index=True)
     fig = Figure()
     assert plot_score_distributions(df, fig=fig) is fig
-    assert [ax.get_title() for ax in fig.axes] == ["a", "b", "c", "d"]  # 2 x 3 grid, empty slots removed
+    assert [ax.get_title() for ax in fig.axes] == ["a", "b", "c", "d"]  # a 2 x 2 grid: no empty slot
 
 
 def test_plot_contract_scores():
