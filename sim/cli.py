@@ -243,35 +243,28 @@ def _study(args) -> None:
 COMPILE_TIME = "about 30 s to a minute"  # measured: 64 s for deals, 67 s for games on a shared 2-core machine
 
 
-def _marker_dir() -> Path:
-    """Where the compile markers live: inside the kernel cache, so a new cache (an edited engine) starts clean."""
+def _announce_compiling() -> None:
+    """Say once, when Numba starts compiling a kernel (a first run: nothing cached yet for this machine
+    and engine), that the kernels are being compiled and cached and how long that takes. Kernels loaded
+    from the cache compile nothing, so later runs say nothing."""
     import numba
+    from numba.core import event
 
-    return Path(numba.config.CACHE_DIR)
+    class Announce(event.Listener):
+        said = False
 
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                print(f"cardlab: note: compiling the kernels for this machine ({COMPILE_TIME}, once: they are "
+                      f"cached in {numba.config.CACHE_DIR}, so later runs start at once)", file=sys.stderr, flush=True)
 
-def _first_run_notice(args):
-    """Say once, before the first run of a kind (game, command, deals or games), that the kernels are being
-    compiled and cached, and how long that takes; return the marker to write when the run succeeds."""
-    kind = {"simulate": "games" if getattr(args, "games", None) is not None else "deals",
-            "study": getattr(args, "study", ""),
-            "replay": "games" if getattr(args, "game_index", None) is not None else "deals"}[args.command]
-    marker = _marker_dir() / f".compiled-{args.game}-{args.command}-{kind}"
-    if marker.exists():
-        return None
-    print(f"cardlab: note: the first {args.command} of {args.game} {kind} here compiles its kernels for this "
-          f"machine ({COMPILE_TIME}); they are cached in {_marker_dir()}, so later runs start at once",
-          file=sys.stderr, flush=True)
-    return marker
-
-
-def _mark_compiled(marker) -> None:
-    if marker is not None:
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
-        except OSError:  # a read-only cache: the note shows again next time, nothing worse
+        def on_end(self, ev):
             pass
+
+    if getattr(_announce_compiling, "listener", None) is None:
+        _announce_compiling.listener = Announce()
+        event.register("numba:compile", _announce_compiling.listener)
 
 
 def _check_run_path(path) -> None:
@@ -341,7 +334,8 @@ def main(argv=None) -> int:
             created["out"] = _check_output("out", args.out)
         if args.command in ("simulate", "study", "report"):
             created["plot"] = _check_output("plot", args.plot)
-        marker = _first_run_notice(args) if args.command != "report" else None
+        if args.command != "report":
+            _announce_compiling()
         if args.command == "simulate":
             _simulate(args)
         elif args.command == "study":
@@ -350,7 +344,6 @@ def main(argv=None) -> int:
             _report(*_load(args.path), args.plot)
         elif args.command == "replay":
             _replay(args)
-        _mark_compiled(marker)
         for option, missing in created.items():
             _note_created(option, missing)
     except ValueError as err:
