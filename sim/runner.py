@@ -66,6 +66,26 @@ def set_threads(threads) -> int:
     return int(threads)
 
 
+def progress_bar(total: int, unit: str, progress: bool):
+    """A tqdm bar on stderr; a widget in Jupyter when ipywidgets is there. Nothing is imported for a run
+    without progress, so a notebook never shows tqdm's "IProgress not found" warning."""
+    if not progress:
+        from tqdm.std import tqdm
+
+        return tqdm(total=total, disable=True)
+    import warnings
+
+    from tqdm import TqdmWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TqdmWarning)
+        try:
+            from tqdm.auto import tqdm
+        except TqdmWarning:  # Jupyter without ipywidgets: the plain text bar
+            from tqdm.std import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr)
+
+
 def versions() -> dict:
     """Versions of cardlab and its engines, for run metadata."""
     out = {"python": platform.python_version()}
@@ -116,9 +136,7 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     chunk_size = check_positive_int("chunk_size", chunk_size)
     meta = dict(meta or {}, **{count_key: deals, first_key: first_deal}, versions=versions())
     path = check_output_path(out) if out is not None else None
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=deals, unit=unit, unit_scale=True, disable=not progress, file=sys.stderr)
+    bar = progress_bar(deals, unit, progress)
     frames, writer, tmp, done = [], None, None, 0
     try:
         for start in range(first_deal, first_deal + deals, chunk_size):
