@@ -101,6 +101,9 @@ def check_output_path(out) -> Path:
     """Fail early, naming the option, when ``out`` cannot be written."""
     path = Path(out)
     parent = path.parent if str(path.parent) else Path(".")
+    if path.suffix.lower() not in (".parquet", ".pq") and not path.is_dir():
+        raise ValueError(f"out: {str(out)!r} is not allowed; cardlab writes Parquet, so give a name ending in "
+                         ".parquet or .pq (such as runs/study.parquet)")
     if path.is_dir():
         raise ValueError(f"out: {str(out)!r} is a directory; give a file path such as runs/study.parquet")
     try:

@@ -445,7 +445,7 @@ def test_real_run_structure(real_games):
 # --- documentation ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["games", "barbu_games", "barbu_studies", "barbu_plots"])
+@pytest.mark.parametrize("module", ["games", "barbu", "barbu_games", "barbu_studies", "barbu_plots"])
 def test_docstring_examples_run(module):
     module = importlib.import_module(f"cardlab.analysis.{module}")
     result = doctest.testmod(module)

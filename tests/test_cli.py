@@ -303,3 +303,11 @@ def test_a_run_that_compiles_says_once_that_kernels_compile(capsys):
     stderr = capsys.readouterr().err
     assert stderr.count("cardlab: note: compiling the kernels for this machine (about 30 s to a minute") == 1
     assert "cached in" in stderr
+
+
+def test_the_python_side_refuses_parquet_under_another_name_too(tmp_path):
+    from cardlab.sim import barbu
+
+    with pytest.raises(ValueError, match="out: .* is not allowed; cardlab writes Parquet"):
+        barbu.simulate(deals=10, contract="no-queens", out=tmp_path / "x.csv")
+    assert list(tmp_path.iterdir()) == []
