@@ -333,9 +333,10 @@ def _game_header(meta: dict | None, df: pd.DataFrame, n: int) -> list[str]:
     parts = [f"game: {meta.get('game', '?')}", f"seed: {meta.get('seed', '?')}", f"games: {games:,}",
              f"deals per game: {meta.get('deals_per_game', per_game)}"]
     lines = ["cardlab game report | " + " | ".join(parts)]
+    doubling = bool((meta.get("options") or {}).get("double", True)) if isinstance(meta.get("options"), dict) else True
     for key in ("contracts", "policies", "double_policies"):
         value = meta.get(key)
-        if value:
+        if value and (key != "double_policies" or doubling):  # doubling policies only where doubles are played
             text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             lines.append(f"{key.replace('_', ' ')}: {text}")
     lines += textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  ")

@@ -236,6 +236,8 @@ def _study(args) -> None:
             raise ValueError(f"study: {args.game} has no study yet")
         if args.study not in game.STUDIES:
             raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
+    runner.check_positive_int("deals", args.deals)
+    _warn_size(args, "deals", args.deals)
     df, meta = game.study(args, threads=args.threads, progress=sys.stderr.isatty(), out=args.out)
     _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals")
 

@@ -158,12 +158,15 @@ def test_missing_columns_are_named():
 
 
 def test_game_report_sections():
-    text = format_game_report(games(), {"game": "barbu", "seed": 5, "deals_per_game": 2,
-                                        "options": {"players": 3, "geronimo": False}})
+    text = format_game_report(games(), {"game": "barbu", "seed": 5, "deals_per_game": 2, "unit": "game",
+                                        "double_policies": ["heuristic"] * 3,
+                                        "options": {"players": 3, "geronimo": False, "double": False,
+                                                    "late_redouble": False, "declarer_blocks": False}})
     assert text.startswith("cardlab game report | game: barbu | seed: 5 | games: 2 | deals per game: 2")
     for title in ("Seat advantage", "Placings", "Contract points", "Deal scores by contract and role"):
         assert title in text
     assert "Contract timing" not in text and "Doubl" not in text  # regular schedule, no doubling
+    assert "double policies" not in text and "options: players=3, geronimo=False, double=False\n" in text
 
 
 # --- doubling ------------------------------------------------------------------------------------------
