@@ -41,7 +41,6 @@ from .barbu_plots import (
     plot_game_report,
     plot_trump_study,
 )
-from . import barbu  # noqa: E402  (the registry module, after the shared names it uses)
 from .barbu_studies import (
     contract_value_summary,
     format_contract_study,
@@ -49,10 +48,10 @@ from .barbu_studies import (
     trump_by_length,
     trump_choice_summary,
 )
+from . import barbu  # the registry module (REPORTS, options_that_apply), reached as analysis.barbu
 
 __all__ = [
     "add_run_title",
-    "run_title",
     "cluster_mean_ci",
     "contract_points",
     "contract_timing",
@@ -67,6 +66,7 @@ __all__ = [
     "game_totals",
     "load_run",
     "mean_ci",
+    "options_that_apply",
     "paired_comparison",
     "placings",
     "plot_contract_points",
@@ -82,7 +82,7 @@ __all__ = [
     "plot_trump_study",
     "proportion_ci",
     "role_edge",
-    "options_that_apply",
+    "run_title",
     "save_figure",
     "score_shares",
     "seat_advantage",
