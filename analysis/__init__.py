@@ -7,43 +7,51 @@
 >>> print(format_game_report(games, meta))  # doctest: +SKIP
 """
 
-from .games import (
-    cluster_mean_ci,
+# What every game shares: score distributions by a grouping key, intervals, paired comparisons,
+# whole-game totals and placings, plots.
+from .games import cluster_mean_ci, game_totals, placings, seat_advantage
+from .io import load_run
+from .plots import (
+    add_run_title,
+    plot_contract_scores,
+    plot_placings,
+    plot_score_distributions,
+    plot_seat_advantage,
+    run_title,
+    save_figure,
+)
+from .report import format_report, options_that_apply, role_edge, score_shares, seat_scores, summary
+from .stats import mean_ci, paired_comparison, proportion_ci
+
+# Barbu's own reports (also reached through the registry: ``analysis.barbu.REPORTS``).
+from .barbu_games import (
     contract_points,
     contract_timing,
     double_events,
     double_payoffs,
     doubling_effects,
     format_game_report,
-    game_totals,
-    placings,
-    seat_advantage,
 )
-from .io import load_run
-from .plots import (
+from .barbu_plots import (
     plot_contract_points,
-    plot_contract_scores,
+    plot_contract_study,
     plot_contract_timing,
     plot_contract_values,
     plot_double_payoffs,
     plot_game_report,
-    plot_placings,
-    plot_score_distributions,
-    plot_seat_advantage,
     plot_trump_study,
-    save_figure,
 )
-from .report import format_report, score_shares, seat_scores, summary
-from .stats import mean_ci, proportion_ci
-from .studies import (
+from .barbu_studies import (
     contract_value_summary,
     format_contract_study,
     format_trump_study,
     trump_by_length,
     trump_choice_summary,
 )
+from . import barbu  # the registry module (REPORTS, options_that_apply), reached as analysis.barbu
 
 __all__ = [
+    "add_run_title",
     "cluster_mean_ci",
     "contract_points",
     "contract_timing",
@@ -58,9 +66,12 @@ __all__ = [
     "game_totals",
     "load_run",
     "mean_ci",
+    "options_that_apply",
+    "paired_comparison",
     "placings",
     "plot_contract_points",
     "plot_contract_scores",
+    "plot_contract_study",
     "plot_contract_timing",
     "plot_contract_values",
     "plot_double_payoffs",
@@ -70,6 +81,8 @@ __all__ = [
     "plot_seat_advantage",
     "plot_trump_study",
     "proportion_ci",
+    "role_edge",
+    "run_title",
     "save_figure",
     "score_shares",
     "seat_advantage",

@@ -1,4 +1,8 @@
-"""Matplotlib figures for simulation results (object API only: no pyplot, no GUI backend, no plt.show())."""
+"""Matplotlib figures every game shares (object API only: no pyplot, no GUI backend, no plt.show()).
+
+Score distributions by a grouping key, placings and seat advantage, and ``save_figure``; a game's
+own figures (Barbu's in ``barbu_plots``) build on these.
+"""
 
 from __future__ import annotations
 
@@ -10,44 +14,60 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
-from .games import (
-    contract_points,
-    contract_timing,
-    double_payoffs,
-    has_doubles,
-    is_chosen_schedule,
-    placings,
-    seat_advantage,
-)
-from .report import ROLES, score_shares, summary
-from .studies import contract_value_summary, trump_by_length
+from .games import placings, seat_advantage
+from .report import score_shares, summary
 
-_COLOURS = {"declarer": "tab:red", "others": "tab:blue"}
+_COLOURS = ("tab:red", "tab:blue")  # the role seat, the others
+
+
+MAX_TICKS = 12  # score axes: a tick on every score that occurs, or on round multiples that occur
+_NICE_STEPS = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 25, 50, 100, 200, 500, 1000)
+
+
+def score_ticks(values) -> np.ndarray:
+    """The x ticks of a score axis: every score that occurs, or when there are many, the multiples of
+    the smallest round step (2, 5, 10 …) that leaves at most ``MAX_TICKS``, among the scores that occur.
+
+    >>> score_ticks([-12, 0]).tolist(), score_ticks(range(-13, 1)).tolist()
+    ([-12, 0], [-12, -10, -8, -6, -4, -2, 0])
+    """
+    values = np.unique(np.asarray(values))
+    if len(values) <= MAX_TICKS:
+        return values
+    span = int(values[-1] - values[0])
+    for step in _NICE_STEPS:
+        if span // step + 1 <= MAX_TICKS:
+            ticks = values[values % step == 0]
+            if len(ticks) >= 2:
+                return ticks
+    return values[:: math.ceil(len(values) / MAX_TICKS)]
 
 
 def _draw_shares(ax: Axes, shares: pd.DataFrame, stats: pd.DataFrame, contract) -> None:
-    """Side-by-side bars of the score shares of each role for one contract, legend with mean ± CI half-width."""
+    """Side-by-side bars of the score shares (%) of each role for one group, legend (mean ± CI half-width)
+    below the axes, where it hides no bar; x ticks on the scores that occur."""
     values = np.unique(shares["score"].to_numpy())
     step = int(np.gcd.reduce(np.diff(values))) if len(values) > 1 else 1
     width = 0.4 * step
-    for offset, role in zip((-width / 2, width / 2), ROLES):
+    for offset, role, colour in zip((-width / 2, width / 2), shares["role"].cat.categories, _COLOURS):
         part = shares[shares["role"] == role]
         if part.empty:
             continue
         row = stats.loc[role]
         half = (row["ci_high"] - row["ci_low"]) / 2
         label = f"{role}: {row['mean']:.3f} ± {half:.3f}"
-        ax.bar(part["score"] + offset, part["share"], width=width, color=_COLOURS[role], label=label)
+        ax.bar(part["score"] + offset, 100 * part["share"], width=width, color=colour, label=label)
     ax.set_title(str(contract))
-    ax.set_xlabel("score")
-    ax.set_ylabel("share of seat scores")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend(title="mean ± CI half-width", fontsize="small", title_fontsize="small")
+    ax.set_xlabel("score (points in the deal)")
+    ax.set_ylabel("% of the role's seat scores")
+    ax.set_xticks(score_ticks(values))
+    ax.legend(title="mean ± 95% CI half-width", fontsize="small", title_fontsize="small", ncols=2,
+              loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
 
 
-def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, level: float = 0.95) -> Axes:
+def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, level: float = 0.95,
+                         by: str = "contract", role: str = "declarer") -> Axes:
     """Plot one contract's score distribution on ``ax`` (declarer vs others bars) and return the Axes.
 
     x is the score, y the share of the role's seat scores with that score
@@ -61,19 +81,21 @@ def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, 
     >>> plot_contract_scores(df, "no-barbu").get_title()
     'no-barbu'
     """
-    if "contract" not in getattr(df, "columns", ()):
-        raise ValueError("missing column 'contract': expected the simulator's DataFrame, one row per deal")
-    subset = df[df["contract"] == contract]
+    if by not in getattr(df, "columns", ()):
+        raise ValueError(f"missing column {by!r}: expected the simulator's DataFrame, one row per deal")
+    subset = df[df[by] == contract]
     if subset.empty:
-        found = ", ".join(map(str, pd.unique(df["contract"])))
-        raise ValueError(f"no deals with contract {contract!r}; contracts in the data: {found}")
+        found = ", ".join(map(str, pd.unique(df[by])))
+        raise ValueError(f"no deals with {by} {contract!r}; values in the data: {found}")
     if ax is None:
         ax = Figure(figsize=(6, 4), layout="constrained").add_subplot()
-    _draw_shares(ax, score_shares(subset), summary(subset, level=level).xs(contract, level="contract"), contract)
+    _draw_shares(ax, score_shares(subset, by=by, role=role),
+                 summary(subset, by=by, role=role, level=level).xs(contract, level=by), contract)
     return ax
 
 
-def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95) -> Figure:
+def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95,
+                             by: str = "contract", role: str = "declarer") -> Figure:
     """Plot one panel per contract (in ``summary`` order) with the score distributions of declarer and others.
 
     Each panel is drawn like ``plot_contract_scores``: side-by-side bars of
@@ -88,16 +110,16 @@ def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, lev
     >>> [ax.get_title() for ax in plot_score_distributions(df).axes]
     ['no-barbu', 'no-queens']
     """
-    stats = summary(df, level=level)
-    shares = score_shares(df)
-    contracts = list(stats.index.get_level_values("contract").unique())
-    ncols = min(3, len(contracts))
+    stats = summary(df, by=by, role=role, level=level)
+    shares = score_shares(df, by=by, role=role)
+    contracts = list(stats.index.get_level_values(by).unique())
+    ncols = 2 if len(contracts) in (2, 4) else min(3, len(contracts))
     nrows = math.ceil(len(contracts) / ncols)
     if fig is None:
-        fig = Figure(figsize=(5 * ncols, 3.6 * nrows), layout="constrained")
+        fig = Figure(figsize=(5 * ncols, 4.2 * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     for ax, contract in zip(axes, contracts):
-        _draw_shares(ax, shares[shares["contract"] == contract], stats.xs(contract, level="contract"), contract)
+        _draw_shares(ax, shares[shares[by] == contract], stats.xs(contract, level=by), contract)
     for ax in axes[len(contracts):]:
         fig.delaxes(ax)
     return fig
@@ -116,8 +138,8 @@ def _yerr(table: pd.DataFrame, mean: str, low: str, high: str) -> np.ndarray:
 def plot_placings(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.95) -> Axes:
     """Plot, per seat, the share of games finished at each place (grouped bars with Wilson CI error bars).
 
-    Data from ``games.placings`` (tied seats share the better place); a dotted line marks 1/n,
-    the share of a fair seat with no ties. A new Figure is created only when ``ax`` is None.
+    Data from ``games.placings`` (tied seats share the better place), in % of games; a dotted line
+    marks 100/n %, the share of a fair seat with no ties; the legend sits below the axes. A new Figure is created only when ``ax`` is None.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"game": [0, 1], "deal": [0, 0], "score_0": [4, 2], "score_1": [0, 3]})
@@ -133,14 +155,15 @@ def plot_placings(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.
     for k, place in enumerate(places):
         part = table.xs(place, level="place")
         x = np.arange(len(seats)) - 0.4 + width * (k + 0.5)
-        ax.bar(x, part["share"], width=width, color=colours[k], label=f"place {place}",
-               yerr=_yerr(part, "share", "ci_low", "ci_high"), capsize=2, ecolor="0.3")
-    ax.axhline(1 / len(places), color="0.4", linestyle=":", linewidth=1)
+        ax.bar(x, 100 * part["share"], width=width, color=colours[k], label=f"place {place}",
+               yerr=100 * _yerr(part, "share", "ci_low", "ci_high"), capsize=2, ecolor="0.3")
+    ax.axhline(100 / len(places), color="0.4", linestyle=":", linewidth=1)
     ax.set_xticks(np.arange(len(seats)), [f"seat {s}" for s in seats])
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("% of games (95% CI)")
     ax.set_title("Finishing places per seat")
-    ax.set_ylim(0, 1.25 * max(float(table["ci_high"].max()), 1 / len(places)))  # room for the legend
-    ax.legend(fontsize="small", ncols=min(len(places), 5))
+    ax.set_ylim(0, 100 * max(float(table["ci_high"].max()), 1 / len(places)) * 1.05)
+    ax.legend(fontsize="small", ncols=min(len(places), 5), loc="upper center", bbox_to_anchor=(0.5, -0.08),
+              frameon=False)
     return ax
 
 
@@ -167,189 +190,50 @@ def plot_seat_advantage(df: pd.DataFrame, *, ax: Axes | None = None, level: floa
     return ax
 
 
-def plot_contract_points(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Plot each contract's share of the game's points (Σ|score| of its deals / Σ|score| of all deals).
+def run_title(meta: dict | None, df: pd.DataFrame | None = None) -> str:
+    """A figure's overall title from the run's metadata: game, players, deck, deals (games), seed, policy.
 
-    Data from ``games.contract_points``; bars are annotated with the declarer's mean score. A new
-    Figure is created only when ``ax`` is None.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"contract": ["no-tricks", "trumps"], "declarer": [0, 1],
-    ...                    "score_0": [-3, 6], "score_1": [-1, 12]})
-    >>> [t.get_text() for t in plot_contract_points(df).get_xticklabels()]
-    ['no-tricks', 'trumps']
+    >>> run_title({"game": "barbu", "options": {"players": 4, "deck": 52}, "deals": 30000, "seed": 7,
+    ...            "policies": ["heuristic"] * 4})
+    'Barbu · 4 players · 52 cards · 30,000 deals · seed 7 · policy heuristic'
     """
-    table = contract_points(df)
-    ax = _new_axes(ax)
-    x = np.arange(len(table))
-    bars = ax.bar(x, table["share"], color="tab:purple")
-    ax.bar_label(bars, labels=[f"decl. {v:+.1f}" for v in table["declarer_mean"]], fontsize="x-small")
-    ax.set_xticks(x, [str(c) for c in table.index], rotation=30, ha="right")
-    ax.set_ylabel("share of game points (Σ|score|)")
-    ax.set_title("Where the points are")
-    return ax
+    meta = meta or {}
+    options = meta.get("options") if isinstance(meta.get("options"), dict) else {}
+    try:
+        from cardlab.sim.games import GAMES
+
+        game = GAMES.get(meta.get("game"), meta.get("game"))
+    except ImportError:  # analysis used without the engines
+        game = meta.get("game")
+    parts = [str(game or "cardlab run")]
+    if "players" in options:
+        parts.append(f"{options['players']} players")
+    if "deck" in options:
+        parts.append(f"{options['deck']} cards")
+    unit = "games" if meta.get("unit") == "game" else "deals"
+    count = meta.get(unit)
+    if count is None and df is not None:
+        count = df["game"].nunique() if unit == "games" and "game" in df.columns else len(df)
+    if count is not None:
+        parts.append(f"{count:,} {unit}")
+    if meta.get("study"):
+        parts.append(f"{meta['study']} study")
+    if "seed" in meta:
+        parts.append(f"seed {meta['seed']}")
+    policies = meta.get("policies")
+    if isinstance(policies, list) and policies:
+        parts.append("policy " + (policies[0] if len(set(policies)) == 1 else ",".join(policies)))
+    return " · ".join(parts)
 
 
-def plot_contract_timing(df: pd.DataFrame, *, ax: Axes | None = None, by: str = "round") -> Axes:
-    """Plot a stacked area of the contracts' shares by round (or deal index) of the game.
+def add_run_title(fig, meta: dict | None, df: pd.DataFrame | None = None):
+    """Put :func:`run_title` over ``fig`` (a Figure, or the Figure of an Axes) and return the Figure.
 
-    Data from ``games.contract_timing`` (each round's shares sum to 1); in Geronimo it shows which
-    contracts the declarers take early and which they keep for last. A new Figure is created only
-    when ``ax`` is None.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"game": [0, 0, 1, 1], "deal": [0, 1, 0, 1], "declarer": [0, 1, 0, 1],
-    ...                    "contract": ["trumps", "domino", "domino", "trumps"],
-    ...                    "score_0": [0, 0, 0, 0], "score_1": [0, 0, 0, 0]})
-    >>> plot_contract_timing(df, by="deal").get_xlabel()
-    'deal'
+    >>> add_run_title(Figure(), {"game": "barbu", "deals": 10, "seed": 1}).get_suptitle()
+    'Barbu · 10 deals · seed 1'
     """
-    table = contract_timing(df, by=by)
-    ax = _new_axes(ax)
-    colours = matplotlib.colormaps["tab10"](np.arange(table.shape[1]) % 10)
-    ax.stackplot(table.index, table.to_numpy().T, labels=[str(c) for c in table.columns], colors=colours)
-    ax.set_xlim(table.index.min(), max(table.index.max(), table.index.min() + 1))
-    ax.set_ylim(0, 1)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(by)
-    ax.set_ylabel("share of deals")
-    ax.set_title("Contract timing")
-    handles, labels = ax.get_legend_handles_labels()  # top of the stack first, as drawn
-    ax.legend(handles[::-1], labels[::-1], fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
-    return ax
-
-
-def plot_double_payoffs(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.95) -> Axes:
-    """Plot the doubler's mean payoff per contract and target role (declarer or not), with CIs.
-
-    Data from ``games.double_payoffs(df, split_redoubled=False)``: every double counts, redoubled
-    or not, so a bar is what making that double is worth on average (intervals with games as
-    clusters). Positive bars are doubles that pay. A new Figure is created only when ``ax`` is None.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"game": [0, 1], "deal": [0, 0], "contract": ["no-barbu"] * 2, "declarer": [0, 0],
-    ...                    "raw_0": [-12, 0], "raw_1": [0, -12], "score_0": [-24, 12], "score_1": [12, -24],
-    ...                    "double_0_1": [0, 0], "double_1_0": [1, 1]})
-    >>> plot_double_payoffs(df).get_title()
-    'Double payoffs to the doubler'
-    """
-    table = double_payoffs(df, level=level, split_redoubled=False)
-    ax = _new_axes(ax)
-    contracts = list(table.index.get_level_values("contract").unique())
-    targets = [t for t in ("declarer", "non-declarer") if t in table.index.get_level_values("target_role")]
-    width = 0.8 / max(len(targets), 1)
-    colours = {"declarer": "tab:red", "non-declarer": "tab:blue"}
-    for k, target in enumerate(targets):
-        part = table.xs(target, level="target_role").groupby(level="contract", observed=True).first()
-        part = part.reindex(contracts)
-        x = np.arange(len(contracts)) - 0.4 + width * (k + 0.5)
-        ax.bar(x, part["mean"], width=width, color=colours[target], label=f"target: {target}",
-               yerr=_yerr(part, "mean", "ci_low", "ci_high"), capsize=3, ecolor="0.3")
-    ax.axhline(0, color="0.4", linewidth=0.8)
-    ax.set_xticks(np.arange(len(contracts)), [str(c) for c in contracts], rotation=30, ha="right")
-    ax.set_ylabel(f"mean payoff per double ({level:.0%} CI)")
-    ax.set_title("Double payoffs to the doubler")
-    if targets:
-        ax.legend(fontsize="small")
-    return ax
-
-
-def plot_trump_study(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95) -> Figure:
-    """Plot a trump-choice study in two panels and return the Figure.
-
-    Left: the declarer's mean score against the length of the suit played as trump (every suit
-    of every deal, ``studies.trump_by_length``). Right: the regret (best − chosen score) of the
-    heuristic's chosen suit by its length; the bar labels give how many deals chose such a suit.
-    Error bars are ``level`` confidence intervals. Drawn on ``fig`` (empty) or a new Figure.
-
-    >>> import pandas as pd
-    >>> row = {"deal": [0, 1], "declarer": [0, 1], "chosen": [0, 1]}
-    >>> row.update({f"{k}_t{t}": [v + t, v - t] for k, v in (("score", 9), ("length", 3), ("honours", 1))
-    ...             for t in range(4)})
-    >>> len(plot_trump_study(pd.DataFrame(row)).axes)
-    2
-    """
-    table = trump_by_length(df, by="length", level=level)
-    if fig is None:
-        fig = Figure(figsize=(11, 4), layout="constrained")
-    left, right = fig.subplots(1, 2)
-    left.errorbar(table.index, table["mean_score"], yerr=_yerr(table, "mean_score", "score_ci_low", "score_ci_high"),
-                  marker="o", capsize=3, color="tab:green")
-    left.set_xlabel("declarer's cards in the trump suit")
-    left.set_ylabel("declarer's mean score")
-    left.set_title("Score by trump length (every suit as trump)")
-    chosen = table[table["chosen"] > 0]
-    bars = right.bar(chosen.index, chosen["regret"], color="tab:orange",
-                     yerr=_yerr(chosen, "regret", "regret_ci_low", "regret_ci_high"), capsize=3, ecolor="0.3")
-    right.bar_label(bars, labels=[f"{c:,}" for c in chosen["chosen"]], fontsize="x-small", padding=2)
-    right.set_xlabel("length of the chosen trump suit")
-    right.set_ylabel("mean regret (best − chosen score)")
-    right.set_title("Regret of the chosen suit (labels: deals)")
-    for ax in (left, right):
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    return fig
-
-
-def plot_contract_values(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Plot, per contract, its mean value when the heuristic picks it vs when it is the best contract.
-
-    Data from ``studies.contract_value_summary`` (value = declarer's score − the contract's average
-    declarer score), the blue bars labelled with how often the contract is picked: bars close
-    together mean the heuristic picks the contract on the right hands. A new Figure is created only when ``ax`` is None.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"deal": [0, 1], "declarer": [0, 1], "pick": ["no-tricks", "trumps"],
-    ...                    "value_no_tricks": [2.0, -1.0], "value_trumps": [1.0, -3.0]})
-    >>> plot_contract_values(df).get_title()
-    'Contract value: when picked vs when best'
-    """
-    table = contract_value_summary(df).drop(index="all")
-    ax = _new_axes(ax)
-    x = np.arange(len(table))
-    picked = ax.bar(x - 0.2, table["value_when_picked"], width=0.4, color="tab:blue", label="when picked")
-    ax.bar_label(picked, labels=[f"{p:.0%}" for p in table["pick_share"]], fontsize="x-small", padding=2)
-    ax.bar(x + 0.2, table["value_when_best"], width=0.4, color="tab:green", label="when best")
-    ax.axhline(0, color="0.4", linewidth=0.8)
-    ax.set_xticks(x, [str(c) for c in table.index], rotation=30, ha="right")
-    ax.set_ylabel("mean value (score − average declarer score)")
-    ax.set_title("Contract value: when picked vs when best")
-    ax.legend(fontsize="small")
-    return ax
-
-
-def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None, meta: dict | None = None,
-                     level: float = 0.95) -> Figure:
-    """Plot a dashboard of a whole-game run and return the Figure.
-
-    Panels: placings (``plot_placings``), seat advantage (``plot_seat_advantage``), contract
-    points (``plot_contract_points``), contract timing when the declarers choose (Geronimo, see
-    ``games.is_chosen_schedule``; ``meta`` from ``load_run`` decides when given) and double payoffs
-    when the run has ``double_i_j`` columns. Drawn on ``fig`` (empty) or a new Figure.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"game": [0, 0, 1, 1], "deal": [0, 1, 0, 1], "declarer": [0, 1, 0, 1],
-    ...                    "contract": ["no-tricks", "trumps"] * 2, "score_0": [-3, 6, 0, 9],
-    ...                    "score_1": [-10, 33, -13, 30]})
-    >>> [ax.get_title() for ax in plot_game_report(df).axes][:2]
-    ['Finishing places per seat', 'Seat advantage (95% CI)']
-    """
-    panels = [
-        lambda ax: plot_placings(df, ax=ax, level=level),
-        lambda ax: plot_seat_advantage(df, ax=ax, level=level),
-        lambda ax: plot_contract_points(df, ax=ax),
-    ]
-    if is_chosen_schedule(df, meta):
-        panels.append(lambda ax: plot_contract_timing(df, ax=ax))
-    if has_doubles(df):
-        panels.append(lambda ax: plot_double_payoffs(df, ax=ax, level=level))
-    nrows = math.ceil(len(panels) / 2)
-    if fig is None:
-        fig = Figure(figsize=(13, 4.2 * nrows), layout="constrained")
-    axes = fig.subplots(nrows, 2, squeeze=False).ravel()
-    for ax, draw in zip(axes, panels):
-        draw(ax)
-    for ax in axes[len(panels):]:
-        fig.delaxes(ax)
+    fig = getattr(fig, "figure", fig)
+    fig.suptitle(run_title(meta, df), fontsize="large")
     return fig
 
 

@@ -1,37 +1,47 @@
-"""Per-contract score reports for simulation results (one row per deal, one score column per seat).
+"""Score distributions by a grouping key, shared by every game (one row per deal, one score column per seat).
 
-Input: a DataFrame with columns ``deal``, ``contract``, ``declarer`` (seat 0..n-1)
-and ``score_0`` … ``score_{n-1}`` (each seat's points for the deal); any other
-column is ignored. Every seat of every deal is either the *declarer* (the seat
-that chose the contract) or one of the n-1 *others*.
+Input: a DataFrame with columns ``deal``, a grouping key ``by`` (Barbu: ``contract``), a role
+seat ``role`` (seat 0..n-1 that has the role in the deal; Barbu: ``declarer``, Euchre: ``maker``)
+and ``score_0`` … ``score_{n-1}`` (each seat's points for the deal); any other column is ignored.
+Every seat of every deal is either the role seat or one of the n-1 *others*. The defaults
+(``by="contract"``, ``role="declarer"``) are Barbu's.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .stats import normal_quantile
+from .stats import normal_quantile, paired_comparison
 
-ROLES = ("declarer", "others")
+ROLES = ("declarer", "others")  # the role names with the default ``role="declarer"``
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 QUANTILE_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
 MAX_SCORE_BINS = 12  # format_report: at most this many bins for wide score ranges
 SUMMARY_COLUMNS = ("deals", "mean", "std", "ci_low", "ci_high", *QUANTILE_COLUMNS, "min", "max")
 
-_EXPECTED = "expected columns deal, contract, declarer and one integer score column per seat, score_0 … score_{n-1}"
+
+
+def _expected(by: str = "contract", role: str = "declarer") -> str:
+    return f"expected columns deal, {by}, {role} and one integer score column per seat, score_0 … score_{{n-1}}"
+
+
+_EXPECTED = _expected()
 
 
 class _Deals(NamedTuple):
     """Validated input as arrays: one entry (or row of ``scores``) per deal."""
 
     deal: np.ndarray
-    contract: pd.Categorical  # categories in display order, unused ones removed
-    declarer: np.ndarray
+    contract: pd.Categorical  # the grouping key: categories in display order, unused ones removed
+    declarer: np.ndarray  # the role seat
     scores: np.ndarray  # shape (deals, seats)
+    by: str = "contract"
+    roles: tuple = ROLES
 
 
 def _seat_columns(df: pd.DataFrame, prefix: str, what: str) -> list[str]:
@@ -82,26 +92,31 @@ def _contract_categorical(col: pd.Series) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=uniques)
 
 
-def _validate(df: pd.DataFrame) -> _Deals:
+def roles(role: str = "declarer") -> tuple[str, str]:
+    """The two role names of a report: the role seat's and ``"others"``."""
+    return (role, "others")
+
+
+def _validate(df: pd.DataFrame, by: str = "contract", role: str = "declarer") -> _Deals:
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame with one row per deal, got {type(df).__name__}")
-    for name in ("deal", "contract", "declarer"):
+    for name in ("deal", by, role):
         if name not in df.columns:
-            raise ValueError(f"missing column {name!r}: {_EXPECTED}")
+            raise ValueError(f"missing column {name!r}: {_expected(by, role)}")
     score_columns = _score_columns(df)
     if len(df) == 0:
         raise ValueError("the DataFrame has no rows: there are no deals to analyse")
-    if df["contract"].isna().any():
-        raise ValueError("column 'contract' contains missing values")
+    if df[by].isna().any():
+        raise ValueError(f"column {by!r} contains missing values")
     scores = _integer_array(df[score_columns], "seat scores")
-    declarer = _integer_array(df["declarer"], "declarer seats")
+    declarer = _integer_array(df[role], f"{role} seats")
     n_seats = len(score_columns)
     if declarer.min() < 0 or declarer.max() >= n_seats:
         raise ValueError(
-            f"column 'declarer' must hold seats 0..{n_seats - 1} (there are {n_seats} score columns), "
+            f"column {role!r} must hold seats 0..{n_seats - 1} (there are {n_seats} score columns), "
             f"found values from {declarer.min()} to {declarer.max()}"
         )
-    return _Deals(df["deal"].to_numpy(), _contract_categorical(df["contract"]), declarer, scores)
+    return _Deals(df["deal"].to_numpy(), _contract_categorical(df[by]), declarer, scores, by, roles(role))
 
 
 def _repeat_categorical(values: pd.Categorical, repeats: int) -> pd.Categorical:
@@ -115,8 +130,8 @@ def _long_form(deals: _Deals) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "deal": np.repeat(deals.deal, n_seats),
-            "contract": _repeat_categorical(deals.contract, n_seats),
-            "role": pd.Categorical.from_codes(is_other.astype(np.int8), categories=ROLES),
+            deals.by: _repeat_categorical(deals.contract, n_seats),
+            "role": pd.Categorical.from_codes(is_other.astype(np.int8), categories=deals.roles),
             "seat": seat,
             "score": deals.scores.ravel(),
         }
@@ -134,7 +149,7 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
     codes = deals.contract.codes.astype(np.int64)
     k = len(deals.contract.categories)
     rows = []
-    for role, values in zip(ROLES, (declarer_score, others_mean)):
+    for role, values in zip(deals.roles, (declarer_score, others_mean)):
         count = np.bincount(codes, minlength=k)
         mean = np.bincount(codes, weights=values, minlength=k) / np.maximum(count, 1)
         squares = np.bincount(codes, weights=(values - mean[codes]) ** 2, minlength=k)  # two passes: exact
@@ -142,20 +157,21 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
             std = np.sqrt(squares / (count - 1))
         rows += [(contract, role, count[c], std[c]) for c, contract in enumerate(deals.contract.categories)
                  if count[c] > 0]
-    table = pd.DataFrame(rows, columns=["contract", "role", "count", "std"])
-    table["contract"] = pd.Categorical(table["contract"], categories=deals.contract.categories)
-    table["role"] = pd.Categorical(table["role"], categories=ROLES)
-    return table.set_index(["contract", "role"])
+    table = pd.DataFrame(rows, columns=[deals.by, "role", "count", "std"])
+    table[deals.by] = pd.Categorical(table[deals.by], categories=deals.contract.categories)
+    table["role"] = pd.Categorical(table["role"], categories=deals.roles)
+    return table.set_index([deals.by, "role"])
 
 
-def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
+def seat_scores(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
     """Return the scores in long form, one row per (deal, seat), with each seat's role.
 
     Columns are ``deal``, ``contract`` (categorical, in order of first
     appearance or in the input's categorical order), ``role`` (categorical:
     "declarer" for the seat in the ``declarer`` column, "others" for every
     other seat), ``seat`` and ``score``; rows follow the input's deal order,
-    then seat order. Extra input columns are ignored.
+    then seat order. Extra input columns are ignored. ``by`` names the grouping
+    column and ``role`` the role seat's column (Barbu's by default).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0], "contract": ["no-tricks"], "declarer": [1],
@@ -163,7 +179,7 @@ def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
     >>> seat_scores(df)[["seat", "role", "score"]].values.tolist()
     [[0, 'others', -4], [1, 'declarer', -10], [2, 'others', -12]]
     """
-    return _long_form(_validate(df))
+    return _long_form(_validate(df, by, role))
 
 
 def _score_counts(deals: _Deals) -> pd.DataFrame:
@@ -185,17 +201,18 @@ def _score_counts(deals: _Deals) -> pd.DataFrame:
     group_of, score = np.divmod(nonzero, width)
     contract, role = np.divmod(group_of, 2)
     return pd.DataFrame({
-        "contract": pd.Categorical.from_codes(contract, dtype=deals.contract.dtype),
-        "role": pd.Categorical.from_codes(role, categories=ROLES),
+        deals.by: pd.Categorical.from_codes(contract, dtype=deals.contract.dtype),
+        "role": pd.Categorical.from_codes(role, categories=deals.roles),
         "score": score + low,
         "count": counts[nonzero],
     })
 
 
 def _moments(counts: pd.DataFrame) -> pd.DataFrame:
-    """Mean, std (ddof=1), quantiles (linear interpolation), min and max of each (contract, role) from counts."""
+    """Mean, std (ddof=1), quantiles (linear interpolation), min and max of each (group, role) from counts."""
+    by = counts.columns[0]
     rows = []
-    for (contract, role), block in counts.groupby(["contract", "role"], observed=True, sort=True):
+    for (contract, role), block in counts.groupby([by, "role"], observed=True, sort=True):
         values = block["score"].to_numpy(dtype=float)
         weights = block["count"].to_numpy()
         total = weights.sum()
@@ -207,13 +224,13 @@ def _moments(counts: pd.DataFrame) -> pd.DataFrame:
         at = values[np.searchsorted(upper, below, side="right")]
         nxt = values[np.searchsorted(upper, np.minimum(below + 1, total - 1), side="right")]
         rows.append((contract, role, mean, std, *(at + fraction * (nxt - at)), values[0], values[-1]))
-    table = pd.DataFrame(rows, columns=["contract", "role", "mean", "std", *QUANTILE_COLUMNS, "min", "max"])
-    table["contract"] = pd.Categorical(table["contract"], categories=counts["contract"].cat.categories)
-    table["role"] = pd.Categorical(table["role"], categories=ROLES)
-    return table.set_index(["contract", "role"]).sort_index()
+    table = pd.DataFrame(rows, columns=[by, "role", "mean", "std", *QUANTILE_COLUMNS, "min", "max"])
+    table[by] = pd.Categorical(table[by], categories=counts[by].cat.categories)
+    table["role"] = pd.Categorical(table["role"], categories=counts["role"].cat.categories)
+    return table.set_index([by, "role"]).sort_index()
 
 
-def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", level: float = 0.95) -> pd.DataFrame:
     """Return score statistics per (contract, role): deals, mean, std, a confidence interval, quantiles, min, max.
 
     The index is (contract, role) with contracts in order of first appearance
@@ -228,6 +245,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     of the others' scores in that deal (same mean, honest spread), and for the
     declarer from the declarer's score; intervals are NaN with fewer than two deals.
     Scores are counted, not expanded, so ten million deals fit in little memory.
+    ``by`` and ``role`` name the grouping and role-seat columns (index ``(by, "role")``).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-tricks"] * 2, "declarer": [0, 1],
@@ -236,7 +254,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     [2.0, -10.0, -16.0, -2.0]
     """
     z = normal_quantile(level)
-    deals = _validate(df)
+    deals = _validate(df, by, role)
     moments = _moments(_score_counts(deals))
     independent = _per_deal_spread(deals).reindex(moments.index)
     half_width = z * independent["std"] / np.sqrt(independent["count"])
@@ -245,7 +263,7 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     return table[list(SUMMARY_COLUMNS)]
 
 
-def score_shares(df: pd.DataFrame) -> pd.DataFrame:
+def score_shares(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
     """Return how often each score occurs: columns contract, role, score, share.
 
     ``share`` is the fraction of the role's seat observations in that contract
@@ -259,10 +277,39 @@ def score_shares(df: pd.DataFrame) -> pd.DataFrame:
     >>> score_shares(df).query("role == 'others'")[["score", "share"]].values.tolist()
     [[-12.0, 0.5], [-6.0, 0.25], [0.0, 0.25]]
     """
-    counts = _score_counts(_validate(df)).sort_values(["contract", "role", "score"], kind="stable")
-    totals = counts.groupby(["contract", "role"], observed=True)["count"].transform("sum")
+    counts = _score_counts(_validate(df, by, role)).sort_values([by, "role", "score"], kind="stable")
+    totals = counts.groupby([by, "role"], observed=True)["count"].transform("sum")
     shares = counts.assign(share=counts["count"] / totals)
-    return shares[["contract", "role", "score", "share"]].reset_index(drop=True)
+    return shares[[by, "role", "score", "share"]].reset_index(drop=True)
+
+
+def options_that_apply(meta: dict | None) -> dict:
+    """The run's options that apply to it, for report headers.
+
+    A game's report module (``cardlab.analysis.<game>``) may define ``options_that_apply(meta)``
+    (Barbu leaves out the whole-game options of a run of single deals, the Domino options when no
+    Domino is dealt …); without one every option in ``meta["options"]`` is listed.
+
+    >>> options_that_apply({"game": "none", "options": {"players": 4}})
+    {'players': 4}
+    """
+    options = (meta or {}).get("options")
+    if not isinstance(options, dict):
+        return {}
+    import importlib
+
+    try:
+        module = importlib.import_module(f"cardlab.analysis.{meta.get('game')}")
+    except ImportError:
+        return dict(options)
+    select = getattr(module, "options_that_apply", None)
+    return dict(options) if select is None else select(meta)
+
+
+def options_text(meta: dict | None) -> str:
+    """``players=4, deck=52, …``: the options that apply, as a header shows them (``-`` for none)."""
+    options = options_that_apply(meta)
+    return ", ".join(f"{key}={value}" for key, value in options.items()) or "-"
 
 
 def _header(meta: dict | None) -> str:
@@ -270,18 +317,66 @@ def _header(meta: dict | None) -> str:
         return "cardlab report (no run metadata)"
     if not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict (as returned by load_run) or None, got {type(meta).__name__}")
-    options = meta.get("options")
-    if isinstance(options, dict):
-        options = ", ".join(f"{key}={value}" for key, value in options.items())
     deals = meta.get("deals", "?")
     if isinstance(deals, int):
         deals = f"{deals:,}"
-    parts = [f"game: {meta.get('game', '?')}", f"options: {options or '-'}", f"seed: {meta.get('seed', '?')}"]
-    line = "cardlab report | " + " | ".join([*parts, f"deals: {deals}"])
+    parts = [f"game: {meta.get('game', '?')}", f"seed: {meta.get('seed', '?')}", f"deals: {deals}"]
+    line = "cardlab report | " + " | ".join(parts)
+    line += "\n" + "\n".join(textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  "))
+    policies = meta.get("policies")
+    if isinstance(policies, list) and policies:
+        line += "\npolicies: " + ", ".join(f"seat {p} {name}" for p, name in enumerate(policies))
     versions = meta.get("versions")
     if isinstance(versions, dict) and versions:
         line += "\nversions: " + ", ".join(f"{key} {value}" for key, value in versions.items())
     return line
+
+
+def role_edge(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", level: float = 0.95) -> pd.DataFrame:
+    """Return per group the role seat's edge: its score minus the mean score of the others, per deal.
+
+    The balance figure of a contract: ``edge`` is the mean over the group's deals of (role seat's
+    score − mean of the other seats' scores in the same deal), in points per deal; 0 is a contract
+    that favours nobody. Its interval ``ci_low``/``ci_high`` comes from those per-deal differences
+    (paired: ``stats.paired_comparison``), far tighter than comparing the two means as if they were
+    independent; ``variance_reduction`` says how much pairing removed. Columns: ``deals``,
+    ``<role>_mean``, ``others_mean``, ``edge``, ``ci_low``, ``ci_high``, ``variance_reduction``.
+    Rows are ranked by edge, most favourable to the role seat first.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0, 1, 2], "contract": ["no-queens", "no-queens", "trumps"],
+    ...                    "declarer": [0, 1, 0], "score_0": [-6, 0, 20], "score_1": [0, -12, 10],
+    ...                    "score_2": [-6, 0, 0]})
+    >>> role_edge(df)[["deals", "edge"]].values.tolist()
+    [[1.0, 15.0], [2.0, -7.5]]
+    """
+    deals = _validate(df, by, role)
+    n_deals, n_seats = deals.scores.shape
+    own = deals.scores[np.arange(n_deals), deals.declarer].astype(float)
+    others = (deals.scores.sum(axis=1, dtype=np.int64) - own) / (n_seats - 1)
+    codes = deals.contract.codes
+    rows = []
+    for c, name in enumerate(deals.contract.categories):
+        mask = codes == c
+        r = paired_comparison(own[mask], others[mask], level=level)
+        rows.append({"deals": r["n"], f"{role}_mean": r["mean_a"], "others_mean": r["mean_b"], "edge": r["diff"],
+                     "ci_low": r["ci_low"], "ci_high": r["ci_high"], "variance_reduction": r["variance_reduction"]})
+    table = pd.DataFrame(rows, index=pd.CategoricalIndex(deals.contract.categories, name=by))
+    table["deals"] = table["deals"].astype(float)
+    return table.sort_values("edge", ascending=False, kind="stable")
+
+
+def _edge_lines(df, by: str, role: str, level: float) -> list[str]:
+    """The report's lead: the role seat's edge per group, ranked, with units and intervals."""
+    table = role_edge(df, by=by, role=role, level=level)
+    lines = [f"{role.capitalize()}'s edge by {by}, ranked: {role}'s score − the others' mean score in the same "
+             f"deal, in points per deal ({level:.0%} CI from the per-deal differences)"]
+    width = max(len(str(name)) for name in table.index)
+    for name, row in table.iterrows():
+        ci = f"({row['ci_low']:+.3f} … {row['ci_high']:+.3f})" if np.isfinite(row["ci_low"]) else "(no CI: one deal)"
+        lines.append(f"  {str(name):<{width}}  {row['edge']:+9.3f} points {ci}   "
+                     f"{role} {row[f'{role}_mean']:+.3f}, others {row['others_mean']:+.3f}, {int(row['deals']):,} deals")
+    return lines
 
 
 def _range_label(low: int, high: int) -> str:
@@ -306,12 +401,16 @@ def _share_table(block: pd.DataFrame, max_columns: int) -> tuple[str, str]:
 
 
 def format_report(
-    df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95, max_score_columns: int = 16
+    df: pd.DataFrame, meta: dict | None = None, *, by: str = "contract", role: str = "declarer",
+    level: float = 0.95, max_score_columns: int = 16
 ) -> str:
-    """Return a plain-text report: run header, the ``summary`` table and per-contract score distributions.
+    """Return a plain-text report: run header, the role seat's edge, the ``summary`` table and score distributions.
 
-    The header comes from ``meta`` (as returned by ``load_run``: game,
-    options, seed, deals, and versions if present). The summary is rounded to
+    The report leads with the balance figure, ``role_edge``: per contract (``by``) the declarer's
+    (``role``'s) score minus the others' mean, ranked, in points per deal with its paired interval.
+    The header comes from ``meta`` (as returned by ``load_run``: game, the
+    options that apply to the run (``options_that_apply``), seed, deals,
+    policies and versions if present). The summary is rounded to
     3 decimals. The distributions show, for each contract, one row per role
     and one column per score with the percentage of that role's seat scores;
     a contract with more than ``max_score_columns`` distinct scores is shown in
@@ -322,26 +421,28 @@ def format_report(
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-barbu"] * 2, "declarer": [0, 2],
     ...                    "score_0": [0, -20], "score_1": [-20, 0], "score_2": [0, 0]})
     >>> text = format_report(df, {"game": "barbu", "options": {"players": 3}, "seed": 7, "deals": 2})
-    >>> text.splitlines()[0]
-    'cardlab report | game: barbu | options: players=3 | seed: 7 | deals: 2'
+    >>> text.splitlines()[:2]
+    ['cardlab report | game: barbu | seed: 7 | deals: 2', 'options: players=3']
     """
     if max_score_columns < 1:
         raise ValueError(f"max_score_columns must be at least 1, got {max_score_columns}")
     header = _header(meta)
-    table = summary(df, level=level)
-    shares = score_shares(df)
+    table = summary(df, by=by, role=role, level=level)
+    shares = score_shares(df, by=by, role=role)
     n_seats = len(_score_columns(df))
     lines = [
         header,
         f"data: {len(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
-        "(others: from per-deal means of the non-declarers)",
+        f"(others: from per-deal means of the seats other than the {role})",
         "",
-        "Seat scores by contract and role",
+        *_edge_lines(df, by, role, level),
+        "",
+        f"Seat scores by {by} and role (points per deal)",
         table.round(3).to_string(),
         "",
         "Score distribution: % of the role's seat scores",
     ]
-    for contract, block in shares.groupby("contract", observed=True):
+    for contract, block in shares.groupby(by, observed=True):
         text, note = _share_table(block, max_score_columns)
         lines += ["", f"{contract} ({note})", text]
     return "\n".join(lines) + "\n"

@@ -14,10 +14,12 @@ import argparse
 import os
 import re
 import sys
+from pathlib import Path
 
 from cardlab.sim import games as games_registry
 from cardlab.sim.games import GAMES
-from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK
+from cardlab.sim import runner
+from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK, INDEX_MAX
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -61,17 +63,41 @@ def _game_parsers(sub, command: str, help: str, common) -> None:
             g.add_argument("study", help="; ".join(f"{k}: {v}" for k, v in studies.items()) or "none yet")
         games_registry.command(name).add_arguments(g, command)
         common(g)
+        if command == "replay":
+            _replay_flags(g)
 
 
 def _simulate_flags(p) -> None:
     p.add_argument("--deals", type=int, default=None, help="number of deals (default 100000)")
     p.add_argument("--games", type=int, default=None, help="play this many whole games instead of single deals")
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores); results do not change")
-    p.add_argument("--first-deal", type=int, default=0, help="index of the first deal (default 0)")
+    p.add_argument("--first-deal", type=int, default=0,
+                   help=f"index of the first deal (game), 0 to {INDEX_MAX} (default 0)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {DEFAULT_GAME_CHUNK} games)")
     p.add_argument("--out", help="Parquet file to write; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
+
+
+def _replay_flags(p) -> None:
+    """``--deal``, ``--game-index`` (an index or a range a:b) and ``--json`` for every game's replay.
+
+    A game that declares one of these flags itself keeps its own; those added here are recorded in
+    ``args.replay_flags`` and parsed (ranges) before the game's ``replay(args)`` is called.
+    """
+    from cardlab.sim.replay import REPLAY_MAX
+
+    added = []
+    flags = (("--deal", dict(dest="deal", help=f"deal to show: an index, or a range a:b (deals a … b-1, "
+                                                f"at most {REPLAY_MAX:,})")),
+             ("--game-index", dict(dest="game_index", help="whole game to show: an index, or a range a:b")),
+             ("--json", dict(dest="json", action="store_true",
+                             help="write one JSON object per deal (JSON lines) instead of text")))
+    for flag, spec in flags:
+        if flag not in p._option_string_actions:
+            p.add_argument(flag, **spec)
+            added.append(spec["dest"])
+    p.set_defaults(replay_flags=tuple(added))
 
 
 def _study_flags(p) -> None:
@@ -81,8 +107,18 @@ def _study_flags(p) -> None:
     p.add_argument("--plot", help="draw the study's figure to this image file")
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("cardlab")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="cardlab", description="High-speed card-game simulation and analysis.")
+    parser.add_argument("--version", action="version", version=f"cardlab {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     _game_parsers(sub, "simulate", "play many deals (or whole games) and write one row per deal", _simulate_flags)
     rep = sub.add_parser("report", help="summarise a run file")
@@ -93,15 +129,65 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_plot_path(plot) -> None:
-    if plot is not None:
-        from pathlib import Path
+OUTPUT_SUFFIXES = {"out": (".parquet", ".pq"), "plot": (".png", ".pdf", ".svg", ".jpg", ".jpeg")}
+_EXAMPLES = {"out": "runs/study.parquet", "plot": "runs/study.png"}
+SMALL_CHUNK = 1_000  # fewer deals per chunk than this: warn, the fixed cost per chunk dominates
+LONG_RUN = {"deals": 10**10, "games": 10**9}  # more than this: warn, the run takes hours
+IN_MEMORY = {"deals": 5 * 10**7, "games": 2 * 10**6}  # more than this without --out: warn, gigabytes of memory
 
-        from cardlab.sim.runner import check_output_path
 
-        if Path(plot).suffix.lower() not in (".png", ".pdf", ".svg", ".jpg", ".jpeg"):
-            raise ValueError(f"plot: {plot!r} has no image extension; use .png, .pdf, .svg or .jpg")
-        check_output_path(plot)
+def _warn(message: str) -> None:
+    print(f"cardlab: warning: {message}", file=sys.stderr)
+
+
+def _check_output(option: str, path):
+    """Refuse an output path that cannot be written, naming ``option``; return the directory it will
+    create (the first missing parent) or None. Nothing is created here: a run that fails on another
+    option leaves nothing behind.
+
+    ``--out`` must end in .parquet (or .pq): cardlab writes Parquet only, with its metadata, and
+    refuses ``runs/x.csv`` rather than write Parquet under a CSV name.
+    """
+    if path is None:
+        return None
+    example = _EXAMPLES[option]
+    if not str(path).strip():
+        raise ValueError(f"{option}: {path!r} is empty; give a file path such as {example}")
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{option}: {path!r} is a directory; give a file path such as {example}")
+    suffixes = OUTPUT_SUFFIXES[option]
+    if target.suffix.lower() not in suffixes:
+        what = "cardlab writes Parquet" if option == "out" else "the image format comes from the name"
+        raise ValueError(f"{option}: {path!r} is not allowed; {what}, so give a name ending in "
+                         f"{_names(suffixes)} (such as {example})")
+    missing, parent = None, target.parent
+    while not parent.exists():
+        missing, parent = parent, parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option}: {path!r} is not writable: {str(parent)!r} is a file, not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: {path!r} is not writable: no permission to write in {str(parent)!r}")
+    return None if missing is None else target.parent
+
+
+def _note_created(option: str, missing) -> None:
+    if missing is not None and Path(missing).is_dir():
+        print(f"note: created the directory {missing} for --{option}", file=sys.stderr)
+
+
+def _warn_size(args, unit: str, count: int) -> None:
+    """Warn, without refusing, about runs that will be very slow or very large."""
+    chunk = getattr(args, "chunk_size", None)
+    if chunk is not None and 1 <= chunk < SMALL_CHUNK and count > chunk:
+        _warn(f"--chunk-size {chunk} is very small: every chunk costs a kernel call (and a Parquet row group), "
+              f"so this runs far slower than the default; use {SMALL_CHUNK:,} or more")
+    if count > LONG_RUN[unit]:
+        _warn(f"--{unit} {count:,} takes hours or days even at millions of {unit} a second; "
+              "Ctrl-C stops it (with --out the finished chunks are kept)")
+    if args.out is None and count > IN_MEMORY[unit]:
+        _warn(f"--{unit} {count:,} without --out keeps every row in memory (gigabytes); "
+              "give --out runs/<name>.parquet to stream them to a file")
 
 
 def _report(df, meta, plot) -> None:
@@ -111,8 +197,8 @@ def _report(df, meta, plot) -> None:
     text, figure = games_registry.report_for(meta)
     print(text(df, meta))
     if plot:
-        fig = figure(df)
-        analysis.save_figure(getattr(fig, "figure", fig), plot)
+        fig = analysis.add_run_title(figure(df), meta, df)
+        analysis.save_figure(fig, plot)
         print(f"plot written to {plot}")
 
 
@@ -135,6 +221,8 @@ def _simulate(args) -> None:
     if args.games is None and args.deals is None:
         args.deals = 100_000
     unit = "games" if args.games is not None else "deals"
+    runner.check_span(args.first_deal, getattr(args, unit), first_option="first_deal", count_option=unit)
+    _warn_size(args, unit, getattr(args, unit))
     chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else DEFAULT_CHUNK)
     df, meta = game.simulate(args, threads=args.threads, chunk_size=chunk, progress=sys.stderr.isatty(),
                              out=args.out)
@@ -148,12 +236,91 @@ def _study(args) -> None:
             raise ValueError(f"study: {args.game} has no study yet")
         if args.study not in game.STUDIES:
             raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
+    runner.check_positive_int("deals", args.deals)
+    _warn_size(args, "deals", args.deals)
     df, meta = game.study(args, threads=args.threads, progress=sys.stderr.isatty(), out=args.out)
     _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals")
 
 
+COMPILE_TIME = "about 30 s to a minute"  # measured: 64 s for deals, 67 s for games on a shared 2-core machine
+
+
+def _announce_compiling() -> None:
+    """Say once, when Numba starts compiling a kernel (a first run: nothing cached yet for this machine
+    and engine), that the kernels are being compiled and cached and how long that takes. Kernels loaded
+    from the cache compile nothing, so later runs say nothing."""
+    import numba
+    from numba.core import event
+
+    class Announce(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                print(f"cardlab: note: compiling the kernels for this machine ({COMPILE_TIME}, once: they are "
+                      f"cached in {numba.config.CACHE_DIR}, so later runs start at once)", file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    if getattr(_announce_compiling, "listener", None) is None:
+        _announce_compiling.listener = Announce()
+        event.register("numba:compile", _announce_compiling.listener)
+
+
+def _check_run_path(path) -> None:
+    """A one-line error when ``path`` is not a file to report on."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"path: {path!r} is a directory; give a Parquet file written by cardlab simulate")
+    if not target.exists():
+        raise ValueError(f"path: {path!r} does not exist; give a Parquet file written by cardlab simulate")
+
+
+def _load(path):
+    """``(frame, metadata)`` of a run file, or a one-line error that says what is wrong with ``path``."""
+    import pyarrow as pa
+
+    from cardlab import analysis
+
+    target = Path(path)
+    _check_run_path(path)
+
+    try:
+        return analysis.load_run(target)
+    except pa.ArrowException:
+        raise ValueError(f"path: {path!r} is not a Parquet file; give one written by cardlab simulate") from None
+    except OSError as err:
+        raise ValueError(f"path: {path!r} cannot be read ({err.strerror or err})") from None
+
+
 def _replay(args) -> None:
-    print(games_registry.command(args.game).replay(args))
+    """Print what the game's ``replay(args)`` gives: one text, or items one per deal (game): texts
+    separated by a blank line, or records (dicts) written as JSON lines."""
+    from cardlab.sim.replay import json_line, parse_range
+
+    for option in ("deal", "game_index"):
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if option in args.replay_flags:
+            setattr(args, option, parse_range(option, value))
+        else:  # the game's own integer flag
+            runner.check_index(option, value)
+    result = games_registry.command(args.game).replay(args)
+    if isinstance(result, str):
+        if getattr(args, "json", False) and "json" in args.replay_flags and not result.lstrip().startswith("{"):
+            raise ValueError(f"json: {args.game} has no JSON replay yet; drop --json")
+        print(result)
+        return
+    for k, item in enumerate(result):
+        if isinstance(item, dict):
+            print(json_line(item), flush=True)
+        elif getattr(args, "json", False):
+            raise ValueError(f"json: {args.game} has no JSON replay yet; drop --json")
+        else:
+            print(("\n" if k else "") + item, flush=True)
 
 
 def main(argv=None) -> int:
@@ -162,24 +329,25 @@ def main(argv=None) -> int:
     except SystemExit as stop:  # --help, or a one-line usage error already printed
         return stop.code
     try:
+        created = {}
+        if args.command == "report":
+            _check_run_path(args.path)
         if args.command in ("simulate", "study"):
-            _check_plot_path(args.plot)
+            created["out"] = _check_output("out", args.out)
+        if args.command in ("simulate", "study", "report"):
+            created["plot"] = _check_output("plot", args.plot)
+        if args.command != "report":
+            _announce_compiling()
         if args.command == "simulate":
             _simulate(args)
         elif args.command == "study":
             _study(args)
         elif args.command == "report":
-            from pathlib import Path
-
-            from cardlab import analysis
-
-            if not Path(args.path).is_file():
-                raise ValueError(f"path: {args.path!r} does not exist; give a Parquet file written by cardlab simulate")
-            _check_plot_path(args.plot)
-            df, meta = analysis.load_run(args.path)
-            _report(df, meta, args.plot)
+            _report(*_load(args.path), args.plot)
         elif args.command == "replay":
             _replay(args)
+        for option, missing in created.items():
+            _note_created(option, missing)
     except ValueError as err:
         return _fail(_flag(str(err)))
     except KeyboardInterrupt:

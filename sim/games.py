@@ -13,7 +13,11 @@ at module level):
 * ``STUDIES``: ``{name: one-line help}`` of the game's paired studies (may be empty);
 * ``simulate(args, *, threads, chunk_size, progress, out) -> (frame or None, metadata)``;
 * ``study(args, *, threads, progress, out) -> (frame or None, metadata)``;
-* ``replay(args) -> str``: the text (or JSON lines with ``--json``) of the deals or games asked.
+* ``replay(args)``: the deals or games asked, one item each (a generator is fine): a dict record
+  with ``args.json`` (the CLI writes it as one JSON line; shape and helpers in ``cardlab.sim.replay``),
+  text otherwise. The CLI adds ``--deal``, ``--game-index`` (an index or a range ``a:b``) and
+  ``--json`` to every game's replay and passes ``args.deal``/``args.game_index`` as a ``range`` (or
+  None): the game does not declare them. (Returning one ``str`` still works, without ``--json``.)
 
 ``cardlab.analysis.g`` provides ``REPORTS``: ``{kind: (format(df, meta) -> str, plot(df) -> Figure
 or Axes)}`` where ``kind`` is the run's ``study`` name, or its ``unit`` (``"deal"``/``"game"``).

@@ -27,13 +27,32 @@ import pandas as pd
 DEFAULT_CHUNK = 1 << 20  # deals per chunk
 DEFAULT_GAME_CHUNK = 1 << 15  # whole games per chunk: a chunk of games takes about as long as one of deals
 METADATA_KEY = b"cardlab"
+INDEX_MAX = 2**63 - 1  # the last deal (game) index: the ``deal`` column is a signed 64-bit integer
 
 
-def check_positive_int(option: str, value, *, minimum: int = 1) -> int:
+def check_positive_int(option: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
     """Validate an integer option, naming it in the error."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{option}: {value!r} is not allowed; use an integer >= {minimum}")
+        allowed = f"from {minimum} to {maximum}" if maximum is not None else f">= {minimum}"
+        raise ValueError(f"{option}: {value!r} is not allowed; use an integer {allowed}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{option}: {value!r} is not allowed; use an integer from {minimum} to {maximum}")
     return int(value)
+
+
+def check_index(option: str, value) -> int:
+    """A deal (or game) index: 0 to :data:`INDEX_MAX`."""
+    return check_positive_int(option, value, minimum=0, maximum=INDEX_MAX)
+
+
+def check_span(first, count, *, first_option: str = "first_deal", count_option: str = "deals") -> tuple[int, int]:
+    """``(first, count)`` of a run whose indices ``first .. first+count-1`` all fit in 0 .. :data:`INDEX_MAX`."""
+    first = check_index(first_option, first)
+    count = check_positive_int(count_option, count)
+    if first + count - 1 > INDEX_MAX:
+        raise ValueError(f"{count_option}: {count} is not allowed from index {first}; the last index is "
+                         f"{INDEX_MAX}, so use at most {INDEX_MAX - first + 1}")
+    return first, count
 
 
 def set_threads(threads) -> int:
@@ -45,6 +64,26 @@ def set_threads(threads) -> int:
         raise ValueError(f"threads: {threads} is not allowed; this machine allows 1 to {numba.config.NUMBA_NUM_THREADS}")
     numba.set_num_threads(int(threads))
     return int(threads)
+
+
+def progress_bar(total: int, unit: str, progress: bool):
+    """A tqdm bar on stderr; a widget in Jupyter when ipywidgets is there. Nothing is imported for a run
+    without progress, so a notebook never shows tqdm's "IProgress not found" warning."""
+    if not progress:
+        from tqdm.std import tqdm
+
+        return tqdm(total=total, disable=True)
+    import warnings
+
+    from tqdm import TqdmWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TqdmWarning)
+        try:
+            from tqdm.auto import tqdm
+        except TqdmWarning:  # Jupyter without ipywidgets: the plain text bar
+            from tqdm.std import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr)
 
 
 def versions() -> dict:
@@ -62,6 +101,9 @@ def check_output_path(out) -> Path:
     """Fail early, naming the option, when ``out`` cannot be written."""
     path = Path(out)
     parent = path.parent if str(path.parent) else Path(".")
+    if path.suffix.lower() not in (".parquet", ".pq") and not path.is_dir():
+        raise ValueError(f"out: {str(out)!r} is not allowed; cardlab writes Parquet, so give a name ending in "
+                         ".parquet or .pq (such as runs/study.parquet)")
     if path.is_dir():
         raise ValueError(f"out: {str(out)!r} is a directory; give a file path such as runs/study.parquet")
     try:
@@ -93,14 +135,11 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     the count as ``deals`` (``games``) and the start as ``first_deal`` (``first_game``).
     """
     count_key, first_key = f"{unit}s", f"first_{unit}"
-    deals = check_positive_int(count_key, deals)
-    first_deal = check_positive_int(first_key, first_deal, minimum=0)
+    first_deal, deals = check_span(first_deal, deals, first_option=first_key, count_option=count_key)
     chunk_size = check_positive_int("chunk_size", chunk_size)
     meta = dict(meta or {}, **{count_key: deals, first_key: first_deal}, versions=versions())
     path = check_output_path(out) if out is not None else None
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=deals, unit=unit, unit_scale=True, disable=not progress, file=sys.stderr)
+    bar = progress_bar(deals, unit, progress)
     frames, writer, tmp, done = [], None, None, 0
     try:
         for start in range(first_deal, first_deal + deals, chunk_size):
@@ -154,5 +193,13 @@ def _finish(tmp, path, meta, count_key):
         table = pq.read_table(tmp)
         table = table.replace_schema_metadata({**table.schema.metadata, METADATA_KEY: json.dumps(meta).encode()})
         pq.write_table(table, tmp)
+    give_umask_mode(tmp)
     os.replace(tmp, path)
+
+
+def give_umask_mode(path) -> None:
+    """Give a file made by ``mkstemp`` (always 0600) the mode of an ordinary new file: 0666 less the umask."""
+    umask = os.umask(0o022)  # reading the umask means setting it: put it straight back
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 

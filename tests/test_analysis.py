@@ -231,7 +231,7 @@ def test_format_report_contents():
     meta = {"game": "barbu", "options": {"players": 3, "deck": 36}, "seed": 7, "deals": 5, "versions": {"numba": "0.6"}}
     text = format_report(deals(), meta)
     lines = text.splitlines()
-    assert lines[0] == "cardlab report | game: barbu | options: players=3, deck=36 | seed: 7 | deals: 5"
+    assert lines[:2] == ["cardlab report | game: barbu | seed: 7 | deals: 5", "options: players=3, deck=36"]
     assert "no-hearts" in text and "no-tricks" in text and "numba 0.6" in text
     # Summary rounded to 3 decimals: s of the no-hearts others is sqrt(4.4) = 2.0976...
     assert "2.098" in text and "2.0976" not in text
@@ -310,9 +310,9 @@ def test_plot_score_distributions(tmp_path):
         f"declarer: -2.000 ± {Z95 * 2 / math.sqrt(3):.3f}",
         f"others: -5.000 ± {Z95 / math.sqrt(3):.3f}",
     ]
-    # Three declarer bars (scores -4, -2, 0) and four others bars (-8, -6, -4, -2), heights are shares.
+    # Three declarer bars (scores -4, -2, 0) and four others bars (-8, -6, -4, -2), heights in % (as the text).
     heights = sorted(round(p.get_height(), 6) for p in ax.patches)
-    assert heights == sorted([round(1 / 3, 6)] * 3 + [round(v, 6) for v in (1 / 6, 2 / 6, 2 / 6, 1 / 6)])
+    assert heights == sorted([round(100 / 3, 6)] * 3 + [round(100 * v, 6) for v in (1 / 6, 2 / 6, 2 / 6, 1 / 6)])
     path = save_figure(fig, tmp_path / "plots" / "scores.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
 
@@ -321,7 +321,7 @@ def test_plot_score_distributions_uses_given_figure_and_grid():
     df = pd.concat([deals().assign(contract=name) for name in ("a", "b", "c", "d")], ignore_index=True)
     fig = Figure()
     assert plot_score_distributions(df, fig=fig) is fig
-    assert [ax.get_title() for ax in fig.axes] == ["a", "b", "c", "d"]  # 2 x 3 grid, empty slots removed
+    assert [ax.get_title() for ax in fig.axes] == ["a", "b", "c", "d"]  # a 2 x 2 grid: no empty slot
 
 
 def test_plot_contract_scores():
@@ -346,3 +346,67 @@ def test_public_functions_documented_with_examples():
     for name in analysis.__all__:
         doc = getattr(analysis, name).__doc__
         assert doc and ">>>" in doc, name
+
+
+# --- the shared layer serves any game -----------------------------------------------------------------
+
+
+def test_reports_group_by_any_key_and_role():
+    """Another game's columns (Euchre-like: grouped by trump, the maker's seat) go through the same reports."""
+    df = pd.DataFrame({"deal": [0, 1, 2, 3], "trump": ["♠", "♠", "♥", "♥"], "maker": [0, 1, 2, 0],
+                       "score_0": [2, -1, -1, -2], "score_1": [-1, 2, -1, 1], "score_2": [-1, -1, 2, 1]})
+    table = analysis.summary(df, by="trump", role="maker")
+    assert table.index.names == ["trump", "role"]
+    assert table.loc[("♠", "maker"), "mean"] == 2.0 and table.loc[("♥", "maker"), "mean"] == 0.0
+    assert table.loc[("♠", "others"), "mean"] == -1.0
+    shares = analysis.score_shares(df, by="trump", role="maker")
+    assert set(shares["role"]) == {"maker", "others"}
+    text = analysis.format_report(df, by="trump", role="maker")
+    assert "Seat scores by trump and role" in text and "maker" in text
+    fig = analysis.plot_score_distributions(df, by="trump", role="maker")
+    assert [ax.get_title() for ax in fig.axes][:2] == ["♠", "♥"]
+    with pytest.raises(ValueError, match="missing column 'declarer'"):
+        analysis.summary(df.rename(columns={"trump": "contract"}))
+
+
+def test_paired_comparison_reports_its_variance_reduction():
+    rng = np.random.default_rng(1)
+    hand = rng.normal(0, 10, 4000)  # what the deal brings, shared by both alternatives
+    a, b = hand + 1.0 + rng.normal(0, 1, 4000), hand + rng.normal(0, 1, 4000)
+    r = analysis.paired_comparison(a, b)
+    assert r["ci_low"] < 1.0 < r["ci_high"] and r["variance_reduction"] > 0.95
+    assert r["ci_high"] - r["diff"] < r["unpaired_half"] / 5
+    independent = analysis.paired_comparison(rng.normal(0, 1, 4000), rng.normal(0, 1, 4000))
+    assert abs(independent["variance_reduction"]) < 0.1
+
+
+# --- the report leads with the balance figure ----------------------------------------------------------
+
+
+def test_role_edge_is_the_paired_declarer_minus_others_difference_ranked():
+    df = pd.DataFrame({"deal": range(6), "contract": ["a", "a", "a", "b", "b", "b"], "declarer": [0, 1, 2, 0, 1, 2],
+                       "score_0": [4, 0, 1, -3, 0, 0], "score_1": [0, 6, 1, 0, -6, 0], "score_2": [2, 0, 5, 0, 0, -9]})
+    table = analysis.role_edge(df)
+    assert list(table.index) == ["a", "b"]  # ranked: most favourable to the declarer first
+    # a: per-deal differences 4 - 1 = 3, 6 - 0 = 6, 5 - 1 = 4 -> mean 13/3; b: -3, -6, -9 -> -6
+    assert table.loc["a", "edge"] == pytest.approx(13 / 3) and table.loc["b", "edge"] == pytest.approx(-6)
+    mean, low, high = analysis.mean_ci([3, 6, 4])
+    assert table.loc["a", ["ci_low", "ci_high"]].tolist() == pytest.approx([low, high])
+    assert table.loc["a", "declarer_mean"] == 5 and table.loc["a", "others_mean"] == pytest.approx(2 / 3)
+
+
+def test_deal_report_leads_with_the_declarers_edge_and_lists_only_options_that_apply():
+    options = {"players": 4, "deck": 52, "scoring": "basic", "hearts_lead": "anytime", "must_trump": True,
+               "domino_rules": "upward", "geronimo": False, "double": False, "double_obligation": 2}
+    meta = {"game": "barbu", "options": options, "contracts": ["no-tricks", "no-hearts"], "seed": 1, "deals": 5}
+    text = format_report(deals(), meta)
+    lines = text.splitlines()
+    assert lines[1] == "options: players=4, deck=52, scoring=basic, hearts_lead=anytime"
+    lead = lines.index(next(line for line in lines if line.startswith("Declarer's edge by contract, ranked")))
+    assert "points per deal" in lines[lead] and "95% CI from the per-deal differences" in lines[lead]
+    assert lead < lines.index("Seat scores by contract and role (points per deal)")
+    ranked = [line.split()[0] for line in lines[lead + 1:lead + 3]]
+    edges = analysis.role_edge(deals())
+    assert ranked == [str(c) for c in edges.index] and "points (" in lines[lead + 1]
+    games = dict(meta, unit="game", options=dict(options, double=True, geronimo=True))
+    assert {"geronimo", "double", "double_obligation"} <= set(analysis.barbu.options_that_apply(games))

@@ -2,6 +2,7 @@
 and structural facts on a small real run of whole games."""
 
 import doctest
+import importlib
 import math
 
 import numpy as np
@@ -12,7 +13,7 @@ from matplotlib.figure import Figure
 
 from cardlab import analysis
 import cardlab.analysis.games
-import cardlab.analysis.studies
+import cardlab.analysis.barbu_studies
 from cardlab.analysis import (
     cluster_mean_ci,
     contract_points,
@@ -39,7 +40,7 @@ from cardlab.analysis import (
     trump_by_length,
     trump_choice_summary,
 )
-from cardlab.analysis.games import is_chosen_schedule
+from cardlab.analysis.barbu_games import is_chosen_schedule
 
 Z95 = 1.959963984540054
 
@@ -157,12 +158,15 @@ def test_missing_columns_are_named():
 
 
 def test_game_report_sections():
-    text = format_game_report(games(), {"game": "barbu", "seed": 5, "deals_per_game": 2,
-                                        "options": {"players": 3, "geronimo": False}})
+    text = format_game_report(games(), {"game": "barbu", "seed": 5, "deals_per_game": 2, "unit": "game",
+                                        "double_policies": ["heuristic"] * 3,
+                                        "options": {"players": 3, "geronimo": False, "double": False,
+                                                    "late_redouble": False, "declarer_blocks": False}})
     assert text.startswith("cardlab game report | game: barbu | seed: 5 | games: 2 | deals per game: 2")
     for title in ("Seat advantage", "Placings", "Contract points", "Deal scores by contract and role"):
         assert title in text
     assert "Contract timing" not in text and "Doubl" not in text  # regular schedule, no doubling
+    assert "double policies" not in text and "options: players=3, geronimo=False, double=False\n" in text
 
 
 # --- doubling ------------------------------------------------------------------------------------------
@@ -444,7 +448,65 @@ def test_real_run_structure(real_games):
 # --- documentation ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", [analysis.games, analysis.studies])
+@pytest.mark.parametrize("module", ["games", "barbu", "barbu_games", "barbu_studies", "barbu_plots"])
 def test_docstring_examples_run(module):
+    module = importlib.import_module(f"cardlab.analysis.{module}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- figures a reader can trust ------------------------------------------------------------------------
+
+
+def _overlaps(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_deal_figure_title_ticks_percent_and_legends_that_hide_no_bar():
+    from cardlab.analysis.plots import add_run_title
+
+    df = pd.DataFrame({"deal": range(6), "contract": ["no-barbu"] * 3 + ["no-queens"] * 3, "declarer": [0, 1, 2] * 2,
+                       "score_0": [-12, 0, 0, -6, 0, -3], "score_1": [0, -12, 0, -3, -9, 0],
+                       "score_2": [0, 0, -12, -3, -3, -9]})
+    meta = {"game": "barbu", "options": {"players": 3, "deck": 32}, "deals": 6, "seed": 4,
+            "policies": ["heuristic", "random", "random"]}
+    fig = add_run_title(analysis.plot_score_distributions(df), meta, df)
+    assert fig.get_suptitle() == "Barbu · 3 players · 32 cards · 6 deals · seed 4 · policy heuristic,random,random"
+    fig.canvas.draw()
+    no_barbu, no_queens = fig.axes
+    assert list(no_barbu.get_xticks()) == [-12, 0] and list(no_queens.get_xticks()) == [-9, -6, -3, 0]
+    for ax in fig.axes:
+        heights = [p.get_height() for p in ax.patches]
+        assert sum(heights) == pytest.approx(200)  # two roles, each 100% of its seat scores
+        assert "%" in ax.get_ylabel()
+        legend = ax.get_legend().get_window_extent()
+        assert not any(_overlaps(legend, p.get_window_extent()) for p in ax.patches)
+        assert not _overlaps(legend, ax.get_window_extent())
+
+
+def test_games_dashboard_has_no_empty_panel_and_percent_placings():
+    df = pd.DataFrame({"game": [0, 0, 1, 1], "deal": [0, 1, 0, 1], "declarer": [0, 1, 0, 1],
+                       "contract": ["no-tricks", "trumps"] * 2, "score_0": [-3, 6, 0, 9], "score_1": [-10, 33, -13, 30]})
+    fig = analysis.plot_game_report(df, meta={"options": {"geronimo": False}})
+    assert len(fig.axes) == 3 and all(ax.patches for ax in fig.axes)  # the third panel spans its row
+    placings_ax = fig.axes[0]
+    assert "%" in placings_ax.get_ylabel() and max(p.get_height() for p in placings_ax.patches) == pytest.approx(100)
+
+
+def test_contract_study_figure_leads_with_the_loss_and_shows_intervals():
+    from cardlab.analysis.barbu import REPORTS
+
+    df = pd.DataFrame({"deal": range(4), "declarer": [0, 1, 2, 3], "pick": ["no-tricks", "trumps", "trumps", "trumps"],
+                       "value_no_tricks": [2.0, -1.0, 0.0, 1.0], "value_trumps": [1.0, -3.0, 2.0, 4.0]})
+    assert REPORTS["contracts"][1] is analysis.plot_contract_study
+    fig = analysis.plot_contract_study(df)
+    lead, shares = fig.axes
+    assert lead.get_title().startswith("What the pick loses against the best contract")
+    assert [t.get_text() for t in lead.get_xticklabels()] == ["no-tricks", "trumps", "all"]
+    from matplotlib.container import ErrorbarContainer
+
+    assert any(isinstance(c, ErrorbarContainer) for c in lead.containers)
+    assert sum(isinstance(c, ErrorbarContainer) for c in shares.containers) == 2
+    # trumps picked on deals 1-3: best there are no-tricks (+2 on deal 1), trumps, trumps -> loss 2/3
+    assert lead.patches[1].get_height() == pytest.approx(2 / 3)
+    assert [round(p.get_height(), 6) for p in shares.patches[:2]] == [25.0, 75.0]  # picked: 1 and 3 of 4 deals

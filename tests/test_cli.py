@@ -70,7 +70,7 @@ def test_unknown_game_and_unwritable_output(tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     code, _, stderr = run_cli(capsys, "simulate", "barbu", "--deals", "10", "--out", str(blocker / "run.parquet"))
-    assert code == 2 and "--out:" in stderr and "not writable" in stderr
+    assert code == 2 and "--out:" in stderr and "not writable" in stderr and "is a file, not a directory" in stderr
 
 
 def test_report_of_a_missing_file(capsys):
@@ -113,7 +113,7 @@ def test_replay_of_a_whole_game(capsys):
     (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps or contracts"),
     (["simulate", "barbu", "--games", "5", "--skip-undoubled-negative"],
      "--skip-undoubled-negative does not apply here; it applies only to whole games with --double"),
-    (["replay", "barbu"], "give --deal (one deal) or --game-index"),
+    (["replay", "barbu"], "give --deal (deals) or --game-index (whole games)"),
 ])
 def test_bad_game_options_are_one_line(capsys, argv, message):
     code, _, stderr = run_cli(capsys, *argv)
@@ -181,3 +181,194 @@ def test_no_option_is_silently_ignored(tmp_path, capsys, argv, message):
 def test_options_that_apply_are_accepted(capsys, argv):
     code, _, stderr = run_cli(capsys, *argv)
     assert code == 0, stderr
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o027, 0o640)])
+def test_output_files_get_the_umask_permissions(tmp_path, capsys, umask, mode):
+    import os
+
+    old = os.umask(umask)
+    try:
+        out, plot = tmp_path / "run.parquet", tmp_path / "run.png"
+        code, _, _ = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "200", "--out",
+                             str(out), "--plot", str(plot), "--threads", "1")
+    finally:
+        os.umask(old)
+    assert code == 0
+    assert out.stat().st_mode & 0o777 == mode and plot.stat().st_mode & 0o777 == mode
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "barbu", "--first-deal", "18446744073709551615"],
+     "--first-deal: 18446744073709551615 is not allowed; use an integer from 0 to 9223372036854775807"),
+    (["simulate", "barbu", "--first-deal", "-1"], "--first-deal: -1 is not allowed; use an integer from 0 to"),
+    (["simulate", "barbu", "--first-deal", "9223372036854775807", "--deals", "10"],
+     "--deals: 10 is not allowed from index 9223372036854775807; the last index is 9223372036854775807, "
+     "so use at most 1"),
+    (["simulate", "barbu", "--first-deal", "9223372036854775000", "--deals", "10000"], "so use at most 808"),
+    (["simulate", "barbu", "--first-deal", "9223372036854775800", "--games", "10"], "--games: 10 is not allowed"),
+    (["replay", "barbu", "--deal", "100000000000000000000"],
+     "--deal: '100000000000000000000' is not allowed; indices run from 0 to 9223372036854775807"),
+    (["replay", "barbu", "--game-index", "100000000000000000000"],
+     "--game-index: '100000000000000000000' is not allowed; indices run from 0 to 9223372036854775807"),
+])
+def test_integers_outside_their_range_are_one_line(capsys, argv, message):
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
+
+
+def test_the_last_deal_indices_play_without_wrapping(capsys):
+    from cardlab.sim import barbu
+
+    last = 2**63 - 1
+    df = barbu.simulate(deals=5, first_deal=last - 4, contract="no-queens", threads=1)
+    assert df["deal"].tolist() == list(range(last - 4, last + 1))
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--deal", str(last), "--contract", "no-queens")
+    assert code == 0 and "scores:" in stdout
+
+
+def test_messages_name_the_right_thing(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cases = [
+        (["simulate", "barbu", "--deals", "10", "--out", ""], "--out: '' is empty; give a file path"),
+        (["simulate", "barbu", "--deals", "10", "--out", "runs/x.csv"],
+         "--out: 'runs/x.csv' is not allowed; cardlab writes Parquet, so give a name ending in .parquet or .pq"),
+        (["simulate", "barbu", "--deals", "10", "--plot", "file/x.png"],
+         "--plot: 'file/x.png' is not writable: 'file' is a file, not a directory"),
+        (["study", "barbu", "trumps", "--deals", "10", "--plot", "file/x.png"], "--plot: 'file/x.png'"),
+        (["report", str(tmp_path)], "is a directory; give a Parquet file written by cardlab simulate"),
+        (["report", "file"], "path: 'file' is not a Parquet file"),
+        (["report", "missing.parquet", "--plot", "file/x.png"], "does not exist"),
+    ]
+    for argv, message in cases:
+        code, _, stderr = run_cli(capsys, *argv)
+        assert code == 2 and message in stderr and stderr.strip().count("\n") == 0, (argv, stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing created, not even runs/
+
+
+def test_missing_directories_are_created_with_a_note_and_tiny_chunks_warn(tmp_path, capsys):
+    out = tmp_path / "new" / "dir" / "x.parquet"
+    code, stdout, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "2000",
+                                   "--chunk-size", "1", "--out", str(out), "--threads", "1")
+    assert code == 0 and out.is_file() and "wrote 2000 deals" in stdout
+    assert f"note: created the directory {out.parent} for --out" in stderr
+    assert "warning: --chunk-size 1 is very small" in stderr
+
+
+def test_absurd_counts_warn(capsys, monkeypatch):
+    from cardlab.sim import cli
+
+    monkeypatch.setattr(cli, "LONG_RUN", {"deals": 50, "games": 5})
+    monkeypatch.setattr(cli, "IN_MEMORY", {"deals": 60, "games": 5})
+    code, _, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "100")
+    assert code == 0 and "warning: --deals 100 takes hours" in stderr and "without --out keeps every row" in stderr
+
+
+def test_version(capsys):
+    code, stdout, _ = run_cli(capsys, "--version")
+    assert code == 0 and stdout.startswith("cardlab ") and stdout.split()[1][0].isdigit()
+
+
+# --- replay --json and --deal a:b ---------------------------------------------------------------------
+
+
+def _records(stdout):
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+def test_replay_json_lines_for_a_range_of_deals_match_the_run_and_the_text(capsys):
+    from cardlab.sim import barbu
+
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--seed", "7", "--deal", "10:19", "--json")
+    assert code == 0
+    records = _records(stdout)
+    assert [r["deal"] for r in records] == list(range(10, 19))
+    assert all(list(r) == ["deal", "contract", "declarer", "trump", "hands", "actions", "scores"] for r in records)
+    rows = barbu.simulate(deals=9, first_deal=10, seed=7, threads=1)
+    for r, (_, row) in zip(records, rows.iterrows()):
+        assert r["contract"] == row["contract"] and r["declarer"] == row["declarer"]
+        assert r["scores"] == [row[f"score_{p}"] for p in range(4)]
+        assert (r["trump"] is None) == (r["contract"] != "trumps") and r["trump"] in (None, "♣", "♦", "♥", "♠")
+        held = {card: seat for seat, hand in enumerate(r["hands"]) for card in hand}
+        assert len(held) == 52 and all(len(hand) == 13 for hand in r["hands"])
+        plays = [a for a in r["actions"] if a["kind"] == "play"]
+        assert all(held[a["card"]] == a["seat"] for a in plays) and len({a["card"] for a in plays}) == len(plays)
+    domino = next(r for r in records if r["contract"] == "domino")
+    assert {a["kind"] for a in domino["actions"]} <= {"play", "pass", "decline"}
+    trick = next(r for r in records if r["contract"] == "no-tricks")
+    assert trick["actions"][0] == {"seat": trick["declarer"], "kind": "play", "card": trick["actions"][0]["card"]}
+    code, text, _ = run_cli(capsys, "replay", "barbu", "--seed", "7", "--deal", str(trick["deal"]))
+    shown = [tok for line in text.splitlines() if line.startswith("trick ") for tok in line.split()[3:-3:2]]
+    assert shown == [a["card"] for a in trick["actions"]]
+
+
+def test_replay_json_of_domino_passes_and_of_a_game_with_doubles(capsys):
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--contract", "domino", "--deal", "0:6", "--json")
+    assert code == 0 and any(a["kind"] == "pass" for r in _records(stdout) for a in r["actions"])
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--game-index", "4", "--geronimo", "--double", "--seed", "2",
+                              "--json")
+    records = _records(stdout)
+    assert code == 0 and len(records) == 28 and {r["game"] for r in records} == {4}
+    assert [r["deal"] for r in records] == list(range(28))
+    doubles = [a for r in records for a in r["actions"] if a["kind"] in ("double", "redouble", "late-redouble")]
+    assert doubles and all(set(a) == {"seat", "kind", "target"} and a["seat"] != a["target"] for a in doubles)
+    first = records[0]["actions"]
+    kinds = [a["kind"] for a in first]
+    assert kinds == sorted(kinds, key=lambda k: k == "play")  # the doubles come before the play
+    assert all(sum(r["scores"]) == sum(r["raw"]) for r in records)
+
+
+def test_replay_ranges_as_text(capsys):
+    code, stdout, _ = run_cli(capsys, "replay", "barbu", "--contract", "no-queens", "--deal", "5:8")
+    assert code == 0 and [line for line in stdout.splitlines() if line.startswith("===")] == [
+        "=== deal 5", "=== deal 6", "=== deal 7"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--deal", "5:5"], "--deal: '5:5' is an empty range; give a:b with a < b"),
+    (["--deal", "0:1000000"], "--deal: '0:1000000' holds 1,000,000 indices; one replay shows at most 100,000"),
+    (["--deal", "x"], "--deal: 'x' is not allowed; give an index (0 to 9223372036854775807) or a range a:b"),
+    (["--deal", "9223372036854775807:9223372036854775809"], "indices run from 0 to 9223372036854775807"),
+    (["--game-index", "1:a"], "--game-index: '1:a' is not allowed"),
+])
+def test_bad_replay_ranges_are_one_line(capsys, argv, message):
+    code, _, stderr = run_cli(capsys, "replay", "barbu", *argv)
+    assert code == 2 and message in stderr and stderr.strip().count("\n") == 0
+
+
+def test_shared_replay_helpers_docstrings():
+    import doctest
+
+    from cardlab.sim import replay
+
+    result = doctest.testmod(replay)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_run_that_compiles_says_once_that_kernels_compile(capsys):
+    from numba import njit
+
+    from cardlab.sim import cli
+
+    argv = ("simulate", "barbu", "--contract", "no-queens", "--deals", "100")
+    run_cli(capsys, *argv)  # compiles on a fresh machine (and may say so)
+    cli._announce_compiling.listener.said = False
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 0 and "compiling" not in stderr  # everything compiled or cached: silent
+
+    @njit  # a kernel never compiled before: what a first run meets
+    def fresh(x):
+        return x + 1
+
+    assert fresh(1) == 2 and fresh(2.5) == 3.5  # two compilations, one note
+    stderr = capsys.readouterr().err
+    assert stderr.count("cardlab: note: compiling the kernels for this machine (about 30 s to a minute") == 1
+    assert "cached in" in stderr
+
+
+def test_the_python_side_refuses_parquet_under_another_name_too(tmp_path):
+    from cardlab.sim import barbu
+
+    with pytest.raises(ValueError, match="out: .* is not allowed; cardlab writes Parquet"):
+        barbu.simulate(deals=10, contract="no-queens", out=tmp_path / "x.csv")
+    assert list(tmp_path.iterdir()) == []

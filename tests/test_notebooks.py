@@ -1,4 +1,5 @@
 """Every notebook runs top to bottom at a small size, so none goes stale."""
+import re
 from pathlib import Path
 
 import nbformat
@@ -16,6 +17,9 @@ def test_notebook_runs(path, monkeypatch):
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "TqdmWarning" not in text and "Warning" not in text, "a notebook shows no warning"
+    printed = "".join(o.get("text", "") for o in outputs if o.output_type == "stream" and o.get("name") == "stdout")
+    assert not re.search(r"\d\.\d{5,}", printed), "printed values are rounded"
     assert "trick  1:" in text and "scores:" in text  # every notebook shows a deal trick by trick
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert images, "every notebook draws at least one figure"

@@ -72,9 +72,6 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     g.add_argument("--regular-cycle", default="per_player", help="per_player or per_contract (default per_player)")
     g.add_argument("--iterations", type=int, default=1, help="regular mode: 1, 2 or 3 (default 1)")
     g.add_argument("--declarer-blocks", action="store_true", help="geronimo: each player declares all in a row")
-    if command == "replay":
-        p.add_argument("--deal", type=int, help="index of the deal to show")
-        p.add_argument("--game-index", dest="game_index", type=int, help="index of the whole game to show")
 
 
 def _table(text):
@@ -159,13 +156,26 @@ def study(args, *, threads, progress, out):
     return df, {**meta, "study": args.study, "deals": args.deals}
 
 
-def replay(args) -> str:
-    """``cardlab replay barbu``: one deal (``--deal``) or one whole game (``--game-index``), as text."""
+def replay(args):
+    """``cardlab replay barbu``: deals (``--deal``) or whole games (``--game-index``), each an index or a
+    range ``a:b`` (the CLI passes a ``range``); text, or one record per deal with ``--json``."""
     from cardlab.sim import barbu
 
-    if (args.deal is None) == (args.game_index is None):
-        raise ValueError("deal: give --deal (one deal) or --game-index (one whole game)")
-    check_scope(args, unit="deals" if args.deal is not None else "games")
-    if args.deal is not None:
-        return barbu.replay(deal=args.deal, contract=args.contract, **rules(args)).text
-    return barbu.replay_game(game=args.game_index, double_policy=args.double_policy, **rules(args)).text
+    deals, games = args.deal, args.game_index
+    if (deals is None) == (games is None):
+        raise ValueError("deal: give --deal (deals) or --game-index (whole games), an index or a range a:b")
+    check_scope(args, unit="deals" if deals is not None else "games")
+    several = len(deals if deals is not None else games) > 1
+    for i in deals if deals is not None else games:
+        if deals is not None:
+            r = barbu.replay(deal=i, contract=args.contract, **rules(args))
+            if args.json:
+                yield r.record
+            else:
+                yield (f"=== deal {i}\n" if several else "") + r.text
+        else:
+            r = barbu.replay_game(game=i, double_policy=args.double_policy, **rules(args))
+            if args.json:
+                yield from r.records
+            else:
+                yield r.text

@@ -215,6 +215,7 @@ class DealReplay(NamedTuple):
     trump: int  # 0-3 = ♣♦♥♠, -1 none
     scores: list
     text: str  # trick by trick (turn by turn for Domino), readable cards
+    record: dict | None = None  # the same deal as a JSON-ready record (sim.barbu.records)
 
 
 def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
@@ -230,7 +231,7 @@ def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", opti
     from cardlab.sim.barbu.game_referee import check_any_deal, describe_deal
     from cardlab.sim.barbu.referee import RefereeError
 
-    deal = runner.check_positive_int("deal", deal, minimum=0)
+    deal = runner.check_index("deal", deal)
     study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
     cols = study.play(deal, 1, record=True)
     name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
@@ -239,7 +240,10 @@ def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", opti
     kernel_scores = [int(s) for s in cols["score"][0]]
     if scores != kernel_scores:
         raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {scores}")
-    return DealReplay(name, declarer, trump, scores, describe_deal(study.options, name, declarer, hands, moves, trump))
+    from cardlab.sim.barbu.records import deal_record
+
+    return DealReplay(name, declarer, trump, scores, describe_deal(study.options, name, declarer, hands, moves, trump),
+                      deal_record(study.options, deal, name, declarer, trump, hands, moves, scores))
 
 
 # ---------------------------------------------------------------- whole games
@@ -359,6 +363,7 @@ class GameReplay(NamedTuple):
     totals: list
     places: list
     text: str  # every deal: contract, trump, doubles, play, raw and settled scores
+    records: list | None = None  # one JSON-ready record per deal (sim.barbu.records)
 
 
 def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=None,
@@ -372,7 +377,7 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
     from cardlab.sim.barbu.doubling_referee import decode_log, format_action
     from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
 
-    game = runner.check_positive_int("game", game, minimum=0)
+    game = runner.check_index("game", game)
     study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
     cols = study.play(game, 1, record=True)
     deals = game_deals(cols, 0, study.options.game_length)
@@ -394,4 +399,8 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
             lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
     lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"
                                                 for p, (t, pl) in enumerate(zip(verdict.totals, verdict.places))))
-    return GameReplay(verdict.totals, verdict.places, "\n".join(lines))
+    from cardlab.sim.barbu.records import game_deal_record
+
+    records = [game_deal_record(study.options, game, number, d, not is_skipped(study.options, d))
+               for number, d in enumerate(deals)]
+    return GameReplay(verdict.totals, verdict.places, "\n".join(lines), records)
