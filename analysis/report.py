@@ -32,6 +32,7 @@ class _Deals(NamedTuple):
     contract: pd.Categorical  # categories in display order, unused ones removed
     declarer: np.ndarray
     scores: np.ndarray  # shape (deals, seats)
+    weight: np.ndarray | None = None  # a summary's ``count`` of each distinct row (None: one deal per row)
 
 
 def _seat_columns(df: pd.DataFrame, prefix: str, what: str) -> list[str]:
@@ -85,7 +86,8 @@ def _contract_categorical(col: pd.Series) -> pd.Categorical:
 def _validate(df: pd.DataFrame) -> _Deals:
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame with one row per deal, got {type(df).__name__}")
-    for name in ("deal", "contract", "declarer"):
+    weighted = "count" in df.columns and "deal" not in df.columns  # a summary: distinct rows and their count
+    for name in ("contract", "declarer") if weighted else ("deal", "contract", "declarer"):
         if name not in df.columns:
             raise ValueError(f"missing column {name!r}: {_EXPECTED}")
     score_columns = _score_columns(df)
@@ -101,7 +103,14 @@ def _validate(df: pd.DataFrame) -> _Deals:
             f"column 'declarer' must hold seats 0..{n_seats - 1} (there are {n_seats} score columns), "
             f"found values from {declarer.min()} to {declarer.max()}"
         )
-    return _Deals(df["deal"].to_numpy(), _contract_categorical(df["contract"]), declarer, scores)
+    weight = _integer_array(df["count"], "counts") if weighted else None
+    deal = np.full(len(df), -1) if weighted else df["deal"].to_numpy()
+    return _Deals(deal, _contract_categorical(df["contract"]), declarer, scores, weight)
+
+
+def deal_count(df: pd.DataFrame) -> int:
+    """Deals in rows (one per row) or in a summary (the sum of ``count``)."""
+    return int(df["count"].sum()) if "count" in df.columns and "deal" not in df.columns else len(df)
 
 
 def _repeat_categorical(values: pd.Categorical, repeats: int) -> pd.Categorical:
@@ -133,11 +142,12 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
     others_mean = (deals.scores.sum(axis=1, dtype=np.int64) - declarer_score) / (n_seats - 1)
     codes = deals.contract.codes.astype(np.int64)
     k = len(deals.contract.categories)
+    w = np.ones(n_deals) if deals.weight is None else deals.weight.astype(np.float64)
     rows = []
     for role, values in zip(ROLES, (declarer_score, others_mean)):
-        count = np.bincount(codes, minlength=k)
-        mean = np.bincount(codes, weights=values, minlength=k) / np.maximum(count, 1)
-        squares = np.bincount(codes, weights=(values - mean[codes]) ** 2, minlength=k)  # two passes: exact
+        count = np.rint(np.bincount(codes, weights=w, minlength=k)).astype(np.int64)
+        mean = np.bincount(codes, weights=values * w, minlength=k) / np.maximum(count, 1)
+        squares = np.bincount(codes, weights=w * (values - mean[codes]) ** 2, minlength=k)  # two passes: exact
         with np.errstate(invalid="ignore", divide="ignore"):
             std = np.sqrt(squares / (count - 1))
         rows += [(contract, role, count[c], std[c]) for c, contract in enumerate(deals.contract.categories)
@@ -163,7 +173,10 @@ def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
     >>> seat_scores(df)[["seat", "role", "score"]].values.tolist()
     [[0, 'others', -4], [1, 'declarer', -10], [2, 'others', -12]]
     """
-    return _long_form(_validate(df))
+    deals = _validate(df)
+    if deals.weight is not None:
+        raise ValueError("seat_scores needs one row per deal; this is a summary (distinct rows with a count)")
+    return _long_form(deals)
 
 
 def _score_counts(deals: _Deals) -> pd.DataFrame:
@@ -180,7 +193,10 @@ def _score_counts(deals: _Deals) -> pd.DataFrame:
     for seat in range(n_seats):
         role = (deals.declarer != seat).astype(np.int64)
         key = (group + role) * width + (deals.scores[:, seat].astype(np.int64) - low)
-        counts += np.bincount(key, minlength=counts.size)
+        if deals.weight is None:
+            counts += np.bincount(key, minlength=counts.size)
+        else:  # float sums of integer counts are exact below 2**53
+            counts += np.rint(np.bincount(key, weights=deals.weight, minlength=counts.size)).astype(np.int64)
     nonzero = np.flatnonzero(counts)
     group_of, score = np.divmod(nonzero, width)
     contract, role = np.divmod(group_of, 2)
@@ -333,7 +349,7 @@ def format_report(
     n_seats = len(_score_columns(df))
     lines = [
         header,
-        f"data: {len(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
+        f"data: {deal_count(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
         "(others: from per-deal means of the non-declarers)",
         "",
         "Seat scores by contract and role",

@@ -70,15 +70,27 @@ def _simulate_flags(p) -> None:
     p.add_argument("--first-deal", type=int, default=0, help="index of the first deal (default 0)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {DEFAULT_GAME_CHUNK} games)")
-    p.add_argument("--out", help="Parquet file to write; without it the report is printed")
+    p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset of "
+                                 "one file per chunk; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
+    _scale_flags(p)
 
 
 def _study_flags(p) -> None:
     p.add_argument("--deals", type=int, default=100_000, help="number of deals (default 100000)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--out", help="Parquet file to write; without it the report is printed")
+    p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset; "
+                                 "without it the report is printed")
     p.add_argument("--plot", help="draw the study's figure to this image file")
+    _scale_flags(p)
+
+
+def _scale_flags(p) -> None:
+    """Flags every simulate and study gets from the shared runner."""
+    p.add_argument("--summary", action="store_true",
+                   help="count identical rows instead of keeping one row per deal: constant memory, same report")
+    p.add_argument("--scheduler", help="run the chunks on dask: tcp://HOST:PORT (a running scheduler) or local:N "
+                                       "(N local worker processes); needs pip install 'cardlab[dask]'")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,6 +121,13 @@ def _report(df, meta, plot) -> None:
     from cardlab import analysis
 
     text, figure = games_registry.report_for(meta)
+    summary = "count" in df.columns and "deal" not in df.columns
+    if summary and (meta.get("study") or meta.get("unit", "deal")) != "deal":
+        raise ValueError("path: this run is a summary; its report needs one row per deal or game (run without "
+                         "--summary)")
+    partial = _partial_note(meta)
+    if partial:
+        print(partial)
     print(text(df, meta))
     if plot:
         fig = figure(df)
@@ -116,12 +135,49 @@ def _report(df, meta, plot) -> None:
         print(f"plot written to {plot}")
 
 
-def _finish_run(df, meta, out, plot, count_text) -> None:
+def _partial_note(meta) -> str:
+    """One line saying the run is partial (interrupted, or chunks missing), or ''."""
+    if meta.get("complete", True):
+        return ""
+    unit = meta.get("unit", "deal")
+    kept, asked = meta.get(f"{unit}s", "?"), meta.get("requested", "?")
+    why = "chunks failed" if meta.get("missing") else "interrupted"
+    fmt = (lambda v: f"{v:,}" if isinstance(v, int) else str(v))
+    return f"PARTIAL RUN ({why}): {fmt(kept)} of {fmt(asked)} {unit}s requested; figures cover those kept"
+
+
+def _run_scaled(args, call):
+    """Call the game with the shared runner's --summary and --scheduler in force; returns its result."""
+    from cardlab.sim import runner
+
+    options = {"summary": bool(getattr(args, "summary", False))}
+    client = None
+    if getattr(args, "scheduler", None):
+        from cardlab.sim.executors import connect
+
+        client, threads = connect(args.scheduler)
+        options.update(executor=client, threads_per_task=threads)
+    try:
+        with runner.run_options(**options):
+            return call()
+    finally:
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _finish_run(df, meta, out, plot, count_text, args_of_run=None) -> None:
     """After a simulate or study: say what was written (and draw it), or print the report."""
+    if df is not None and df.attrs.get("cardlab"):
+        meta = {**meta, **df.attrs["cardlab"]}
+    if getattr(args_of_run, "summary", False):
+        meta = {**meta, "summary": True}
     if out:
         from cardlab import analysis
 
-        print(f"wrote {count_text} to {out}")
+        print(f"wrote {count_text}{' as a summary' if meta.get('summary') else ''} to {out}")
         if plot:
             _report(*analysis.load_run(out), plot)
     else:
@@ -136,9 +192,9 @@ def _simulate(args) -> None:
         args.deals = 100_000
     unit = "games" if args.games is not None else "deals"
     chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else DEFAULT_CHUNK)
-    df, meta = game.simulate(args, threads=args.threads, chunk_size=chunk, progress=sys.stderr.isatty(),
-                             out=args.out)
-    _finish_run(df, meta, args.out, args.plot, f"{getattr(args, unit)} {unit}")
+    df, meta = _run_scaled(args, lambda: game.simulate(args, threads=args.threads, chunk_size=chunk,
+                                                       progress=sys.stderr.isatty(), out=args.out))
+    _finish_run(df, meta, args.out, args.plot, f"{getattr(args, unit)} {unit}", args)
 
 
 def _study(args) -> None:
@@ -148,12 +204,28 @@ def _study(args) -> None:
             raise ValueError(f"study: {args.game} has no study yet")
         if args.study not in game.STUDIES:
             raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
-    df, meta = game.study(args, threads=args.threads, progress=sys.stderr.isatty(), out=args.out)
-    _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals")
+    df, meta = _run_scaled(args, lambda: game.study(args, threads=args.threads, progress=sys.stderr.isatty(),
+                                                    out=args.out))
+    _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals", args)
 
 
 def _replay(args) -> None:
     print(games_registry.command(args.game).replay(args))
+
+
+def _interrupted(stop, args) -> int:
+    """Ctrl-C or SIGTERM: what was kept has been said (and written); report a partial table; exit 130."""
+    from cardlab.sim.runner import RunInterrupted
+
+    if isinstance(stop, RunInterrupted):
+        if stop.out is None and stop.frame is not None and getattr(args, "out", None) is None:
+            try:
+                _report(stop.frame, stop.meta, None)
+            except (ValueError, KeyboardInterrupt):
+                pass
+    else:
+        print("cardlab: interrupted", file=sys.stderr)
+    return 130
 
 
 def main(argv=None) -> int:
@@ -173,7 +245,7 @@ def main(argv=None) -> int:
 
             from cardlab import analysis
 
-            if not Path(args.path).is_file():
+            if not Path(args.path).is_file() and not Path(args.path).is_dir():
                 raise ValueError(f"path: {args.path!r} does not exist; give a Parquet file written by cardlab simulate")
             _check_plot_path(args.plot)
             df, meta = analysis.load_run(args.path)
@@ -182,8 +254,15 @@ def main(argv=None) -> int:
             _replay(args)
     except ValueError as err:
         return _fail(_flag(str(err)))
-    except KeyboardInterrupt:
-        return _fail("interrupted")
+    except KeyboardInterrupt as stop:
+        return _interrupted(stop, args)
+    except RuntimeError as err:
+        from cardlab.sim.runner import ChunksFailed
+
+        if not isinstance(err, ChunksFailed):
+            raise
+        print(f"cardlab: error: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
