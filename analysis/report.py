@@ -32,7 +32,6 @@ class _Deals(NamedTuple):
     contract: pd.Categorical  # categories in display order, unused ones removed
     declarer: np.ndarray
     scores: np.ndarray  # shape (deals, seats)
-    weight: np.ndarray | None = None  # a summary's ``count`` of each distinct row (None: one deal per row)
 
 
 def _seat_columns(df: pd.DataFrame, prefix: str, what: str) -> list[str]:
@@ -86,8 +85,7 @@ def _contract_categorical(col: pd.Series) -> pd.Categorical:
 def _validate(df: pd.DataFrame) -> _Deals:
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame with one row per deal, got {type(df).__name__}")
-    weighted = "count" in df.columns and "deal" not in df.columns  # a summary: distinct rows and their count
-    for name in ("contract", "declarer") if weighted else ("deal", "contract", "declarer"):
+    for name in ("deal", "contract", "declarer"):
         if name not in df.columns:
             raise ValueError(f"missing column {name!r}: {_EXPECTED}")
     score_columns = _score_columns(df)
@@ -103,14 +101,7 @@ def _validate(df: pd.DataFrame) -> _Deals:
             f"column 'declarer' must hold seats 0..{n_seats - 1} (there are {n_seats} score columns), "
             f"found values from {declarer.min()} to {declarer.max()}"
         )
-    weight = _integer_array(df["count"], "counts") if weighted else None
-    deal = np.full(len(df), -1) if weighted else df["deal"].to_numpy()
-    return _Deals(deal, _contract_categorical(df["contract"]), declarer, scores, weight)
-
-
-def deal_count(df: pd.DataFrame) -> int:
-    """Deals in rows (one per row) or in a summary (the sum of ``count``)."""
-    return int(df["count"].sum()) if "count" in df.columns and "deal" not in df.columns else len(df)
+    return _Deals(df["deal"].to_numpy(), _contract_categorical(df["contract"]), declarer, scores)
 
 
 def _repeat_categorical(values: pd.Categorical, repeats: int) -> pd.Categorical:
@@ -142,12 +133,11 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
     others_mean = (deals.scores.sum(axis=1, dtype=np.int64) - declarer_score) / (n_seats - 1)
     codes = deals.contract.codes.astype(np.int64)
     k = len(deals.contract.categories)
-    w = np.ones(n_deals) if deals.weight is None else deals.weight.astype(np.float64)
     rows = []
     for role, values in zip(ROLES, (declarer_score, others_mean)):
-        count = np.rint(np.bincount(codes, weights=w, minlength=k)).astype(np.int64)
-        mean = np.bincount(codes, weights=values * w, minlength=k) / np.maximum(count, 1)
-        squares = np.bincount(codes, weights=w * (values - mean[codes]) ** 2, minlength=k)  # two passes: exact
+        count = np.bincount(codes, minlength=k)
+        mean = np.bincount(codes, weights=values, minlength=k) / np.maximum(count, 1)
+        squares = np.bincount(codes, weights=(values - mean[codes]) ** 2, minlength=k)  # two passes: exact
         with np.errstate(invalid="ignore", divide="ignore"):
             std = np.sqrt(squares / (count - 1))
         rows += [(contract, role, count[c], std[c]) for c, contract in enumerate(deals.contract.categories)
@@ -156,6 +146,46 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
     table["contract"] = pd.Categorical(table["contract"], categories=deals.contract.categories)
     table["role"] = pd.Categorical(table["role"], categories=ROLES)
     return table.set_index(["contract", "role"])
+
+
+def is_seat_summary(df: pd.DataFrame) -> bool:
+    """A ``--summary`` run: counted rows (contract, declarer, seat, score, score_others, count), not deals."""
+    return isinstance(df, pd.DataFrame) and {"seat", "score", "score_others", "count"} <= set(df.columns)
+
+
+def _seat_summary_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
+    """``(_score_counts, _per_deal_spread, seats, deals)`` of a seat summary, the same as from its deals' rows.
+
+    Each row counts seats with that score; ``score_others`` is the other seats' total in the same
+    deal, so the declarer's rows give each deal's declarer score and others' mean, paired.
+    """
+    for name in ("contract", "declarer"):
+        if name not in df.columns:
+            raise ValueError(f"missing column {name!r}: a summary needs contract, declarer, seat, score and count")
+    contract = _contract_categorical(df["contract"])
+    seat, declarer = df["seat"].to_numpy(np.int64), df["declarer"].to_numpy(np.int64)
+    score, weight = df["score"].to_numpy(np.int64), df["count"].to_numpy(np.int64)
+    n_seats = int(seat.max()) + 1
+    counts = (pd.DataFrame({"contract": contract, "role": pd.Categorical.from_codes((seat != declarer).astype(np.int8),
+                                                                                    categories=ROLES),
+                            "score": score, "count": weight})
+              .groupby(["contract", "role", "score"], observed=True, sort=True)["count"].sum().reset_index())
+    counts = counts[counts["count"] > 0].reset_index(drop=True)
+    own = seat == declarer
+    codes, w = contract.codes[own].astype(np.int64), weight[own].astype(np.float64)
+    k = len(contract.categories)
+    rows = []
+    for role, values in zip(ROLES, (score[own].astype(float), df["score_others"].to_numpy(float)[own] / (n_seats - 1))):
+        count = np.bincount(codes, weights=w, minlength=k).astype(np.int64)
+        mean = np.bincount(codes, weights=w * values, minlength=k) / np.maximum(count, 1)
+        squares = np.bincount(codes, weights=w * (values - mean[codes]) ** 2, minlength=k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            std = np.sqrt(squares / (count - 1))
+        rows += [(name, role, count[c], std[c]) for c, name in enumerate(contract.categories) if count[c] > 0]
+    spread = pd.DataFrame(rows, columns=["contract", "role", "count", "std"])
+    spread["contract"] = pd.Categorical(spread["contract"], categories=contract.categories)
+    spread["role"] = pd.Categorical(spread["role"], categories=ROLES)
+    return counts, spread.set_index(["contract", "role"]), n_seats, int(weight[own].sum())
 
 
 def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
@@ -173,10 +203,7 @@ def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
     >>> seat_scores(df)[["seat", "role", "score"]].values.tolist()
     [[0, 'others', -4], [1, 'declarer', -10], [2, 'others', -12]]
     """
-    deals = _validate(df)
-    if deals.weight is not None:
-        raise ValueError("seat_scores needs one row per deal; this is a summary (distinct rows with a count)")
-    return _long_form(deals)
+    return _long_form(_validate(df))
 
 
 def _score_counts(deals: _Deals) -> pd.DataFrame:
@@ -193,10 +220,7 @@ def _score_counts(deals: _Deals) -> pd.DataFrame:
     for seat in range(n_seats):
         role = (deals.declarer != seat).astype(np.int64)
         key = (group + role) * width + (deals.scores[:, seat].astype(np.int64) - low)
-        if deals.weight is None:
-            counts += np.bincount(key, minlength=counts.size)
-        else:  # float sums of integer counts are exact below 2**53
-            counts += np.rint(np.bincount(key, weights=deals.weight, minlength=counts.size)).astype(np.int64)
+        counts += np.bincount(key, minlength=counts.size)
     nonzero = np.flatnonzero(counts)
     group_of, score = np.divmod(nonzero, width)
     contract, role = np.divmod(group_of, 2)
@@ -252,9 +276,13 @@ def summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     [2.0, -10.0, -16.0, -2.0]
     """
     z = normal_quantile(level)
-    deals = _validate(df)
-    moments = _moments(_score_counts(deals))
-    independent = _per_deal_spread(deals).reindex(moments.index)
+    if is_seat_summary(df):  # a --summary run: the same tables from its counts
+        counts, spread, _, _ = _seat_summary_tables(df)
+    else:
+        deals = _validate(df)
+        counts, spread = _score_counts(deals), _per_deal_spread(deals)
+    moments = _moments(counts)
+    independent = spread.reindex(moments.index)
     half_width = z * independent["std"] / np.sqrt(independent["count"])
     table = moments.assign(deals=independent["count"], ci_low=moments["mean"] - half_width,
                            ci_high=moments["mean"] + half_width)
@@ -275,7 +303,8 @@ def score_shares(df: pd.DataFrame) -> pd.DataFrame:
     >>> score_shares(df).query("role == 'others'")[["score", "share"]].values.tolist()
     [[-12.0, 0.5], [-6.0, 0.25], [0.0, 0.25]]
     """
-    counts = _score_counts(_validate(df)).sort_values(["contract", "role", "score"], kind="stable")
+    counts = _seat_summary_tables(df)[0] if is_seat_summary(df) else _score_counts(_validate(df))
+    counts = counts.sort_values(["contract", "role", "score"], kind="stable")
     totals = counts.groupby(["contract", "role"], observed=True)["count"].transform("sum")
     shares = counts.assign(share=counts["count"] / totals)
     return shares[["contract", "role", "score", "share"]].reset_index(drop=True)
@@ -346,10 +375,13 @@ def format_report(
     header = _header(meta)
     table = summary(df, level=level)
     shares = score_shares(df)
-    n_seats = len(_score_columns(df))
+    if is_seat_summary(df):
+        _, _, n_seats, n_deals = _seat_summary_tables(df)
+    else:
+        n_seats, n_deals = len(_score_columns(df)), len(df)
     lines = [
         header,
-        f"data: {deal_count(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
+        f"data: {n_deals:,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
         "(others: from per-deal means of the non-declarers)",
         "",
         "Seat scores by contract and role",

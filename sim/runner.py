@@ -418,10 +418,10 @@ class SummarySink:
     """
 
     def __init__(self, path: Path | None, meta: dict, drop: str):
-        from cardlab.sim.summary import RowCounter
+        from cardlab.sim.summary import SeatCounter
 
         self.path, self.meta, self.drop = path, meta, drop
-        self.counter = RowCounter(drop)
+        self.counter = SeatCounter(drop)
         self.covered: list = []
         self.last = time.monotonic()
         if path is not None:
@@ -431,7 +431,7 @@ class SummarySink:
                 if old and old.get("complete") is False and _identity(old) == _identity(meta) and "covered" in old:
                     import pyarrow.parquet as pq
 
-                    self.counter = RowCounter.from_frame(pq.read_table(path).to_pandas(), drop)
+                    self.counter = SeatCounter.from_frame(pq.read_table(path).to_pandas(), drop)
                     self.covered = [list(c) for c in old["covered"]]
 
     def add(self, start, count, result):

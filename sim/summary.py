@@ -76,6 +76,7 @@ class RowCounter:
 
     def __init__(self, drop: str = "deal"):
         self.drop = drop
+        self.seat_arrays: dict = {}
         self.names: list[str] | None = None
         self.kinds: list = []  # per column: ("int", dtype) | ("bool",) | ("float", dtype) | ("category", categories)
         self.keys = np.zeros((0, 0), np.int64)
@@ -86,10 +87,12 @@ class RowCounter:
     # ------------------------------------------------------------------ encoding
     def _encode(self, columns: dict) -> np.ndarray:
         names, kinds, parts = [], [], []
+        self.seat_arrays = {}
         for name, value in columns.items():
             if name == self.drop:
                 continue
             if isinstance(value, np.ndarray) and value.ndim == 2:
+                self.seat_arrays[name] = list(range(len(names), len(names) + value.shape[1]))
                 for p in range(value.shape[1]):
                     names.append(f"{name}_{p}")
                     kinds.append(("int", value.dtype.str) if value.dtype.kind in "iu" else ("float", value.dtype.str))
@@ -176,11 +179,12 @@ class RowCounter:
     def __getstate__(self):  # ship only the live rows between processes
         keys, counts = self.distinct()
         return {"drop": self.drop, "names": self.names, "kinds": self.kinds, "rows": keys, "weights": counts,
-                "total": self.total}
+                "total": self.total, "seat_arrays": self.seat_arrays}
 
     def __setstate__(self, state):
         self.__init__(state["drop"])
         self.names, self.kinds, self.total = state["names"], state["kinds"], state["total"]
+        self.seat_arrays = state.get("seat_arrays", {})
         if self.names is not None:
             capacity = 1024
             while capacity < 2 * (len(state["rows"]) + 1):
@@ -216,7 +220,62 @@ class RowCounter:
         rows = counter._encode(columns)
         counter._count(rows, frame["count"].to_numpy(np.int64))
         counter.total = int(frame["count"].sum())
+        if "seat" in frame.columns and len(frame):  # a per-seat summary: each deal is counted once per seat
+            counter.total //= int(frame["seat"].max()) + 1
         return counter
+
+
+class SeatCounter(RowCounter):
+    """Per-seat counts: one row per (deal, seat) instead of per deal, so memory stays bounded.
+
+    A chunk's ``(rows, n)`` seat arrays (``score``, ``raw`` ...) become, for each seat, the columns
+    ``seat``, ``score`` (that seat's) and ``score_others`` (the sum over the other seats); the
+    deal's other columns (``contract``, ``declarer`` ...) are kept. This keeps exactly what
+    seat-role reports use (each seat's score by contract and role; per deal the declarer's score
+    against the others' total, hence their paired difference), while the number of distinct rows
+    depends on the score range only, not on how the other seats' scores combine: 10^9 deals fit
+    in the memory of 10^6. Chunks without a seat array are counted whole, as by RowCounter.
+    """
+
+    def add(self, columns: dict) -> "SeatCounter":
+        chunk = RowCounter(self.drop)
+        chunk.add(columns)  # count the chunk's whole rows first: melting the distinct rows is cheap
+        return self.merge_rows(chunk)
+
+    def merge_rows(self, chunk: RowCounter) -> "SeatCounter":
+        if not chunk.seat_arrays:
+            return RowCounter.merge(self, chunk)
+        keys, counts = chunk.distinct()
+        seat_cols = [j for cols in chunk.seat_arrays.values() for j in cols]
+        plain = [j for j in range(len(chunk.names)) if j not in seat_cols]
+        n = len(next(iter(chunk.seat_arrays.values())))
+        if any(len(cols) != n for cols in chunk.seat_arrays.values()):
+            raise ValueError("summary: seat arrays of different widths cannot be counted per seat")
+        names = [chunk.names[j] for j in plain] + ["seat"]
+        kinds = [chunk.kinds[j] for j in plain] + [("int", "|i1")]
+        for name, cols in chunk.seat_arrays.items():
+            names += [name, f"{name}_others"]
+            kinds += [("int", "<i8")] * 2
+        if self.names is None:
+            self.names, self.kinds = names, kinds
+            self.keys = np.zeros((1024, len(names)), np.int64)
+            self.counts = np.full(1024, EMPTY, np.int64)
+        elif names != self.names:
+            raise ValueError(f"summary: chunk columns {names} differ from the first chunk's {self.names}")
+        for seat in range(n):
+            part = [keys[:, plain], np.full((len(keys), 1), seat, np.int64)]
+            for cols in chunk.seat_arrays.values():
+                block = keys[:, cols]
+                part += [block[:, seat:seat + 1], block.sum(axis=1, keepdims=True) - block[:, seat:seat + 1]]
+            self._count(np.ascontiguousarray(np.hstack(part)), counts)
+        self.total += chunk.total
+        return self
+
+    def merge(self, other: RowCounter) -> "SeatCounter":
+        if isinstance(other, SeatCounter) or not other.seat_arrays:
+            return RowCounter.merge(self, other)
+        return self.merge_rows(other)
+
 
 
 def expand(summary: pd.DataFrame) -> pd.DataFrame:

@@ -130,17 +130,30 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
-def test_summary_counts_identical_rows_in_any_order():
+def test_summary_counts_each_seat_with_the_others_total_in_any_order():
     rows = runner.run(chunk_fn(), deals=1000, chunk_size=64)
     summary = runner.run(chunk_fn(), deals=1000, chunk_size=64, summary=True)
-    assert summary["count"].sum() == 1000 and "deal" not in summary.columns
-    back = expand(summary)
-    key = ["contract", "declarer", "score_0", "score_1"]
-    pd.testing.assert_frame_equal(back.sort_values(key, kind="stable").reset_index(drop=True),
-                                  rows.drop(columns="deal").sort_values(key, kind="stable").reset_index(drop=True))
+    assert list(summary.columns) == ["contract", "declarer", "seat", "score", "score_others", "count"]
+    assert summary["count"].sum() == 2 * 1000 and summary.attrs["cardlab"]["deals"] == 1000
+    seats = pd.concat([rows.assign(seat=s, score=rows[f"score_{s}"], score_others=rows[f"score_{1 - s}"])
+                       for s in (0, 1)])
+    key = ["contract", "declarer", "seat", "score", "score_others"]
+    expected = seats.groupby(key, observed=True).size().rename("count").reset_index()
+    got = expand(summary).groupby(key, observed=True).size().rename("count").reset_index()
+    pd.testing.assert_frame_equal(got.astype({"seat": "int64", "score": "int64"}),
+                                  expected.astype({"seat": "int64", "score": "int64", "score_others": "int64"}))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         pd.testing.assert_frame_equal(runner.run(chunk_fn(), deals=1000, chunk_size=37, summary=True, executor=pool),
                                       summary)
+
+
+def test_rows_without_seat_arrays_are_counted_whole():
+    def play(first, count):
+        deals = np.arange(first, first + count)
+        return {"deal": deals, "a": deals % 5, "b": (deals % 3).astype(np.int8)}
+
+    summary = runner.run(play, deals=300, chunk_size=40, summary=True)
+    assert list(summary.columns) == ["a", "b", "count"] and len(summary) == 15 and summary["count"].sum() == 300
 
 
 def test_row_counter_grows_and_survives_pickling():
