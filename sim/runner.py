@@ -480,12 +480,12 @@ def read_file_metadata(path) -> dict | None:
 class _Writer:
     """Hands finished chunks to a sink on a background thread through a bounded queue.
 
-    The queue holds at most two chunks, so a slow disk slows the run instead of filling memory.
+    The queue holds at most ``depth`` chunks, so a slow disk slows the run instead of filling memory.
     """
 
-    def __init__(self, sink):
+    def __init__(self, sink, depth: int = 2):
         self.sink, self.error = sink, None
-        self.queue: queue.Queue = queue.Queue(maxsize=2)
+        self.queue: queue.Queue = queue.Queue(maxsize=depth)
         self.thread = threading.Thread(target=self._loop, name="cardlab-writer", daemon=True)
         self.thread.start()
 
@@ -583,7 +583,7 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     from tqdm.auto import tqdm
 
     bar = tqdm(total=deals, initial=done, unit=unit, unit_scale=True, disable=not progress, file=sys.stderr)
-    writer = _Writer(sink)
+    writer = _Writer(sink, depth=1 if summary else 2)  # counting keeps up with the kernels: one chunk is enough
     missing: list[dict] = []
     started = time.perf_counter()
     interrupted = False

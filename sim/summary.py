@@ -145,11 +145,15 @@ class RowCounter:
         self.used[0] = 0
         count_rows_nb(keys, counts, 0, self.keys, self.counts, self.used)
 
-    def add(self, columns: dict) -> "RowCounter":
-        """Count the rows of one chunk (the columns a game's ``play_chunk`` returns)."""
-        rows = self._encode(columns)
-        self._count(rows, np.ones(len(rows), np.int64))
-        self.total += len(rows)
+    def add(self, columns: dict, block: int = 1 << 17) -> "RowCounter":
+        """Count the rows of one chunk (the columns a game's ``play_chunk`` returns), ``block`` rows at a time
+        so the int64 copy of the rows stays small."""
+        size = len(next(iter(columns.values())))
+        for start in range(0, size, block):
+            part = {k: v[start:start + block] for k, v in columns.items()}
+            rows = self._encode(part)
+            self._count(rows, np.ones(len(rows), np.int64))
+            self.total += len(rows)
         return self
 
     def merge(self, other: "RowCounter") -> "RowCounter":
@@ -237,10 +241,11 @@ class SeatCounter(RowCounter):
     in the memory of 10^6. Chunks without a seat array are counted whole, as by RowCounter.
     """
 
-    def add(self, columns: dict) -> "SeatCounter":
-        chunk = RowCounter(self.drop)
-        chunk.add(columns)  # count the chunk's whole rows first: melting the distinct rows is cheap
-        return self.merge_rows(chunk)
+    def add(self, columns: dict, block: int = 1 << 17) -> "SeatCounter":
+        size = len(next(iter(columns.values())))
+        for start in range(0, size, block):  # count a block's whole rows first: melting distinct rows is cheap
+            self.merge_rows(RowCounter(self.drop).add({k: v[start:start + block] for k, v in columns.items()}))
+        return self
 
     def merge_rows(self, chunk: RowCounter) -> "SeatCounter":
         if not chunk.seat_arrays:
