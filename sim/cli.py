@@ -121,10 +121,16 @@ def _report(df, meta, plot) -> None:
     from cardlab import analysis
 
     text, figure = games_registry.report_for(meta)
-    summary = "count" in df.columns and "deal" not in df.columns
-    if summary and (meta.get("study") or meta.get("unit", "deal")) != "deal":
-        raise ValueError("path: this run is a summary; its report needs one row per deal or game (run without "
-                         "--summary)")
+    kind = meta.get("study") or meta.get("unit", "deal")
+    if meta.get("summary") and kind != "deal":
+        if not analysis.report.is_seat_summary(df):
+            raise ValueError(f"path: this {kind} run is a summary; its report needs one row per deal (run it "
+                             "without --summary)")
+        text, figure = games_registry.report_for({**meta, "unit": "deal", "study": None})
+        if isinstance(meta.get("games"), int):
+            meta = {**meta, "deals": f"{meta['games']:,} games"}
+        print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run without "
+              "--summary)")
     partial = _partial_note(meta)
     if partial:
         print(partial)
@@ -204,6 +210,9 @@ def _study(args) -> None:
             raise ValueError(f"study: {args.game} has no study yet")
         if args.study not in game.STUDIES:
             raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
+    if args.summary and not args.out:
+        raise ValueError("summary: a study's report needs one row per deal; add --out to keep the counts for "
+                         "Python, or drop --summary")
     df, meta = _run_scaled(args, lambda: game.study(args, threads=args.threads, progress=sys.stderr.isatty(),
                                                     out=args.out))
     _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals", args)

@@ -162,3 +162,16 @@ def test_concurrent_compiles_into_one_cache_do_not_crash(tmp_path):
     again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and again.stdout.split() == ["5000", "17"]
     assert list((tmp_path / "cache").rglob("*.nbi"))
+
+
+def test_cli_game_summary_reports_per_contract_and_a_study_summary_needs_out(tmp_path, capsys):
+    out = tmp_path / "g.parquet"
+    assert main(["simulate", "barbu", "--games", "20", "--geronimo", "--double", "--summary", "--threads", "1",
+                 "--out", str(out)]) == 0
+    df, meta = analysis.load_run(out)
+    assert meta["summary"] is True and meta["games"] == 20 and df["count"].sum() == 20 * 28 * 4
+    assert main(["report", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "summary of a game run" in text and "deals: 20 games" in text and "trumps" in text
+    assert main(["study", "barbu", "trumps", "--deals", "100", "--summary"]) == 2
+    assert "--summary: a study's report needs one row per deal" in capsys.readouterr().err
