@@ -225,3 +225,22 @@ def test_plan_chunks_keeps_the_grid_and_skips_what_is_covered():
 def test_threads_must_fit_the_machine():
     with pytest.raises(ValueError, match="threads: 0 is not allowed"):
         runner.set_threads(0)
+
+
+def test_a_dask_worker_killed_mid_chunk_is_replaced_and_its_chunk_played_again(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    marker = str(tmp_path / "died-once")
+
+    def dies_once(first, count):
+        if first == 20 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # the worker process dies in the middle of the chunk
+        deals = np.arange(first, first + count)
+        return {"deal": deals, "score": np.stack([deals % 3, -(deals % 3)], axis=1).astype(np.int16)}
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        df = runner.run(dies_once, deals=60, chunk_size=10, executor=client, out=str(tmp_path / "ds") + "/")
+    assert df is None and os.path.exists(marker)
+    rows, meta = load_run(tmp_path / "ds")
+    assert rows["deal"].tolist() == list(range(60)) and meta["complete"] is True
