@@ -278,6 +278,10 @@ class FrameSink:
 
     covered: list = []
 
+    def settle(self, done, interrupted):
+        """How many units the output holds once the run stops (see FileSink)."""
+        return done
+
     def __init__(self):
         self.frames = {}
 
@@ -305,7 +309,7 @@ class FileSink:
     """
 
     def __init__(self, path: Path, meta: dict, first: int, count_key: str):
-        self.path, self.meta, self.writer, self.next = path, meta, None, first
+        self.path, self.meta, self.writer, self.next, self.first = path, meta, None, first, first
         self.index = count_key[:-1]
         self.pending: dict[int, pd.DataFrame] = {}
         self.tmp = path.parent / f".{path.name}.{os.getpid()}.part"
@@ -314,8 +318,8 @@ class FileSink:
         self.reuse = None
         if path.is_file():
             old = read_file_metadata(path)
-            if (old and old.get("complete") is False and _identity(old) == _identity(meta)
-                    and old.get(f"first_{count_key[:-1]}") == first):
+            if (old and old.get("complete") is False and not old.get("missing") and _identity(old) == _identity(meta)
+                    and old.get(f"first_{count_key[:-1]}") == first and int(old[count_key]) <= meta[count_key]):
                 self.reuse = path
                 self.covered = [[first, first + int(old[count_key])]]
                 self.next = first + int(old[count_key])
@@ -338,6 +342,20 @@ class FileSink:
                 self._open(table)
             self.writer.write_table(table.cast(self.writer.schema))
             self.next += n
+
+    def settle(self, done, interrupted):
+        """Interrupted: keep the rows in deal order (a resumable prefix), dropping later chunks that finished
+        early on an executor. Chunks failed: write the later chunks too (the file has gaps, listed as missing)."""
+        if interrupted:
+            self.pending.clear()
+            return self.next - self.first
+        for start in sorted(self.pending):
+            n, frame = self.pending.pop(start)
+            table = _arrow_table(frame, self.meta)
+            if self.writer is None:
+                self._open(table)
+            self.writer.write_table(table.cast(self.writer.schema))
+        return done
 
     def close(self, meta):
         import pyarrow.parquet as pq
@@ -609,6 +627,7 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
         sink.abort()
         raise
     bar.close()
+    done = getattr(sink, "settle", lambda d, i: d)(done, interrupted)
     final = dict(meta, **{count_key: done}, complete=not interrupted and not missing,
                  elapsed_s=round(time.perf_counter() - started, 3))
     if missing:

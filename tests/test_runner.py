@@ -244,3 +244,18 @@ def test_a_dask_worker_killed_mid_chunk_is_replaced_and_its_chunk_played_again(t
     assert df is None and os.path.exists(marker)
     rows, meta = load_run(tmp_path / "ds")
     assert rows["deal"].tolist() == list(range(60)) and meta["complete"] is True
+
+
+def test_an_executor_run_to_one_file_keeps_a_prefix_when_interrupted_and_gaps_when_chunks_fail(tmp_path):
+    out = tmp_path / "r.parquet"
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        with pytest.raises(runner.RunInterrupted) as stop:
+            runner.run(chunk_fn(interrupt_at=40), deals=100, chunk_size=10, executor=pool, out=out)
+    df, meta = load_run(out)
+    assert df["deal"].tolist() == list(range(len(df))) and meta["deals"] == len(df) == stop.value.done
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        with pytest.raises(runner.ChunksFailed):
+            runner.run(chunk_fn(fail_at=20), deals=50, chunk_size=10, executor=pool, out=tmp_path / "gaps.parquet")
+    df, meta = load_run(tmp_path / "gaps.parquet")
+    assert df["deal"].tolist() == [d for d in range(50) if not 20 <= d < 30] and meta["deals"] == 40
+    assert meta["complete"] is False and meta["missing"][0]["first"] == 20
