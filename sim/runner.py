@@ -19,7 +19,8 @@ Where the rows go (``out``):
   worker) loses at most the chunks in flight and the final data equals an uninterrupted run.
 
 With ``summary=True`` the rows are counted instead of kept (:mod:`cardlab.sim.summary`): the
-output is the distinct rows and their ``count``, in constant memory however many deals.
+output is the distinct per-seat rows (the deal's columns, ``seat``, its ``score`` and the other
+seats' total ``score_others``) and their ``count``, in constant memory however many deals.
 
 An interrupted run (Ctrl-C or SIGTERM) keeps every finished chunk, records ``requested`` and
 ``complete: false`` in the metadata, says how many it kept, and raises :class:`RunInterrupted`
@@ -565,8 +566,8 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     ``/`` or is a directory) and returns None. The metadata records the count as ``deals``
     (``games``), the start as ``first_deal`` (``first_game``), ``requested`` and ``complete``.
 
-    ``summary=True`` counts identical rows instead of keeping them (a frame or file of distinct
-    rows and ``count``). ``executor`` is a ``concurrent.futures.Executor`` or a dask
+    ``summary=True`` counts per-seat rows instead of keeping the rows (a frame or file of
+    distinct rows and their ``count``; see :class:`~cardlab.sim.summary.SeatCounter`). ``executor`` is a ``concurrent.futures.Executor`` or a dask
     ``distributed.Client`` (default: this process, the kernels on numba's threads);
     ``threads_per_task`` sets numba's threads inside each task there. Unset keywords take the
     defaults of an enclosing :func:`run_options`.
