@@ -24,8 +24,9 @@ def load_run(path) -> tuple[pd.DataFrame, dict]:
 
     A directory is a dataset written by ``cardlab simulate --out DIR/``: one
     file per chunk, read whole, with the metadata of ``_cardlab.json``. A
-    summary (``--summary``) reads the same way: its rows are the distinct rows
-    with a ``count`` column, and ``metadata["summary"]`` is true.
+    summary (``--summary``) reads the same way: its rows are distinct per-seat
+    rows (``seat``, ``score``, ``score_others`` …) with a ``count`` column, and
+    ``metadata["summary"]`` is true; ``format_report`` and ``summary`` accept it.
 
     >>> import json, os, tempfile
     >>> import pandas as pd, pyarrow as pa, pyarrow.parquet as pq
@@ -71,8 +72,3 @@ def _load_dataset(path: Path) -> tuple[pd.DataFrame, dict]:
     if not files:
         raise ValueError(f"{path}: the run has no finished chunk yet")
     return pd.read_parquet(path), meta
-
-
-def is_summary(df: pd.DataFrame, meta: dict | None = None) -> bool:
-    """True for a summary (distinct rows and their ``count``) rather than one row per deal."""
-    return bool((meta or {}).get("summary")) or ("count" in df.columns and "deal" not in df.columns)

@@ -88,7 +88,8 @@ def _study_flags(p) -> None:
 def _scale_flags(p) -> None:
     """Flags every simulate and study gets from the shared runner."""
     p.add_argument("--summary", action="store_true",
-                   help="count identical rows instead of keeping one row per deal: constant memory, same report")
+                   help="count each seat's score per contract and role instead of keeping one row per deal: "
+                        "constant memory, same report")
     p.add_argument("--scheduler", help="run the chunks on dask: tcp://HOST:PORT (a running scheduler) or local:N "
                                        "(N local worker processes); needs pip install 'cardlab[dask]'")
 

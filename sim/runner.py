@@ -56,7 +56,7 @@ DEFAULT_GAME_CHUNK = 1 << 15  # whole games per chunk: a chunk of games takes ab
 METADATA_KEY = b"cardlab"
 DATASET_METADATA = "_cardlab.json"  # pyarrow's dataset reader skips names starting with "_" or "."
 CHECKPOINT_SECONDS = 60.0  # a summary run rewrites its file this often, so a kill loses little
-_IDENTITY_SKIP = ("versions", "complete", "requested", "missing", "chunk_size", "elapsed_s", "covered",
+_IDENTITY_SKIP = ("versions", "complete", "requested", "missing", "chunk_size", "elapsed_s", "warmup_s", "covered",
                   "deals", "games", "first_deal", "first_game")
 
 
@@ -605,11 +605,15 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     writer = _Writer(sink, depth=1 if summary else 2)  # counting keeps up with the kernels: one chunk is enough
     missing: list[dict] = []
     started = time.perf_counter()
+    warmup = 0.0
     interrupted = False
     try:
         with _sigterm_as_interrupt():
             try:
                 if executor is None:  # counting a summary happens on the writer thread, like writing
+                    if chunks:  # load (or compile) the kernels first, so elapsed_s is the run's own rate
+                        play_chunk(chunks[0][0], 1)
+                        warmup, started = time.perf_counter() - started, time.perf_counter()
                     for start, count in chunks:
                         writer.put(start, count, play_chunk(start, count))
                         done += count
@@ -630,7 +634,7 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     bar.close()
     done = getattr(sink, "settle", lambda d, i: d)(done, interrupted)
     final = dict(meta, **{count_key: done}, complete=not interrupted and not missing,
-                 elapsed_s=round(time.perf_counter() - started, 3))
+                 elapsed_s=round(time.perf_counter() - started, 3), warmup_s=round(warmup, 3))
     if missing:
         final["missing"] = missing
     if interrupted and done == 0 and out is not None and not getattr(sink, "covered", None):
