@@ -163,6 +163,46 @@ def _per_deal_spread(deals: _Deals) -> pd.DataFrame:
     return table.set_index([deals.by, "role"])
 
 
+def is_seat_summary(df: pd.DataFrame) -> bool:
+    """A ``--summary`` run: counted rows (contract, declarer, seat, score, score_others, count), not deals."""
+    return isinstance(df, pd.DataFrame) and {"seat", "score", "score_others", "count"} <= set(df.columns)
+
+
+def _seat_summary_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
+    """``(_score_counts, _per_deal_spread, seats, deals)`` of a seat summary, the same as from its deals' rows.
+
+    Each row counts seats with that score; ``score_others`` is the other seats' total in the same
+    deal, so the declarer's rows give each deal's declarer score and others' mean, paired.
+    """
+    for name in ("contract", "declarer"):
+        if name not in df.columns:
+            raise ValueError(f"missing column {name!r}: a summary needs contract, declarer, seat, score and count")
+    contract = _contract_categorical(df["contract"])
+    seat, declarer = df["seat"].to_numpy(np.int64), df["declarer"].to_numpy(np.int64)
+    score, weight = df["score"].to_numpy(np.int64), df["count"].to_numpy(np.int64)
+    n_seats = int(seat.max()) + 1
+    counts = (pd.DataFrame({"contract": contract, "role": pd.Categorical.from_codes((seat != declarer).astype(np.int8),
+                                                                                    categories=ROLES),
+                            "score": score, "count": weight})
+              .groupby(["contract", "role", "score"], observed=True, sort=True)["count"].sum().reset_index())
+    counts = counts[counts["count"] > 0].reset_index(drop=True)
+    own = seat == declarer
+    codes, w = contract.codes[own].astype(np.int64), weight[own].astype(np.float64)
+    k = len(contract.categories)
+    rows = []
+    for role, values in zip(ROLES, (score[own].astype(float), df["score_others"].to_numpy(float)[own] / (n_seats - 1))):
+        count = np.bincount(codes, weights=w, minlength=k).astype(np.int64)
+        mean = np.bincount(codes, weights=w * values, minlength=k) / np.maximum(count, 1)
+        squares = np.bincount(codes, weights=w * (values - mean[codes]) ** 2, minlength=k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            std = np.sqrt(squares / (count - 1))
+        rows += [(name, role, count[c], std[c]) for c, name in enumerate(contract.categories) if count[c] > 0]
+    spread = pd.DataFrame(rows, columns=["contract", "role", "count", "std"])
+    spread["contract"] = pd.Categorical(spread["contract"], categories=contract.categories)
+    spread["role"] = pd.Categorical(spread["role"], categories=ROLES)
+    return counts, spread.set_index(["contract", "role"]), n_seats, int(weight[own].sum())
+
+
 def seat_scores(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
     """Return the scores in long form, one row per (deal, seat), with each seat's role.
 
@@ -254,9 +294,13 @@ def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", l
     [2.0, -10.0, -16.0, -2.0]
     """
     z = normal_quantile(level)
-    deals = _validate(df, by, role)
-    moments = _moments(_score_counts(deals))
-    independent = _per_deal_spread(deals).reindex(moments.index)
+    if is_seat_summary(df):  # a --summary run: the same tables from its counts
+        counts, spread, _, _ = _seat_summary_tables(df)
+    else:
+        deals = _validate(df, by, role)
+        counts, spread = _score_counts(deals), _per_deal_spread(deals)
+    moments = _moments(counts)
+    independent = spread.reindex(moments.index)
     half_width = z * independent["std"] / np.sqrt(independent["count"])
     table = moments.assign(deals=independent["count"], ci_low=moments["mean"] - half_width,
                            ci_high=moments["mean"] + half_width)
@@ -277,7 +321,8 @@ def score_shares(df: pd.DataFrame, *, by: str = "contract", role: str = "declare
     >>> score_shares(df).query("role == 'others'")[["score", "share"]].values.tolist()
     [[-12.0, 0.5], [-6.0, 0.25], [0.0, 0.25]]
     """
-    counts = _score_counts(_validate(df, by, role)).sort_values([by, "role", "score"], kind="stable")
+    counts = _seat_summary_tables(df)[0] if is_seat_summary(df) else _score_counts(_validate(df, by, role))
+    counts = counts.sort_values([by, "role", "score"], kind="stable")
     totals = counts.groupby([by, "role"], observed=True)["count"].transform("sum")
     shares = counts.assign(share=counts["count"] / totals)
     return shares[[by, "role", "score", "share"]].reset_index(drop=True)
@@ -350,18 +395,30 @@ def role_edge(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer",
     >>> role_edge(df)[["deals", "edge"]].values.tolist()
     [[1.0, 15.0], [2.0, -7.5]]
     """
-    deals = _validate(df, by, role)
-    n_deals, n_seats = deals.scores.shape
-    own = deals.scores[np.arange(n_deals), deals.declarer].astype(float)
-    others = (deals.scores.sum(axis=1, dtype=np.int64) - own) / (n_seats - 1)
-    codes = deals.contract.codes
+    if is_seat_summary(df):  # the declarer's rows pair its score with the others' total in the same deal
+        own_rows = df["seat"].to_numpy() == df["declarer"].to_numpy()
+        n_seats = int(df["seat"].max()) + 1
+        contract = _contract_categorical(df["contract"])[own_rows]
+        own = df["score"].to_numpy(float)[own_rows]
+        others = df["score_others"].to_numpy(float)[own_rows] / (n_seats - 1)
+        weights = df["count"].to_numpy(float)[own_rows]
+    else:
+        deals = _validate(df, by, role)
+        n_deals, n_seats = deals.scores.shape
+        own = deals.scores[np.arange(n_deals), deals.declarer].astype(float)
+        others = (deals.scores.sum(axis=1, dtype=np.int64) - own) / (n_seats - 1)
+        contract, weights = deals.contract, np.ones(n_deals)
+    codes = contract.codes
     rows = []
-    for c, name in enumerate(deals.contract.categories):
+    for c, name in enumerate(contract.categories):
         mask = codes == c
-        r = paired_comparison(own[mask], others[mask], level=level)
+        if not mask.any():
+            continue
+        r = paired_comparison(own[mask], others[mask], level=level, weights=weights[mask])
         rows.append({"deals": r["n"], f"{role}_mean": r["mean_a"], "others_mean": r["mean_b"], "edge": r["diff"],
                      "ci_low": r["ci_low"], "ci_high": r["ci_high"], "variance_reduction": r["variance_reduction"]})
-    table = pd.DataFrame(rows, index=pd.CategoricalIndex(deals.contract.categories, name=by))
+    names = [name for c, name in enumerate(contract.categories) if (codes == c).any()]
+    table = pd.DataFrame(rows, index=pd.CategoricalIndex(names, categories=contract.categories, name=by))
     table["deals"] = table["deals"].astype(float)
     return table.sort_values("edge", ascending=False, kind="stable")
 
@@ -429,10 +486,13 @@ def format_report(
     header = _header(meta)
     table = summary(df, by=by, role=role, level=level)
     shares = score_shares(df, by=by, role=role)
-    n_seats = len(_score_columns(df))
+    if is_seat_summary(df):
+        _, _, n_seats, n_deals = _seat_summary_tables(df)
+    else:
+        n_seats, n_deals = len(_score_columns(df)), len(df)
     lines = [
         header,
-        f"data: {len(df):,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
+        f"data: {n_deals:,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
         f"(others: from per-deal means of the seats other than the {role})",
         "",
         *_edge_lines(df, by, role, level),

@@ -83,7 +83,7 @@ def proportion_ci(successes, n, *, level: float = 0.95):
     return p, low, high
 
 
-def paired_comparison(a, b, *, level: float = 0.95) -> dict:
+def paired_comparison(a, b, *, level: float = 0.95, weights=None) -> dict:
     """Compare two alternatives measured on the same units (deals): the mean of ``a − b`` and its interval.
 
     Returns ``n``, ``mean_a``, ``mean_b``, ``diff`` (mean of a − b), ``ci_low``/``ci_high`` (normal
@@ -91,6 +91,8 @@ def paired_comparison(a, b, *, level: float = 0.95) -> dict:
     been measured on different units: ``z·sqrt((s_a² + s_b²)/n)``) and ``variance_reduction``
     (``1 − var(a − b) / (var(a) + var(b))``: the share of the variance that pairing removes; 0 when
     a and b are independent, near 1 when they move together). Intervals are NaN with fewer than two units.
+    ``weights`` counts how many units share each pair (a ``--summary`` run stores counts, not rows);
+    the result equals that of the pairs repeated.
 
     >>> r = paired_comparison([10, 12, 14, 16], [9, 11, 14, 15])
     >>> r["diff"], round(r["variance_reduction"], 3)
@@ -100,11 +102,21 @@ def paired_comparison(a, b, *, level: float = 0.95) -> dict:
     y = np.asarray(b, dtype=float).ravel()
     if x.shape != y.shape:
         raise ValueError(f"paired_comparison needs equally long a and b, got {x.size} and {y.size}")
-    diff, low, high = mean_ci(x - y, level=level)
-    out = {"n": x.size, "mean_a": float(x.mean()), "mean_b": float(y.mean()), "diff": diff, "ci_low": low,
-           "ci_high": high, "unpaired_half": math.nan, "variance_reduction": math.nan}
-    if x.size >= 2:
-        both = float(x.var(ddof=1) + y.var(ddof=1))
-        out["unpaired_half"] = normal_quantile(level) * math.sqrt(both / x.size)
-        out["variance_reduction"] = 1.0 - float((x - y).var(ddof=1)) / both if both > 0 else math.nan
+    w = np.ones_like(x) if weights is None else np.asarray(weights, dtype=float).ravel()
+    n = float(w.sum())
+
+    def mean(v):
+        return float((w * v).sum() / n) if n > 0 else math.nan
+
+    def var(v):  # sample variance of the repeated units
+        return float((w * (v - mean(v)) ** 2).sum() / (n - 1)) if n >= 2 else math.nan
+
+    diff = mean(x - y)
+    half = normal_quantile(level) * math.sqrt(var(x - y) / n) if n >= 2 else math.nan
+    out = {"n": int(n) if weights is not None else x.size, "mean_a": mean(x), "mean_b": mean(y), "diff": diff,
+           "ci_low": diff - half, "ci_high": diff + half, "unpaired_half": math.nan, "variance_reduction": math.nan}
+    if n >= 2:
+        both = var(x) + var(y)
+        out["unpaired_half"] = normal_quantile(level) * math.sqrt(both / n)
+        out["variance_reduction"] = 1.0 - var(x - y) / both if both > 0 else math.nan
     return out

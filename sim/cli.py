@@ -75,8 +75,10 @@ def _simulate_flags(p) -> None:
                    help=f"index of the first deal (game), 0 to {INDEX_MAX} (default 0)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {DEFAULT_GAME_CHUNK} games)")
-    p.add_argument("--out", help="Parquet file to write; without it the report is printed")
+    p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset of "
+                                 "one file per chunk; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
+    _scale_flags(p)
 
 
 def _replay_flags(p) -> None:
@@ -103,8 +105,19 @@ def _replay_flags(p) -> None:
 def _study_flags(p) -> None:
     p.add_argument("--deals", type=int, default=100_000, help="number of deals (default 100000)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--out", help="Parquet file to write; without it the report is printed")
+    p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset; "
+                                 "without it the report is printed")
     p.add_argument("--plot", help="draw the study's figure to this image file")
+    _scale_flags(p)
+
+
+def _scale_flags(p) -> None:
+    """Flags every simulate and study gets from the shared runner."""
+    p.add_argument("--summary", action="store_true",
+                   help="count each seat's score per contract and role instead of keeping one row per deal: "
+                        "constant memory, same report")
+    p.add_argument("--scheduler", help="run the chunks on dask: tcp://HOST:PORT (a running scheduler) or local:N "
+                                       "(N local worker processes); needs pip install 'cardlab[dask]'")
 
 
 def _version() -> str:
@@ -146,7 +159,8 @@ def _check_output(option: str, path):
     option leaves nothing behind.
 
     ``--out`` must end in .parquet (or .pq): cardlab writes Parquet only, with its metadata, and
-    refuses ``runs/x.csv`` rather than write Parquet under a CSV name.
+    refuses ``runs/x.csv`` rather than write Parquet under a CSV name; or name a directory (ending in
+    ``/`` or existing) for a dataset of one Parquet file per chunk.
     """
     if path is None:
         return None
@@ -154,6 +168,13 @@ def _check_output(option: str, path):
     if not str(path).strip():
         raise ValueError(f"{option}: {path!r} is empty; give a file path such as {example}")
     target = Path(path)
+    if option == "out" and runner.is_dataset_path(path):
+        if target.exists() and not target.is_dir():
+            raise ValueError(f"out: {path!r} is a file; a dataset needs a directory")
+        missing, parent = None, target
+        while not parent.exists():
+            missing, parent = parent, parent.parent
+        return missing
     if target.is_dir():
         raise ValueError(f"{option}: {path!r} is a directory; give a file path such as {example}")
     suffixes = OUTPUT_SUFFIXES[option]
@@ -195,6 +216,19 @@ def _report(df, meta, plot) -> None:
     from cardlab import analysis
 
     text, figure = games_registry.report_for(meta)
+    kind = meta.get("study") or meta.get("unit", "deal")
+    if meta.get("summary") and kind != "deal":
+        if not analysis.report.is_seat_summary(df):
+            raise ValueError(f"path: this {kind} run is a summary; its report needs one row per deal (run it "
+                             "without --summary)")
+        text, figure = games_registry.report_for({**meta, "unit": "deal", "study": None})
+        if isinstance(meta.get("games"), int):
+            meta = {**meta, "deals": f"{meta['games']:,} games"}
+        print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run without "
+              "--summary)")
+    partial = _partial_note(meta)
+    if partial:
+        print(partial)
     print(text(df, meta))
     if plot:
         fig = analysis.add_run_title(figure(df), meta, df)
@@ -202,12 +236,49 @@ def _report(df, meta, plot) -> None:
         print(f"plot written to {plot}")
 
 
-def _finish_run(df, meta, out, plot, count_text) -> None:
+def _partial_note(meta) -> str:
+    """One line saying the run is partial (interrupted, or chunks missing), or ''."""
+    if meta.get("complete", True):
+        return ""
+    unit = meta.get("unit", "deal")
+    kept, asked = meta.get(f"{unit}s", "?"), meta.get("requested", "?")
+    why = "chunks failed" if meta.get("missing") else "interrupted"
+    fmt = (lambda v: f"{v:,}" if isinstance(v, int) else str(v))
+    return f"PARTIAL RUN ({why}): {fmt(kept)} of {fmt(asked)} {unit}s requested; figures cover those kept"
+
+
+def _run_scaled(args, call):
+    """Call the game with the shared runner's --summary and --scheduler in force; returns its result."""
+    from cardlab.sim import runner
+
+    options = {"summary": bool(getattr(args, "summary", False))}
+    client = None
+    if getattr(args, "scheduler", None):
+        from cardlab.sim.executors import connect
+
+        client, threads = connect(args.scheduler)
+        options.update(executor=client, threads_per_task=threads)
+    try:
+        with runner.run_options(**options):
+            return call()
+    finally:
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _finish_run(df, meta, out, plot, count_text, args_of_run=None) -> None:
     """After a simulate or study: say what was written (and draw it), or print the report."""
+    if df is not None and df.attrs.get("cardlab"):
+        meta = {**meta, **df.attrs["cardlab"]}
+    if getattr(args_of_run, "summary", False):
+        meta = {**meta, "summary": True}
     if out:
         from cardlab import analysis
 
-        print(f"wrote {count_text} to {out}")
+        print(f"wrote {count_text}{' as a summary' if meta.get('summary') else ''} to {out}")
         if plot:
             _report(*analysis.load_run(out), plot)
     else:
@@ -224,9 +295,9 @@ def _simulate(args) -> None:
     runner.check_span(args.first_deal, getattr(args, unit), first_option="first_deal", count_option=unit)
     _warn_size(args, unit, getattr(args, unit))
     chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else DEFAULT_CHUNK)
-    df, meta = game.simulate(args, threads=args.threads, chunk_size=chunk, progress=sys.stderr.isatty(),
-                             out=args.out)
-    _finish_run(df, meta, args.out, args.plot, f"{getattr(args, unit)} {unit}")
+    df, meta = _run_scaled(args, lambda: game.simulate(args, threads=args.threads, chunk_size=chunk,
+                                                       progress=sys.stderr.isatty(), out=args.out))
+    _finish_run(df, meta, args.out, args.plot, f"{getattr(args, unit)} {unit}", args)
 
 
 def _study(args) -> None:
@@ -238,8 +309,12 @@ def _study(args) -> None:
             raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
     runner.check_positive_int("deals", args.deals)
     _warn_size(args, "deals", args.deals)
-    df, meta = game.study(args, threads=args.threads, progress=sys.stderr.isatty(), out=args.out)
-    _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals")
+    if args.summary and not args.out:
+        raise ValueError("summary: a study's report needs one row per deal; add --out to keep the counts for "
+                         "Python, or drop --summary")
+    df, meta = _run_scaled(args, lambda: game.study(args, threads=args.threads, progress=sys.stderr.isatty(),
+                                                    out=args.out))
+    _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals", args)
 
 
 COMPILE_TIME = "about 30 s to a minute"  # measured: 64 s for deals, 67 s for games on a shared 2-core machine
@@ -272,8 +347,9 @@ def _announce_compiling() -> None:
 def _check_run_path(path) -> None:
     """A one-line error when ``path`` is not a file to report on."""
     target = Path(path)
-    if target.is_dir():
-        raise ValueError(f"path: {path!r} is a directory; give a Parquet file written by cardlab simulate")
+    if target.is_dir() and not (target / runner.DATASET_METADATA).is_file():
+        raise ValueError(f"path: {path!r} is a directory that holds no cardlab dataset; give a Parquet file or "
+                         "dataset directory written by cardlab simulate")
     if not target.exists():
         raise ValueError(f"path: {path!r} does not exist; give a Parquet file written by cardlab simulate")
 
@@ -323,6 +399,21 @@ def _replay(args) -> None:
             print(("\n" if k else "") + item, flush=True)
 
 
+def _interrupted(stop, args) -> int:
+    """Ctrl-C or SIGTERM: what was kept has been said (and written); report a partial table; exit 130."""
+    from cardlab.sim.runner import RunInterrupted
+
+    if isinstance(stop, RunInterrupted):
+        if stop.out is None and stop.frame is not None and getattr(args, "out", None) is None:
+            try:
+                _report(stop.frame, stop.meta, None)
+            except (ValueError, KeyboardInterrupt):
+                pass
+    else:
+        print("cardlab: interrupted", file=sys.stderr)
+    return 130
+
+
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
@@ -350,8 +441,15 @@ def main(argv=None) -> int:
             _note_created(option, missing)
     except ValueError as err:
         return _fail(_flag(str(err)))
-    except KeyboardInterrupt:
-        return _fail("interrupted")
+    except KeyboardInterrupt as stop:
+        return _interrupted(stop, args)
+    except RuntimeError as err:
+        from cardlab.sim.runner import ChunksFailed
+
+        if not isinstance(err, ChunksFailed):
+            raise
+        print(f"cardlab: error: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -236,7 +236,7 @@ def test_messages_name_the_right_thing(tmp_path, capsys, monkeypatch):
         (["simulate", "barbu", "--deals", "10", "--plot", "file/x.png"],
          "--plot: 'file/x.png' is not writable: 'file' is a file, not a directory"),
         (["study", "barbu", "trumps", "--deals", "10", "--plot", "file/x.png"], "--plot: 'file/x.png'"),
-        (["report", str(tmp_path)], "is a directory; give a Parquet file written by cardlab simulate"),
+        (["report", str(tmp_path)], "is a directory that holds no cardlab dataset"),
         (["report", "file"], "path: 'file' is not a Parquet file"),
         (["report", "missing.parquet", "--plot", "file/x.png"], "does not exist"),
     ]

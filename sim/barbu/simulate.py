@@ -188,14 +188,17 @@ class Study:
 
 def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
              threads: int | None = None, first_deal: int = 0, chunk_size: int = runner.DEFAULT_CHUNK,
-             progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+             progress: bool = False, out=None, summary: bool | None = None, executor=None,
+             **rules) -> pd.DataFrame | None:
     """Play ``deals`` Barbu deals and return one row per deal (or write them to Parquet ``out``).
 
     Columns: ``deal``, ``contract``, ``declarer``, ``score_0`` … ``score_{n-1}``. With several
     contracts (``contract='all'``), deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n``
     declares. ``policy`` is one name for all seats or one per seat. Rule options
     (``players``, ``deck``, ``scoring``, ``hearts_lead`` …) are keywords or a
-    :class:`BarbuOptions`. Identical for any ``threads`` and ``chunk_size``.
+    :class:`BarbuOptions`. Identical for any ``threads`` and ``chunk_size``. ``summary``,
+    ``executor`` and ``out`` (a file, or a directory for a resumable dataset) work as in
+    :func:`cardlab.sim.runner.run`.
 
     >>> df = simulate(deals=1000, seed=7, contract="no-queens", players=4, deck=52)
     >>> int(df[[f"score_{p}" for p in range(4)]].sum(axis=1).iloc[0])
@@ -204,7 +207,7 @@ def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", o
     study = Study.build(options=options, contract=contract, policy=policy, seed=seed, **rules)
     runner.set_threads(threads)
     return runner.run(study.play, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
-                      out=out, meta=study.metadata())
+                      out=out, meta=study.metadata(), summary=summary, executor=executor)
 
 
 class DealReplay(NamedTuple):
@@ -339,7 +342,8 @@ class GameStudy:
 
 def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_policy=None,
                    options: BarbuOptions | None = None, threads: int | None = None, first_game: int = 0,
-                   chunk_size: int = runner.DEFAULT_GAME_CHUNK, progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+                   chunk_size: int = runner.DEFAULT_GAME_CHUNK, progress: bool = False, out=None,
+                   summary: bool | None = None, executor=None, **rules) -> pd.DataFrame | None:
     """Play ``games`` whole Barbu games; one row per deal (``game``, ``deal`` within the game, ...).
 
     Columns: ``game``, ``deal``, ``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none),
@@ -354,7 +358,7 @@ def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_poli
     study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
     runner.set_threads(threads)
     return runner.run(study.play, deals=games, first_deal=first_game, chunk_size=chunk_size, progress=progress,
-                      out=out, meta=study.metadata(), unit="game")
+                      out=out, meta=study.metadata(), unit="game", summary=summary, executor=executor)
 
 
 class GameReplay(NamedTuple):
