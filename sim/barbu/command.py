@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     t.add_argument("--ace-replay-optional", action="store_true", help="the extra turn after an Ace may be declined")
     t.add_argument("--domino-table", help="points per finishing place, e.g. 45,25,10,0,-6")
     t.add_argument("--domino-three-last", default="third_place",
-                   help="3 players: the last player scores the table's third_place (default) or last_place value")
+                   help="3 players: the last scores the table's third_place (default) or last_place value")
     g = p.add_argument_group("whole games (with --games)")
     g.add_argument("--geronimo", action="store_true", help="each declarer chooses its contract (and trump)")
     g.add_argument("--double", action="store_true", help="play the doubling option")
@@ -65,7 +65,7 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     g.add_argument("--no-domino", dest="domino", action="store_false", help="leave Domino out")
     trumps = g.add_mutually_exclusive_group()
     trumps.add_argument("--trumps", dest="trumps", action="store_const", const=True, default=None,
-                        help="include Trumps (default: exactly in Geronimo games)")
+                        help="include Trumps (default: in Geronimo games, and with --trumps-in-regular)")
     trumps.add_argument("--no-trumps", dest="trumps", action="store_const", const=False,
                         help="leave Trumps out of a Geronimo game")
     g.add_argument("--trumps-in-regular", action="store_true", help="add Trumps to a Regular game")
