@@ -5,7 +5,7 @@ import pytest
 
 from cardlab.sim.euchre5 import Study
 from cardlab.sim.euchre5.referee import check_game
-from cardlab.sim.euchre5.simulate import check_rows
+from cardlab.sim.euchre5.simulate import check_rows, scores_of
 
 HANDS = 1500
 OPTION_SETS = [
@@ -23,7 +23,7 @@ POLICIES = ["heuristic", "random", "heuristic,random,random,heuristic,random"]
 
 
 def scores(cols):
-    return cols["score"].astype(np.int64)
+    return scores_of(cols).astype(np.int64)
 
 
 def check_invariants(options, cols, hands):
@@ -103,8 +103,8 @@ def test_referee_catches_a_wrong_kernel_score():
 
     study = Study.build(seed=5)
     cols = study.play(0, 20, record=True)
-    cols["score"] = cols["score"].copy()
-    cols["score"][7, 0] += 1
+    cols["score_0"] = cols["score_0"].copy()
+    cols["score_0"][7] += 1
     with pytest.raises(RefereeError, match="deal 7: kernel gave"):
         check_rows(study.options, cols)
 

@@ -23,15 +23,16 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.sim.cards import LANE, ZERO, bit, nth_card, popcount
-from cardlab.sim.dealing import BLOCK, deal_hands_nb
-from cardlab.sim.rng import below_n, deal_state
-from cardlab.sim.euchre5.policies import (ACES, EFF, KEY, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
+from cardlab.sim.dealing import BLOCK
+from cardlab.sim.rng import U32, below_n, deal_state, next_u64
+from cardlab.sim.euchre5.policies import (ACES, BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
                                           discard_nb, follow_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, CALL_ANY, CALL_NON_TRUMP, DECK,
                                        DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, MAX_ACTIONS, NAME, PARTNERED,
                                        PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
 DECK_BITS = np.uint64(DECK_MASK)
+LOW32 = np.uint64(0xFFFFFFFF)
 DEALT = PLAYERS * HAND  # 25 cards in hands; scratch[25] is the upcard, then the rest of the kitty
 # Result row of one hand.
 RES_DEALER, RES_MAKER, RES_TRUMP, RES_ROUND, RES_ALONE, RES_PARTNER, RES_TRICKS, RES_CALLED, RES_SCORE = range(9)
@@ -228,7 +229,7 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
             if led < 0:
                 led = EFF[trump, c]
                 best = c
-            elif (EFF[trump, c] == EFF[trump, best] or EFF[trump, c] == trump) and KEY[trump, c] > KEY[trump, best]:
+            elif bit(c) & BEATS[trump, best] != ZERO:
                 best = c
                 winner = p
         remaining &= ~in_trick
@@ -265,10 +266,31 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
 
 @njit(cache=True, error_model="numpy", inline="always")
 def deal_nb(state, scratch, hands, kitty):
-    """Shuffle the 28 cards into five hands of five and the kitty (upcard first)."""
-    state = deal_hands_nb(state, DECK, scratch, PLAYERS, hands)
-    for k in range(KITTY):
-        kitty[k] = scratch[DEALT + k]
+    """Shuffle the 28 cards (Fisher-Yates, two 32-bit draws per 64 random bits) into five hands of
+    five, seat by seat, and the kitty (upcard first)."""
+    m = DECK.shape[0]
+    for i in range(m):
+        scratch[i] = DECK[i]
+    for i in range(m - 1, 0, -2):
+        state, r = next_u64(state)
+        j = np.int64(((r >> U32) * np.uint64(i + 1)) >> U32)
+        t = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = t
+        if i > 1:
+            j = np.int64(((r & LOW32) * np.uint64(i)) >> U32)
+            t = scratch[i - 1]
+            scratch[i - 1] = scratch[j]
+            scratch[j] = t
+    k = 0
+    for p in range(PLAYERS):
+        hand = ZERO
+        for _ in range(HAND):
+            hand |= bit(scratch[k])
+            k += 1
+        hands[p] = hand
+    for c in range(KITTY):
+        kitty[c] = scratch[DEALT + c]
     return state
 
 
@@ -276,7 +298,7 @@ def deal_nb(state, scratch, hands, kitty):
 def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty, log_moves):
     """Play hands ``first .. first+count-1``: hand ``i`` dealt by seat ``i % 5`` from (seed, i).
 
-    ``out`` (count, N_RES) receives the result rows; the logs are filled when they have rows.
+    ``out`` (N_RES, count) receives the results, one column per hand; the logs are filled when they have rows.
     """
     record = log_moves.shape[0] > 0
     n_blocks = (count + BLOCK - 1) // BLOCK
@@ -296,7 +318,7 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
                 log_kitty[j, :] = kitty
             play_hand_nb(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res)
             for r in range(N_RES):
-                out[j, r] = res[r]
+                out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -346,6 +368,16 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
                         break
                 dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
             lengths[j] = h
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def compact_games_nb(slots, lengths, offsets, out):
+    """Copy each game's hands from its slot (``slots[j, :lengths[j]]``) to ``out[:, offsets[j]:]``,
+    one column per hand (so every result is one contiguous row of ``out``)."""
+    for j in prange(slots.shape[0]):
+        for h in range(lengths[j]):
+            for r in range(N_RES):
+                out[r, offsets[j] + h] = slots[j, h, r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

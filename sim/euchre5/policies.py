@@ -61,10 +61,10 @@ _T = tables()
 SUIT_MASKS = _T.suit_masks  # (trump, effective suit) -> cards
 EFF = _T.eff  # (trump, card) -> effective suit
 KEY = _T.key  # (trump, card) -> trick strength
-TRUMP_VALUE = np.zeros((4, 64), np.int64)  # (trump, card) -> half points of strength
-for _t in range(4):
-    for _c in np.flatnonzero(EFF[_t] == _t):
-        TRUMP_VALUE[_t, _c] = {18: 6, 17: 5, 16: 4, 15: 3}.get(int(KEY[_t, _c]), 2)
+HIGHER = _T.higher  # (trump, card) -> cards of its effective suit above it
+BEATS = _T.beats  # (trump, card) -> cards that beat it
+ORDER = np.array([sorted((int(c) for c in np.flatnonzero(EFF[t] >= 0)), key=lambda c: -KEY[t, c]) for t in range(4)],
+                 np.int64)  # (trump, i) -> the deck from the strongest card down
 ACES = np.uint64(sum(1 << (LANE * s + 12) for s in range(4)))
 ACE_RANK_KEY = 12 - EIGHT  # key of a plain Ace
 
@@ -79,51 +79,47 @@ def random_of(state, mask):
 @njit(cache=True, error_model="numpy")
 def best_by_key(mask, trump):
     """The strongest card of a non-empty ``mask`` for trick play (trumps above plain cards)."""
-    best = -1
-    best_key = -1
-    m = mask
-    while m != ZERO:
-        c = ctz(m)
-        m &= m - ONE
-        k = KEY[trump, c]
-        if k > best_key:
-            best_key = k
-            best = c
-    return best
+    for c in ORDER[trump]:
+        if mask & bit(c) != ZERO:
+            return c
+    return -1
 
 
 @njit(cache=True, error_model="numpy")
 def worst_by_key(mask, trump):
     """The weakest card of a non-empty ``mask``; on equal rank, the one from the shortest suit."""
-    worst = -1
-    worst_key = 127
-    worst_len = 99
-    m = mask
+    worst = ctz(mask)
+    worst_key = KEY[trump, worst]
+    m = mask & (mask - ONE)
     while m != ZERO:
         c = ctz(m)
         m &= m - ONE
         k = KEY[trump, c]
-        length = popcount(mask & SUIT_MASKS[trump, EFF[trump, c]])
-        if k < worst_key or (k == worst_key and length < worst_len):
+        if k < worst_key:
             worst_key = k
-            worst_len = length
+            worst = c
+        elif k == worst_key and popcount(mask & SUIT_MASKS[trump, EFF[trump, c]]) < \
+                popcount(mask & SUIT_MASKS[trump, EFF[trump, worst]]):
             worst = c
     return worst
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def has(hand, c):
+    """1 when card ``c`` is in ``hand``, else 0."""
+    return np.int64((hand >> np.uint64(c)) & ONE)
+
+
 @njit(cache=True, error_model="numpy")
 def strength_nb(hand, trump):
-    """Hand strength for ``trump`` in half points (see the module docstring)."""
+    """Hand strength for ``trump`` in half points (see the module docstring): 2 per trump, plus 4 for
+    the right bower, 3 for the left, 2 for the Ace and 1 for the King of trumps."""
     trumps = hand & SUIT_MASKS[trump, trump]
-    total = 0
-    m = trumps
-    while m != ZERO:
-        c = ctz(m)
-        m &= m - ONE
-        total += TRUMP_VALUE[trump, c]
-    plain = hand & ~trumps
-    total += 2 * popcount(plain & ACES)
-    if popcount(trumps) >= 2:
+    n_trumps = popcount(trumps)
+    total = 2 * n_trumps + 4 * has(hand, LANE * trump + 9) + 3 * has(hand, LANE * (3 - trump) + 9) \
+        + 2 * has(hand, LANE * trump + 12) + has(hand, LANE * trump + 11)
+    total += 2 * popcount(hand & ~trumps & ACES)
+    if n_trumps >= 2:
         for s in range(4):
             if s != trump and hand & SUIT_MASKS[trump, s] == ZERO:
                 total += 1
@@ -193,28 +189,23 @@ def call_nb(hand, trump, callable_cards):
 
 
 @njit(cache=True, error_model="numpy")
-def top_left(unplayed, trump, suit):
-    """The strongest card of effective suit ``suit`` not yet played, or -1."""
-    m = unplayed & SUIT_MASKS[trump, suit]
-    if m == ZERO:
-        return -1
-    return best_by_key(m, trump)
-
-
-@njit(cache=True, error_model="numpy")
-def lead_nb(hand, trump, unplayed, attacker):
-    """The card to lead (see the module docstring); ``unplayed`` includes ``hand``."""
+def lead_nb(hand, trump, remaining, attacker):
+    """The card to lead (see the module docstring); ``remaining``: cards not yet played, ``hand`` included."""
     trumps = hand & SUIT_MASKS[trump, trump]
-    if attacker and trumps != ZERO:
-        top = top_left(unplayed, trump, trump)
-        if hand & bit(top) != ZERO:
-            return top
+    if attacker:
+        m = trumps
+        while m != ZERO:
+            c = ctz(m)
+            m &= m - ONE
+            if remaining & HIGHER[trump, c] == ZERO:
+                return c
     plain = hand & ~trumps
-    for s in range(4):
-        if s != trump and plain & SUIT_MASKS[trump, s] != ZERO:
-            top = top_left(unplayed, trump, s)
-            if hand & bit(top) != ZERO:
-                return top
+    m = plain
+    while m != ZERO:
+        c = ctz(m)
+        m &= m - ONE
+        if remaining & HIGHER[trump, c] == ZERO:
+            return c
     if plain != ZERO:
         return worst_by_key(plain, trump)
     return worst_by_key(hand, trump)
@@ -224,28 +215,10 @@ def lead_nb(hand, trump, unplayed, attacker):
 def follow_nb(legal, trump, best, ally_winning, last, unplayed_out):
     """The card to follow with. ``best``: the card now winning; ``unplayed_out``: cards still held by
     others (not in this trick, not in this hand)."""
-    kb = KEY[trump, best]
-    suit_b = EFF[trump, best]
-    if ally_winning:
-        safe = last
-        if not safe:  # nobody left to play holds a card that beats the ally's
-            safe = True
-            m = unplayed_out & (SUIT_MASKS[trump, suit_b] | SUIT_MASKS[trump, trump])
-            while m != ZERO:
-                c = ctz(m)
-                m &= m - ONE
-                if (EFF[trump, c] == suit_b or EFF[trump, c] == trump) and KEY[trump, c] > kb:
-                    safe = False
-                    break
-        if safe:
-            return worst_by_key(legal, trump)
-    winners = ZERO
-    m = legal
-    while m != ZERO:
-        c = ctz(m)
-        m &= m - ONE
-        if (EFF[trump, c] == suit_b or EFF[trump, c] == trump) and KEY[trump, c] > kb:
-            winners |= bit(c)
+    beat = BEATS[trump, best]
+    if ally_winning and (last or unplayed_out & beat == ZERO):
+        return worst_by_key(legal, trump)
+    winners = legal & beat
     if winners != ZERO:
         return worst_by_key(winners, trump)
     return worst_by_key(legal, trump)

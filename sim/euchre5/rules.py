@@ -105,6 +105,8 @@ class Tables(NamedTuple):
     suit_masks: np.ndarray  # uint64 (4, 4): cards of effective suit s when t is trump
     eff: np.ndarray  # int8 (4, 64): effective suit of each card id
     key: np.ndarray  # int8 (4, 64): trick strength; trumps 10 + power, plain cards power
+    higher: np.ndarray  # uint64 (4, 64): cards of the same effective suit that rank above the card
+    beats: np.ndarray  # uint64 (4, 64): cards that beat the card when it is winning a trick
 
 
 def tables() -> Tables:
@@ -119,7 +121,15 @@ def tables() -> Tables:
             suit_masks[t, s] |= np.uint64(1 << c)
             eff[t, c] = s
             key[t, c] = power(c, t) + (10 if s == t else 0)
-    return Tables(suit_masks, eff, key)
+    higher = np.zeros((4, N_CARD_IDS), np.uint64)
+    beats = np.zeros((4, N_CARD_IDS), np.uint64)
+    for t in range(4):
+        for c in DECK:
+            for d in DECK:
+                if eff[t, d] == eff[t, c] and key[t, d] > key[t, c]:
+                    higher[t, c] |= np.uint64(1 << int(d))
+            beats[t, c] = higher[t, c] | (suit_masks[t, t] if eff[t, c] != t else np.uint64(0))
+    return Tables(suit_masks, eff, key, higher, beats)
 
 
 @dataclass(frozen=True)

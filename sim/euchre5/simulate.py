@@ -11,7 +11,8 @@ import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.euchre5.kernels import (N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER, RES_ROUND,
-                                         RES_SCORE, RES_TRICKS, RES_TRUMP, play_deals_nb, play_games_nb)
+                                         RES_SCORE, RES_TRICKS, RES_TRUMP, compact_games_nb, play_deals_nb,
+                                         play_games_nb)
 from cardlab.sim.euchre5.policies import POLICY_NAMES
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.options import parse_per_seat
@@ -32,11 +33,16 @@ def make_options(options: Euchre5Options | None = None, **rules) -> Euchre5Optio
     return Euchre5Options(**{**base, **rules})
 
 
-def result_columns(rows: np.ndarray) -> dict:
-    """Kernel result rows (rows, N_RES) as named columns (``score`` stays one (rows, 5) array)."""
-    columns = {name: rows[:, i].astype(np.int8) for name, i in _RES.items()}
-    columns["score"] = rows[:, RES_SCORE:RES_SCORE + PLAYERS].astype(np.int8)
+def result_columns(results: np.ndarray) -> dict:
+    """Kernel results (N_RES, rows) as named columns: ``score_0`` … ``score_4`` for the scores."""
+    columns = {name: results[i] for name, i in _RES.items()}
+    columns.update({f"score_{p}": results[RES_SCORE + p] for p in range(PLAYERS)})
     return columns
+
+
+def scores_of(columns: dict) -> np.ndarray:
+    """The (rows, 5) score array of a column dict."""
+    return np.stack([columns[f"score_{p}"] for p in range(PLAYERS)], axis=1)
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class Study:
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play hands ``first .. first+count-1``; returns columns (and the dealt cards and logs when ``record``)."""
-        out = np.empty((count, N_RES), np.int8)
+        out = np.empty((N_RES, count), np.int8)
         rows = count if record else 0
         hands = np.zeros((rows, PLAYERS), np.uint64)
         kitty = np.zeros((rows, KITTY), np.int8)
@@ -76,20 +82,33 @@ class Study:
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
         m = self.options.max_hands
-        out = np.empty((count, m, N_RES), np.int8)
-        lengths = np.empty(count, np.int16)
+        slots = self._slots(count, m)
+        lengths = np.empty(count, np.int64)
         rows = count if record else 0
         hands = np.zeros((rows, m, PLAYERS), np.uint64)
         kitty = np.zeros((rows, m, KITTY), np.int8)
         moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
-        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, out, lengths, hands, kitty, moves)
-        keep = np.arange(m)[None, :] < lengths[:, None]
-        columns = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), lengths),
-                   "deal": np.broadcast_to(np.arange(m, dtype=np.int16), (count, m))[keep],
-                   **result_columns(out[keep])}
+        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands, kitty, moves)
+        offsets = np.zeros(count, np.int64)
+        np.cumsum(lengths[:-1], out=offsets[1:])
+        out = np.empty((N_RES, int(lengths.sum())), np.int8)
+        compact_games_nb(slots, lengths, offsets, out)
+        game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
+        columns = {"game": game, "deal": (np.arange(len(game)) - np.repeat(offsets, lengths)).astype(np.int16),
+                   **result_columns(out)}
         if record:
+            keep = np.arange(m)[None, :] < lengths[:, None]
             columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep])
         return columns
+
+    def _slots(self, count: int, m: int) -> np.ndarray:
+        """A reused (count, m, N_RES) buffer for the games kernel: each game writes its hands into its
+        own slot; reusing it spares the page faults of a fresh buffer every chunk."""
+        cache = self.__dict__.setdefault("_slot_cache", {})
+        if cache.get("shape") != (count, m):
+            cache.clear()
+            cache.update(shape=(count, m), slots=np.empty((count, m, N_RES), np.int8))
+        return cache["slots"]
 
     def metadata(self, unit: str = "deal") -> dict:
         meta = {"game": "euchre5", "options": self.options.to_dict(), "policies": list(self.policies),
@@ -150,7 +169,7 @@ def check_rows(options: Euchre5Options, columns: dict) -> list:
                           columns["kitty"][j].tolist(), decode_log(columns["moves"][j]))
         mine = hand.row()
         kernel = {k: int(columns[k][j]) for k in COLUMNS}
-        kernel.update({f"score_{p}": int(columns["score"][j, p]) for p in range(PLAYERS)})
+        kernel.update({f"score_{p}": int(columns[f"score_{p}"][j]) for p in range(PLAYERS)})
         if mine != kernel:
             where = f"game {columns['game'][j]} hand {columns['deal'][j]}" if "game" in columns else \
                 f"deal {columns['deal'][j]}"
