@@ -68,6 +68,7 @@ HIGHER = _T.higher  # (trump, card) -> cards of its effective suit above it
 BEATS = _T.beats  # (trump, card) -> cards that beat it
 ORDER = np.array([sorted((int(c) for c in np.flatnonzero(EFF[t] >= 0)), key=lambda c: -KEY[t, c]) for t in range(4)],
                  np.int64)  # (trump, i) -> the deck from the strongest card down
+BOWERS = np.array([(1 << (LANE * t + 9)) | (1 << (LANE * (3 - t) + 9)) for t in range(4)], np.uint64)
 ACES = np.uint64(sum(1 << (LANE * s + 12) for s in range(4)))
 ACE_RANK_KEY = 12 - EIGHT  # key of a plain Ace
 
@@ -92,6 +93,14 @@ def best_by_key(mask, trump):
 def worst_by_key(mask, trump):
     """The weakest card of a non-empty ``mask``; on equal rank, the one from the shortest suit."""
     worst = ctz(mask)
+    suit = EFF[trump, worst]
+    if mask & ~SUIT_MASKS[trump, suit] == ZERO:  # one effective suit: bit order is rank order but for the bowers
+        if suit != trump:
+            return worst
+        plain = mask & ~BOWERS[trump]
+        if plain != ZERO:
+            return ctz(plain)
+        return LANE * (3 - trump) + 9 if mask & bit(LANE * (3 - trump) + 9) != ZERO else LANE * trump + 9
     worst_key = KEY[trump, worst]
     m = mask & (mask - ONE)
     while m != ZERO:
