@@ -25,7 +25,7 @@ def score_matrix(df: pd.DataFrame) -> np.ndarray:
 def mean_table(values, groups, *, level: float = 0.95, name: str = "mean") -> pd.DataFrame:
     """Per group: ``count``, the mean of ``values`` and its interval, as columns ``name``, ``ci_low``, ``ci_high``.
 
-    >>> mean_table([1, 3, 5, 7], ["a", "a", "b", "b"]).loc["b", "mean"]
+    >>> float(mean_table([1, 3, 5, 7], ["a", "a", "b", "b"]).loc["b", "mean"])
     6.0
     """
     frame = pd.DataFrame({"v": np.asarray(values, float), "g": np.asarray(groups)})
