@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.cards import LANE, ZERO, bit, nth_card, popcount
+from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, nth_card, popcount
 from cardlab.sim.dealing import BLOCK
 from cardlab.sim.rng import U32, below_n, deal_state, next_u64
 from cardlab.sim.euchre5.policies import (ACES, BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
@@ -214,7 +214,9 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
                 follow = hand & SUIT_MASKS[trump, led]
                 if follow != ZERO:
                     legal = follow
-            if policies[p] == POLICY.RANDOM:
+            if legal & (legal - ONE) == ZERO:  # one legal card: no decision
+                c = ctz(legal)
+            elif policies[p] == POLICY.RANDOM:
                 state, c = random_of(state, legal)
             elif led < 0:
                 c = lead_nb(hand, trump, remaining, p == maker or p == partner)

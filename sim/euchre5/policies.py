@@ -101,18 +101,18 @@ def worst_by_key(mask, trump):
         if plain != ZERO:
             return ctz(plain)
         return LANE * (3 - trump) + 9 if mask & bit(LANE * (3 - trump) + 9) != ZERO else LANE * trump + 9
-    worst_key = KEY[trump, worst]
-    m = mask & (mask - ONE)
-    while m != ZERO:
-        c = ctz(m)
-        m &= m - ONE
-        k = KEY[trump, c]
-        if k < worst_key:
-            worst_key = k
-            worst = c
-        elif k == worst_key and popcount(mask & SUIT_MASKS[trump, EFF[trump, c]]) < \
-                popcount(mask & SUIT_MASKS[trump, EFF[trump, worst]]):
-            worst = c
+    plain = mask & ~SUIT_MASKS[trump, trump]  # two suits or more: at least one plain suit
+    worst = -1  # the lowest plain card; on equal rank, from the shortest suit
+    worst_rank = 99
+    worst_len = 99
+    for s in range(4):
+        cards = plain & SUIT_MASKS[trump, s]
+        if cards != ZERO:
+            c = ctz(cards)
+            r = c - LANE * s
+            n = popcount(cards)
+            if r < worst_rank or (r == worst_rank and n < worst_len):
+                worst, worst_rank, worst_len = c, r, n
     return worst
 
 
