@@ -66,3 +66,15 @@ def test_whole_game_invariants():
         dealers = df["dealer"].to_numpy()
         deals = df["deal"].to_numpy()
         assert (dealers == (np.repeat(first, lengths) + deals) % 5).all()
+
+
+def test_games_longer_than_the_kernel_slot_are_complete():
+    from cardlab.sim.euchre5 import Study
+    from cardlab.sim.euchre5.simulate import GAME_SLOT
+
+    study = Study.build(seed=2, target=40)
+    fast = study.play_games(0, 40)
+    assert np.bincount(fast["game"]).max() > GAME_SLOT  # some games overflow the slot
+    recorded = study.play_games(0, 40, record=True)  # the record path keeps every hand in the kernel buffer
+    for name, column in fast.items():
+        np.testing.assert_array_equal(column, recorded[name])

@@ -327,8 +327,8 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
 def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, log_kitty, log_moves):
     """Play whole games ``first .. first+count-1`` (§7): deal after deal, the deal passing clockwise
     from a random first dealer, until a seat reaches the target (with ``play_on``, until one seat
-    leads alone), or ``max_hands`` hands. ``out`` (count, max_hands, N_RES) receives each game's
-    hands, ``lengths`` their number; the logs (same first two dimensions) when they have rows."""
+    leads alone), or ``max_hands`` hands. ``out`` (count, slot, N_RES) receives each game's first
+    ``slot`` hands, ``lengths`` their number; the logs (count, max_hands, ...) when they have rows."""
     record = log_moves.shape[0] > 0
     target = rules[RULE.TARGET]
     max_hands = rules[RULE.MAX_HANDS]
@@ -357,8 +357,9 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
                 for q in range(PLAYERS):
                     totals[q] += res[RES_SCORE + q]
                     top = max(top, totals[q])
-                for r in range(N_RES):
-                    out[j, h, r] = res[r]
+                if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
+                    for r in range(N_RES):
+                        out[j, h, r] = res[r]
                 h += 1
                 if h >= max_hands:
                     break
@@ -375,9 +376,10 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
 @njit(cache=True, error_model="numpy", parallel=True)
 def compact_games_nb(slots, lengths, offsets, out):
     """Copy each game's hands from its slot (``slots[j, :lengths[j]]``) to ``out[:, offsets[j]:]``,
-    one column per hand (so every result is one contiguous row of ``out``)."""
+    one column per hand (so every result is one contiguous row of ``out``); games longer than the
+    slot are left for the caller."""
     for j in prange(slots.shape[0]):
-        for h in range(lengths[j]):
+        for h in range(min(lengths[j], slots.shape[1])):
             for r in range(N_RES):
                 out[r, offsets[j] + h] = slots[j, h, r]
 

@@ -18,6 +18,7 @@ from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Option
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
 
+GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
 COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")
 _RES = dict(dealer=RES_DEALER, maker=RES_MAKER, trump=RES_TRUMP, round=RES_ROUND, alone=RES_ALONE,
             partner=RES_PARTNER, maker_tricks=RES_TRICKS, called=RES_CALLED)
@@ -82,7 +83,8 @@ class Study:
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
         m = self.options.max_hands
-        slots = self._slots(count, m)
+        slot = m if record else min(m, GAME_SLOT)
+        slots = self._slots(count, slot)
         lengths = np.empty(count, np.int64)
         rows = count if record else 0
         hands = np.zeros((rows, m, PLAYERS), np.uint64)
@@ -93,6 +95,11 @@ class Study:
         np.cumsum(lengths[:-1], out=offsets[1:])
         out = np.empty((N_RES, int(lengths.sum())), np.int8)
         compact_games_nb(slots, lengths, offsets, out)
+        for j in np.flatnonzero(lengths > slot):  # rare long games: replayed alone from (seed, game)
+            one = np.empty((1, m, N_RES), np.int8)
+            play_games_nb(self.seed, first + j, 1, self.rules, self.policy_ids, one, lengths[j:j + 1], hands[:0],
+                          kitty[:0], moves[:0])
+            out[:, offsets[j]:offsets[j] + lengths[j]] = one[0, :lengths[j]].T
         game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
         columns = {"game": game, "deal": (np.arange(len(game)) - np.repeat(offsets, lengths)).astype(np.int16),
                    **result_columns(out)}
