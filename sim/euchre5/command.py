@@ -37,10 +37,25 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
                    help="the dealer may pass in round two (five passes void the hand)")
     r.add_argument("--tie-rule", default="shared", help="shared, play_on or maker_side_first (default shared)")
     r.add_argument("--target", type=int, default=10, help="points that end a game (default 10)")
-    if command == "replay":
+    if command == "replay" and not _shared_replay_flags():
         p.add_argument("--deal", help="the hand to show: an index, or a range a:b")
-        p.add_argument("--game-index", dest="game_index", type=int, help="index of the whole game to show")
+        p.add_argument("--game-index", dest="game_index", help="the whole game to show: an index, or a range a:b")
         p.add_argument("--json", action="store_true", help="JSON lines (one object per hand) instead of text")
+
+
+def _shared_replay_flags() -> bool:
+    """Whether the command line itself gives every game ``--deal``, ``--game-index`` and ``--json`` (it
+    does once ``cardlab.sim.replay`` exists); until then this game declares them."""
+    import importlib.util
+
+    return importlib.util.find_spec("cardlab.sim.replay") is not None
+
+
+def _span(value) -> str:
+    """An index, ``'a:b'`` or a ``range`` (as the shared replay flags pass it) as the facade's ``'a:b'``."""
+    if isinstance(value, range):
+        return f"{value.start}:{value.stop}"
+    return str(value)
 
 
 def rules(args) -> dict:
@@ -74,13 +89,15 @@ def study(args, *, threads, progress, out):
 
 
 def replay(args) -> str:
-    """``cardlab replay euchre5``: hands (``--deal i`` or ``a:b``) or a whole game (``--game-index``)."""
+    """``cardlab replay euchre5``: hands (``--deal i`` or ``a:b``) or whole games (``--game-index``), as
+    text or, with ``--json``, JSON lines (one object per hand)."""
     from cardlab.sim import euchre5
+    from cardlab.sim.euchre5.simulate import parse_range
 
     if (args.deal is None) == (args.game_index is None):
-        raise ValueError("deal: give --deal (a hand or a range a:b) or --game-index (one whole game)")
+        raise ValueError("deal: give --deal (a hand or a range a:b) or --game-index (whole games)")
     if args.deal is not None:
-        r = euchre5.replay(deal=args.deal, **rules(args))
-    else:
-        r = euchre5.replay_game(game=args.game_index, **rules(args))
-    return r.json if args.json else r.text
+        r = euchre5.replay(deal=_span(args.deal), **rules(args))
+        return r.json if args.json else r.text
+    games = [euchre5.replay_game(game=g, **rules(args)) for g in parse_range(_span(args.game_index), "game_index")]
+    return "\n".join(r.json for r in games) if args.json else "\n\n".join(r.text for r in games)

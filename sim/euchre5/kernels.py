@@ -14,6 +14,7 @@ dealt by seat ``i % 5`` from the stream of ``(seed, i)``; :func:`play_games_nb` 
 games, game ``g`` drawing its first dealer and every deal from the stream of ``(seed, g)``;
 :func:`trump_study_nb` plays every deal once per (maker, trump) pair, paired on the same cards.
 
+The batch kernels release the GIL, so a writer thread can save one chunk while the next plays.
 Each hand writes one result row (``RES_*`` positions) and, when recording, a move log of
 ``(seat, kind, value)`` rows (kinds as in :data:`rules.ACTION_KINDS`, -1 rows after the end).
 """
@@ -296,7 +297,7 @@ def deal_nb(state, scratch, hands, kitty):
     return state
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty, log_moves):
     """Play hands ``first .. first+count-1``: hand ``i`` dealt by seat ``i % 5`` from (seed, i).
 
@@ -323,7 +324,7 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
                 out[r, j] = res[r]
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, log_kitty, log_moves):
     """Play whole games ``first .. first+count-1`` (§7): deal after deal, the deal passing clockwise
     from a random first dealer, until a seat reaches the target (with ``play_on``, until one seat
@@ -373,7 +374,7 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
             lengths[j] = h
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def compact_games_nb(slots, lengths, offsets, out):
     """Copy each game's hands from its slot (``slots[j, :lengths[j]]``) to ``out[:, offsets[j]:]``,
     one column per hand (so every result is one contiguous row of ``out``); games longer than the
@@ -384,7 +385,7 @@ def compact_games_nb(slots, lengths, offsets, out):
                 out[r, offsets[j] + h] = slots[j, h, r]
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def trump_study_nb(seed, first, count, rules, policies, out):
     """The trump-choice study: deal ``i`` (dealer ``i % 5``, stream (seed, i)) played once for each
     maker seat and each trump suit, the bidding skipped; ``out`` (count, 5, 4, N_STUDY) receives

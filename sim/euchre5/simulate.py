@@ -84,7 +84,7 @@ class Study:
         """Play whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
         m = self.options.max_hands
         slot = m if record else min(m, GAME_SLOT)
-        slots = self._slots(count, slot)
+        slots = np.empty((count, slot, N_RES), np.int8)
         lengths = np.empty(count, np.int64)
         rows = count if record else 0
         hands = np.zeros((rows, m, PLAYERS), np.uint64)
@@ -107,15 +107,6 @@ class Study:
             keep = np.arange(m)[None, :] < lengths[:, None]
             columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep])
         return columns
-
-    def _slots(self, count: int, m: int) -> np.ndarray:
-        """A reused (count, m, N_RES) buffer for the games kernel: each game writes its hands into its
-        own slot; reusing it spares the page faults of a fresh buffer every chunk."""
-        cache = self.__dict__.setdefault("_slot_cache", {})
-        if cache.get("shape") != (count, m):
-            cache.clear()
-            cache.update(shape=(count, m), slots=np.empty((count, m, N_RES), np.int8))
-        return cache["slots"]
 
     def metadata(self, unit: str = "deal") -> dict:
         meta = {"game": "euchre5", "options": self.options.to_dict(), "policies": list(self.policies),
