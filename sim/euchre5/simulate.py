@@ -187,8 +187,10 @@ def parse_range(deal, option: str = "deal") -> range:
             b = a + 1
     except ValueError:
         raise ValueError(f"{option}: {deal!r} is not allowed; give an index such as 12 or a range a:b") from None
-    if a < 0 or b <= a:
+    if a < 0:
         raise ValueError(f"{option}: {deal!r} is not allowed; give an index >= 0 or a range a:b with a < b")
+    if b <= a:
+        raise ValueError(f"{option}: {deal!r} is an empty range; give a:b with a < b (b is not included)")
     return range(a, b)
 
 
