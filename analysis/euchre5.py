@@ -144,7 +144,8 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     lines += ["", "How trump was made:", _fmt(bidding_summary(df, level=level))]
     lines += ["", "Contract types (maker points per hand with 95% CI; defender points per defender):",
               _fmt(contract_summary(df, level=level))]
-    lines += ["", "Attackers' tricks by contract type (share of hands):", _fmt(tricks_distribution(df))]
+    lines += ["", "Attackers' tricks by contract type, share of hands (3-4: 1 point to each attacker, 5: the march; "
+              "1-2 and 0: the defenders' points):", _fmt(tricks_distribution(df))]
     lines += ["", "Value of calling each kind of card:", _fmt(call_values(df, level=level))]
     lines += ["", "Points per hand by seat relative to the dealer (edge = minus the table average):",
               _fmt(position_scores(df, level=level))]
@@ -210,6 +211,12 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     by_place = np.stack([credit[np.arange(len(credit)), (first + k) % n] for k in range(1, n + 1)], axis=1)
     labels = [f"dealer+{k}" for k in range(1, n)] + ["first dealer"]
     lines += ["", "Win share by place after the first dealer:", _fmt(win_shares(by_place, level=level, labels=labels))]
+    t = totals[[f"total_{p}" for p in range(n)]].to_numpy()
+    by_place_total = np.stack([t[np.arange(len(t)), (first + k) % n] for k in range(1, n + 1)], axis=1)
+    finals = mean_table(by_place_total.ravel(), np.tile(np.arange(n), len(t)), level=level, name="final_total")
+    finals.index = labels
+    finals["edge"] = (by_place_total - t.mean(axis=1, keepdims=True)).mean(axis=0)
+    lines += ["", "Final points by place after the first dealer (edge: minus the game's average):", _fmt(finals)]
     lines += ["", "Hands (all games pooled):", _fmt(contract_summary(df, level=level))]
     return "\n".join(lines)
 
