@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cardlab.sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES, parse_card
+from cardlab.sim.cards import DIAMONDS, HEARTS, parse_card
 from cardlab.sim.euchre5 import Euchre5Options
 from cardlab.sim.euchre5.kernels import N_RES, RES_ALONE, RES_MAKER, RES_SCORE, RES_TRICKS, play_hand_nb
 from cardlab.sim.euchre5.policies import KEY, SUIT_MASKS

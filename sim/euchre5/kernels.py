@@ -29,7 +29,7 @@ from cardlab.sim.rng import U32, below_n, deal_state, next_u64
 from cardlab.sim.euchre5.policies import (ACES, BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
                                           discard_nb, follow_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, CALL_ANY, CALL_NON_TRUMP, DECK,
-                                       DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, MAX_ACTIONS, NAME, PARTNERED,
+                                       DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, NAME, PARTNERED,
                                        PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
 DECK_BITS = np.uint64(DECK_MASK)

@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cardlab.sim.cards import ACE, JACK, LANE, N_CARD_IDS, card, french_deck
+from cardlab.sim.cards import JACK, LANE, N_CARD_IDS, card, french_deck
 from cardlab.sim.options import check_choice
 
 PLAYERS = 5
