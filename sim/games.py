@@ -30,6 +30,7 @@ from types import ModuleType
 #: Registered games: name on the command line -> title.
 GAMES = {
     "barbu": "Barbu",
+    "euchre5": "Euchre for five",
 }
 
 

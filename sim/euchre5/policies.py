@@ -1,0 +1,235 @@
+"""Euchre-for-five policies for every decision, selected per seat by an integer id.
+
+``RANDOM`` is uniform over the legal actions of each decision: round one {pass, accept}; the
+dealer's discard, one of its six cards (five when it may not discard the upcard); round two
+{pass, each of the three other suits} ({the three suits} for a stuck dealer); the call,
+{alone} ∪ every callable card; play, every legal card.
+
+``HEURISTIC`` plays by rules of thumb a club player would recognise:
+
+* **Hand strength** for a trump suit (:func:`strength_nb`, in half points): right bower 6,
+  left bower 5, trump Ace 4, trump King 3, any other trump 2, each off-suit Ace 2, and 1 for
+  each empty plain suit when holding at least two trumps (a chance to ruff). The seat that
+  leads first (left of the dealer) adds 1.
+* **Round one**: accept when the strength in the upcard's suit reaches ``ACCEPT_AT`` (14, e.g.
+  the left bower, the Ace, another trump and an off Ace, with a void). The dealer counts its
+  hand after the exchange it would make; a seat other than the dealer subtracts 2 when the
+  upcard is a bower or the Ace (it strengthens the dealer, more often an opponent). Measured
+  against four random seats over 300,000 hands, the heuristic seat's edge per hand was 0.432
+  bidding from 12, 0.434 from 14 and 0.434 from 16 (within noise); from 10 it fell to 0.423.
+* **Dealer's discard**: keep every trump and off-suit Ace; throw the lowest plain card, from the
+  shortest suit on ties (making a void); a dealer holding the called card (call before the
+  exchange) keeps it.
+* **Round two**: name the strongest of the three other suits when its strength reaches ``NAME_AT``
+  (14); a stuck dealer names its strongest suit whatever it holds.
+* **Call**: go alone when the strength reaches ``ALONE_AT`` (20, e.g. both bowers, the Ace and King
+  with an off Ace); otherwise call the strongest callable card (the highest trump not held,
+  which is the right bower whenever the maker lacks it; an Ace under ``non_trump``).
+* **Play**: a seat knows its side only as far as the table does: the partner knows the maker;
+  the maker and the defenders learn the partner when the called card appears (and everyone
+  knows a lone maker who said so). Leading, an attacker plays the highest trump left when it
+  holds it ("pull trumps"), then a card no one can beat, then its lowest plain card; a defender
+  leads a card no one can beat in a plain suit, then its lowest plain card. Following, a seat
+  whose known ally is winning with a card nobody left can beat (or who plays last) throws its
+  lowest card; otherwise it wins as cheaply as it can, or throws its lowest card when it cannot.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, nth_card, popcount
+from cardlab.sim.rng import below_n
+from cardlab.sim.euchre5.rules import EIGHT, tables
+
+
+class Policy(NamedTuple):
+    RANDOM: int = 0
+    HEURISTIC: int = 1
+
+
+POLICY = Policy()
+POLICY_NAMES = ("random", "heuristic")
+
+ACCEPT_AT = 14  # round one: accept the upcard's suit from this strength (half points)
+NAME_AT = 14  # round two: name a suit from this strength
+ALONE_AT = 20  # go alone from this strength
+UPCARD_PENALTY = 2  # round one, not the dealer: the upcard is a bower or the Ace
+FIRST_SEAT_BONUS = 1  # the seat left of the dealer leads the first trick
+
+_T = tables()
+SUIT_MASKS = _T.suit_masks  # (trump, effective suit) -> cards
+EFF = _T.eff  # (trump, card) -> effective suit
+KEY = _T.key  # (trump, card) -> trick strength
+HIGHER = _T.higher  # (trump, card) -> cards of its effective suit above it
+BEATS = _T.beats  # (trump, card) -> cards that beat it
+ORDER = np.array([sorted((int(c) for c in np.flatnonzero(EFF[t] >= 0)), key=lambda c: -KEY[t, c]) for t in range(4)],
+                 np.int64)  # (trump, i) -> the deck from the strongest card down
+BOWERS = np.array([(1 << (LANE * t + 9)) | (1 << (LANE * (3 - t) + 9)) for t in range(4)], np.uint64)
+ACES = np.uint64(sum(1 << (LANE * s + 12) for s in range(4)))
+ACE_RANK_KEY = 12 - EIGHT  # key of a plain Ace
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def random_of(state, mask):
+    """A uniformly random card of a non-empty ``mask``: returns (state, card)."""
+    state, k = below_n(state, popcount(mask))
+    return state, nth_card(mask, k)
+
+
+@njit(cache=True, error_model="numpy")
+def best_by_key(mask, trump):
+    """The strongest card of a non-empty ``mask`` for trick play (trumps above plain cards)."""
+    for c in ORDER[trump]:
+        if mask & bit(c) != ZERO:
+            return c
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def worst_by_key(mask, trump):
+    """The weakest card of a non-empty ``mask``; on equal rank, the one from the shortest suit."""
+    worst = ctz(mask)
+    suit = EFF[trump, worst]
+    if mask & ~SUIT_MASKS[trump, suit] == ZERO:  # one effective suit: bit order is rank order but for the bowers
+        if suit != trump:
+            return worst
+        plain = mask & ~BOWERS[trump]
+        if plain != ZERO:
+            return ctz(plain)
+        return LANE * (3 - trump) + 9 if mask & bit(LANE * (3 - trump) + 9) != ZERO else LANE * trump + 9
+    plain = mask & ~SUIT_MASKS[trump, trump]  # two suits or more: at least one plain suit
+    worst = -1  # the lowest plain card; on equal rank, from the shortest suit
+    worst_rank = 99
+    worst_len = 99
+    for s in range(4):
+        cards = plain & SUIT_MASKS[trump, s]
+        if cards != ZERO:
+            c = ctz(cards)
+            r = c - LANE * s
+            n = popcount(cards)
+            if r < worst_rank or (r == worst_rank and n < worst_len):
+                worst, worst_rank, worst_len = c, r, n
+    return worst
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def has(hand, c):
+    """1 when card ``c`` is in ``hand``, else 0."""
+    return np.int64((hand >> np.uint64(c)) & ONE)
+
+
+@njit(cache=True, error_model="numpy")
+def strength_nb(hand, trump):
+    """Hand strength for ``trump`` in half points (see the module docstring): 2 per trump, plus 4 for
+    the right bower, 3 for the left, 2 for the Ace and 1 for the King of trumps."""
+    trumps = hand & SUIT_MASKS[trump, trump]
+    n_trumps = popcount(trumps)
+    total = 2 * n_trumps + 4 * has(hand, LANE * trump + 9) + 3 * has(hand, LANE * (3 - trump) + 9) \
+        + 2 * has(hand, LANE * trump + 12) + has(hand, LANE * trump + 11)
+    total += 2 * popcount(hand & ~trumps & ACES)
+    if n_trumps >= 2:
+        for s in range(4):
+            if s != trump and hand & SUIT_MASKS[trump, s] == ZERO:
+                total += 1
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def discard_nb(hand, trump, keep):
+    """The dealer's discard from ``hand`` (six cards, or five): the weakest card, never ``keep``."""
+    candidates = hand & ~keep
+    plain = candidates & ~SUIT_MASKS[trump, trump] & ~ACES
+    if plain != ZERO:
+        return worst_by_key(plain, trump)
+    return worst_by_key(candidates, trump)
+
+
+@njit(cache=True, error_model="numpy")
+def bid_strength_nb(hand, upcard, trump, seat_from_dealer, may_discard_upcard):
+    """The strength a seat ``seat_from_dealer`` places after the dealer (5 = the dealer) bids on.
+
+    For the upcard's suit the dealer counts its hand after the exchange it would make, and any
+    other seat loses ``UPCARD_PENALTY`` when the upcard is a bower or the Ace; the seat left of
+    the dealer adds ``FIRST_SEAT_BONUS``.
+    """
+    if trump == upcard // LANE and seat_from_dealer == 5:
+        with_up = hand | bit(upcard)
+        keep = ZERO if may_discard_upcard else bit(upcard)
+        s = strength_nb(with_up & ~bit(discard_nb(with_up, trump, keep)), trump)
+    else:
+        s = strength_nb(hand, trump)
+        if trump == upcard // LANE and KEY[trump, upcard] >= 10 + ACE_RANK_KEY:
+            s -= UPCARD_PENALTY
+    if seat_from_dealer == 1:
+        s += FIRST_SEAT_BONUS
+    return s
+
+
+@njit(cache=True, error_model="numpy")
+def accept_nb(hand, upcard, seat_from_dealer, may_discard_upcard):
+    """Round one: whether to accept the upcard's suit."""
+    return bid_strength_nb(hand, upcard, upcard // LANE, seat_from_dealer, may_discard_upcard) >= ACCEPT_AT
+
+
+@njit(cache=True, error_model="numpy")
+def name_nb(hand, upcard, seat_from_dealer, stuck):
+    """Round two: the suit to name (never the upcard's), or -1 to pass."""
+    best = -1
+    best_s = -1
+    for t in range(4):
+        if t == upcard // LANE:
+            continue
+        s = bid_strength_nb(hand, upcard, t, seat_from_dealer, True)
+        if s > best_s:
+            best_s = s
+            best = t
+    if best_s >= NAME_AT or stuck:
+        return best
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def call_nb(hand, trump, callable_cards):
+    """The call: -1 to go alone, else the card to call (the strongest callable one)."""
+    if strength_nb(hand, trump) >= ALONE_AT or callable_cards == ZERO:
+        return -1
+    return best_by_key(callable_cards, trump)
+
+
+@njit(cache=True, error_model="numpy")
+def lead_nb(hand, trump, remaining, attacker):
+    """The card to lead (see the module docstring); ``remaining``: cards not yet played, ``hand`` included."""
+    trumps = hand & SUIT_MASKS[trump, trump]
+    if attacker:
+        m = trumps
+        while m != ZERO:
+            c = ctz(m)
+            m &= m - ONE
+            if remaining & HIGHER[trump, c] == ZERO:
+                return c
+    plain = hand & ~trumps
+    m = plain
+    while m != ZERO:
+        c = ctz(m)
+        m &= m - ONE
+        if remaining & HIGHER[trump, c] == ZERO:
+            return c
+    if plain != ZERO:
+        return worst_by_key(plain, trump)
+    return worst_by_key(hand, trump)
+
+
+@njit(cache=True, error_model="numpy")
+def follow_nb(legal, trump, best, ally_winning, last, unplayed_out):
+    """The card to follow with. ``best``: the card now winning; ``unplayed_out``: cards still held by
+    others (not in this trick, not in this hand)."""
+    beat = BEATS[trump, best]
+    if ally_winning and (last or unplayed_out & beat == ZERO):
+        return worst_by_key(legal, trump)
+    winners = legal & beat
+    if winners != ZERO:
+        return worst_by_key(winners, trump)
+    return worst_by_key(legal, trump)
