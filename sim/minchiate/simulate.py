@@ -137,7 +137,7 @@ def simulate_games(*, games: int, seed: int = 0, policy="heuristic", options: Mi
     study = Study.build(options=options, policy=policy, seed=seed, **rules)
     runner.set_threads(threads)
     return runner.run(study.play_games, deals=games, first_deal=first_game, chunk_size=chunk_size,
-                      progress=progress, out=out, meta=study.metadata(), unit="game")
+                      progress=progress, out=out, meta={**study.metadata(), "unit": "game"}, unit="game")
 
 
 def kernel_record(study: Study, deal: int) -> tuple[dict, dict]:
@@ -181,7 +181,11 @@ def replay(*, deal: int, seed: int = 0, policy="heuristic", options: MinchiateOp
     deal 3: dealer seat 3, cutter seat 2 (team 0 = seats 0 and 2)
     """
     deal = runner.check_positive_int("deal", deal, minimum=0)
-    study = Study.build(options=options, policy=policy, seed=seed, **rules)
+    return replay_study(Study.build(options=options, policy=policy, seed=seed, **rules), deal)
+
+
+def replay_study(study: Study, deal: int) -> DealReplay:
+    """:func:`replay` for a built :class:`Study`."""
     rec, _ = kernel_record(study, deal)
     return DealReplay(rec, describe(rec), json.dumps(json_record(rec), ensure_ascii=False))
 
