@@ -174,8 +174,9 @@ def referee_deal(options: MinchiateOptions, deal: int, perm, cutter_discards, de
     set_aside = set(fola) | set(discards[cutter]) | set(discards[dealer])
 
     def conserved(piles, trick):
-        everything = [c for h in hands for c in h] + list(set_aside) + [c for pl in piles for c in pl] + list(trick)
-        _check(len(everything) == N_CARDS and set(everything) == set(range(N_CARDS)), "card conservation")
+        """Hands, Fola, discards, piles and the trick hold the 97 cards, each exactly once."""
+        places = [*hands, set_aside, *piles, trick]
+        _check(sum(len(x) for x in places) == N_CARDS and len(set().union(*places)) == N_CARDS, "card conservation")
 
     conserved([set(), set()], [])
     # declarations
@@ -218,8 +219,9 @@ def referee_deal(options: MinchiateOptions, deal: int, perm, cutter_discards, de
             c = plays[4 * t + n]
             legal = legal_plays(hands[p], suit, suit not in led_suits, trump_played)
             _check(len(legal) > 0, "an empty legal set")
-            _check(c in legal, f"trick {t + 1}: seat {p} played {card_name(c)}, not legal "
-                               f"(legal: {', '.join(card_name(x) for x in sorted(legal))})")
+            if c not in legal:
+                raise RefereeError(f"trick {t + 1}: seat {p} played {card_name(c)}, not legal "
+                                   f"(legal: {', '.join(card_name(x) for x in sorted(legal))})")
             hands[p].remove(c)
             trick_cards.append(c)
             trick_seats.append(p)
