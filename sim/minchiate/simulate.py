@@ -82,7 +82,6 @@ def columns(out: np.ndarray) -> dict:
     c = {
         "dealer": out[:, COL.DEALER].astype(np.int8),
         "cutter_cards": out[:, COL.CUTTER_CARDS].astype(np.int16),
-        "dealer_cards": out[:, COL.DEALER_CARDS].astype(np.int16),
     }
     for t in range(2):
         c[f"points_{t}"] = out[:, COL.POINTS + t].astype(np.int16)
@@ -92,6 +91,7 @@ def columns(out: np.ndarray) -> dict:
     for t in range(2):
         for s, name in enumerate(SOURCES):
             c[f"{name}_{t}"] = out[:, COL.SOURCES + 8 * t + s].astype(np.int16)
+    c["dealer_cards"] = out[:, COL.DEALER_CARDS].astype(np.int16)
     for i, kind in enumerate(COMBO_TYPES):
         c[f"declared_{kind}"] = out[:, COL.DECL_COUNT + i].astype(np.int16)
         c[f"declared_{kind}_value"] = out[:, COL.DECL_VALUE + i].astype(np.int16)
