@@ -57,6 +57,7 @@ LOG_PLAYS = 123  # 84 cards in play order
 LOG_WIDTH = 207
 
 DISCARD_SLOTS = 13
+WORK_SIZE = N_CARDS + 12  # the pack, resti, tricks, the current trick's cards and seats
 
 
 class Col(NamedTuple):
@@ -125,17 +126,19 @@ def qualifies_nb(c, steal_29):
     return 20 <= c < N_TRUMPS and (steal_29 or c != TRUMP_29)
 
 
-@njit(cache=True, error_model="numpy")
+def _value_mask(v: int) -> np.uint64:
+    return np.uint64(sum(1 << c for c in range(MATTO + 1) if CARD_VALUES[c] == v))
+
+
+LO_TENS, LO_FIVES, LO_THREES = _value_mask(10), _value_mask(5), _value_mask(3)
+HI_KINGS = np.uint64(sum(1 << (c - SUIT_BASE) for c in range(SUIT_BASE, N_CARDS) if CARD_VALUES[c] == 5))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def pile_value(lo, hi):
-    """Card points of a pile (trump 29 counts 0)."""
-    v = 0
-    for word in range(2):
-        m = lo if word == 0 else hi
-        while m:
-            b = ctz(m)
-            m &= m - ONE
-            v += CARD_VALUES[b if word == 0 else b + SUIT_BASE]
-    return v
+    """Card points of a pile (trump 29 counts 0): tens, fives (the Kings among them) and threes by popcount."""
+    return (10 * popcount(lo & LO_TENS) + 5 * (popcount(lo & LO_FIVES) + popcount(hi & HI_KINGS))
+            + 3 * popcount(lo & LO_THREES))
 
 
 @njit(cache=True, error_model="numpy")
@@ -171,7 +174,7 @@ def settle(delta, resti, max_delta):
 
 
 @njit(cache=True, error_model="numpy")
-def _discard(state, policy, n, hand_lo, hand_hi, log, at):
+def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
     """Discard ``n`` cards by policy (legal ones), then by the fallback order; logs them. Returns (state, lo, hi)."""
     d_lo, d_hi = ZERO, ZERO
     legal_lo, legal_hi = hand_lo & DISCARD_LO, hand_hi & DISCARD_HI
@@ -198,6 +201,8 @@ def _discard(state, policy, n, hand_lo, hand_hi, log, at):
             hand_lo &= ~lo_bit(c)
             hand_hi &= ~hi_bit(c)
             take += 1
+    if not record:
+        return state, d_lo, d_hi
     j = at
     for word in range(2):  # ascending ids
         m = d_lo if word == 0 else d_hi
@@ -210,12 +215,29 @@ def _discard(state, policy, n, hand_lo, hand_hi, log, at):
 
 
 @njit(cache=True, error_model="numpy")
-def play_deal_nb(seed, deal, opts, policies, perm, out, log, declared, combo_scratch):
-    """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), ``log`` and ``declared``."""
+def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
+    """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), and when ``record``
+    the move ``log`` and ``declared``. ``work`` (int64, :data:`WORK_SIZE`) and ``words`` (uint64, 12) are
+    scratch space reused from deal to deal."""
     for i in range(out.shape[0]):
         out[i] = 0
-    for i in range(log.shape[0]):
-        log[i] = -1
+    if record:
+        for i in range(log.shape[0]):
+            log[i] = -1
+    perm = work[0:N_CARDS]
+    resti = work[N_CARDS:N_CARDS + 2]
+    tricks = work[N_CARDS + 2:N_CARDS + 4]
+    cards = work[N_CARDS + 4:N_CARDS + 8]
+    seats = work[N_CARDS + 8:N_CARDS + 12]
+    hand_lo = words[0:4]
+    hand_hi = words[4:8]
+    pile_lo = words[8:10]
+    pile_hi = words[10:12]
+    for i in range(12):
+        words[i] = ZERO
+    for t in range(2):
+        resti[t] = 0
+        tricks[t] = 0
     state = deal_state(seed, deal)
     dealer = deal % 4
     cutter = (dealer + 3) % 4
@@ -227,11 +249,9 @@ def play_deal_nb(seed, deal, opts, policies, perm, out, log, declared, combo_scr
         t = perm[i]
         perm[i] = perm[j]
         perm[j] = t
-    for i in range(N_CARDS):
-        log[LOG_PERM + i] = perm[i]
-    hand_lo = np.zeros(4, np.uint64)
-    hand_hi = np.zeros(4, np.uint64)
-    resti = np.zeros(2, np.int64)
+    if record:
+        for i in range(N_CARDS):
+            log[LOG_PERM + i] = perm[i]
     delta, max_delta = 0, 0
     src = out[COL.SOURCES:COL.SOURCES + 16]  # view: team t source s at 8 t + s
 
@@ -293,12 +313,12 @@ def play_deal_nb(seed, deal, opts, policies, perm, out, log, declared, combo_scr
     out[COL.CUTTER_CARDS] = k
     out[COL.DEALER_CARDS] = taken
     # discards
-    state, cd_lo, cd_hi = _discard(state, policies[cutter], k, hand_lo[cutter], hand_hi[cutter], log,
-                                   LOG_CUTTER_DISCARDS)
+    state, cd_lo, cd_hi = _discard(state, policies[cutter], k, hand_lo[cutter], hand_hi[cutter], record,
+                                   log, LOG_CUTTER_DISCARDS)
     hand_lo[cutter] &= ~cd_lo
     hand_hi[cutter] &= ~cd_hi
-    state, dd_lo, dd_hi = _discard(state, policies[dealer], taken, hand_lo[dealer], hand_hi[dealer], log,
-                                   LOG_DEALER_DISCARDS)
+    state, dd_lo, dd_hi = _discard(state, policies[dealer], taken, hand_lo[dealer], hand_hi[dealer], record,
+                                   log, LOG_DEALER_DISCARDS)
     hand_lo[dealer] &= ~dd_lo
     hand_hi[dealer] &= ~dd_hi
     # declarations (both policies declare every combination)
@@ -306,7 +326,8 @@ def play_deal_nb(seed, deal, opts, policies, perm, out, log, declared, combo_scr
         p = (dealer + j) % 4
         v = combos_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
                       opts[OPT.MATTO_C3] != 0, combo_scratch)
-        declared[p] = v
+        if record:
+            declared[p] = v
         for t in range(6):
             out[COL.DECL_COUNT + t] += combo_scratch[t]
             out[COL.DECL_VALUE + t] += combo_scratch[6 + t]
@@ -314,11 +335,6 @@ def play_deal_nb(seed, deal, opts, policies, perm, out, log, declared, combo_scr
         delta += v if p % 2 == 0 else -v
         delta, max_delta = settle(delta, resti, max_delta)
     # the play
-    pile_lo = np.zeros(2, np.uint64)
-    pile_hi = np.zeros(2, np.uint64)
-    tricks = np.zeros(2, np.int64)
-    cards = np.empty(4, np.int64)
-    seats = np.empty(4, np.int64)
     played_lo, played_hi = ZERO, ZERO
     led_suits = 0  # bit s: plain suit s has been led
     matto_owner = -1
@@ -351,7 +367,8 @@ def play_deal_nb(seed, deal, opts, policies, perm, out, log, declared, combo_scr
             played_hi |= hi_bit(c)
             cards[n] = c
             seats[n] = p
-            log[plays] = c
+            if record:
+                log[plays] = c
             plays += 1
             if c == MATTO:
                 matto_owner = p
@@ -448,12 +465,13 @@ def play_deals_nb(seed, first, count, opts, policies, out, logs, declared):
     record = logs.shape[0] > 0
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        perm = np.empty(N_CARDS, np.int64)
+        work = np.empty(WORK_SIZE, np.int64)
+        words = np.empty(12, np.uint64)
         log = np.empty(LOG_WIDTH, np.int8)
         decl = np.empty(4, np.int16)
         scratch = np.empty(12, np.int64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            play_deal_nb(seed, first + j, opts, policies, perm, out[j], log, decl, scratch)
+            play_deal_nb(seed, first + j, opts, policies, record, work, words, out[j], log, decl, scratch)
             if record:
                 for i in range(LOG_WIDTH):
                     logs[j, i] = log[i]
@@ -467,7 +485,8 @@ def play_games_nb(seed, first_game, count, n_deals, opts, policies, out):
     ``D + 1``); ``out`` rows are the sums of those deals' rows (dealer = the first dealer)."""
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        perm = np.empty(N_CARDS, np.int64)
+        work = np.empty(WORK_SIZE, np.int64)
+        words = np.empty(12, np.uint64)
         log = np.empty(LOG_WIDTH, np.int8)
         decl = np.empty(4, np.int16)
         scratch = np.empty(12, np.int64)
@@ -477,7 +496,7 @@ def play_games_nb(seed, first_game, count, n_deals, opts, policies, out):
                 out[j, i] = 0
             g = first_game + j
             for d in range(n_deals):
-                play_deal_nb(seed, g * n_deals + d, opts, policies, perm, row, log, decl, scratch)
+                play_deal_nb(seed, g * n_deals + d, opts, policies, False, work, words, row, log, decl, scratch)
                 for i in range(out.shape[1]):
                     if i == COL.MAX_DELTA:
                         out[j, i] = max(out[j, i], row[i])
