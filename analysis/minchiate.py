@@ -37,7 +37,7 @@ def net_resti_distribution(df: pd.DataFrame) -> pd.DataFrame:
     """Share of deals at each net resti value (team 0 minus team 1)."""
     _require(df, ["net_resti"])
     counts = df["net_resti"].value_counts().sort_index()
-    return pd.DataFrame({"deals": counts, "share": counts / counts.sum()}).rename_axis("net_resti")
+    return pd.DataFrame({"count": counts, "share": counts / counts.sum()}).rename_axis("net_resti")
 
 
 def points_by_source(df: pd.DataFrame) -> pd.DataFrame:
