@@ -49,6 +49,18 @@ def points_by_source(df: pd.DataFrame) -> pd.DataFrame:
     return table.rename_axis("source")
 
 
+def points_by_role(df: pd.DataFrame, dealer: str = "dealer") -> pd.DataFrame:
+    """Mean points per deal by source for the dealer's team and the cutter's team, and their difference."""
+    _require(df, [dealer] + [f"{s}_{t}" for s in SOURCES for t in range(2)])
+    even = (df[dealer].to_numpy() % 2 == 0)
+    rows = {}
+    for s in SOURCES:
+        a, b = df[f"{s}_0"].to_numpy(np.int64), df[f"{s}_1"].to_numpy(np.int64)
+        mine, theirs = np.where(even, a, b), np.where(even, b, a)
+        rows[s] = {"dealer's team": mine.mean(), "cutter's team": theirs.mean(), "difference": (mine - theirs).mean()}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("source")
+
+
 def role_edges(df: pd.DataFrame, dealer: str = "dealer", level: float = 0.95) -> pd.DataFrame:
     """Mean net resti (with CI) and win/tie shares of team 0, the dealer's team and the cutter's team."""
     rows = {}
@@ -86,6 +98,7 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
              "", "net resti per deal (team 0 - team 1):", _fmt(dist), "",
              "edges (net resti per deal, 95% CI):", _fmt(role_edges(df)), "",
              "mean points per deal by source:", _fmt(points_by_source(df), 2), "",
+             "where the dealer's edge comes from (mean points per deal):", _fmt(points_by_role(df), 2), "",
              "declared combinations:", _fmt(combination_stats(df))]
     return "\n".join(lines)
 

@@ -91,3 +91,10 @@ def test_invariants_on_many_deals(policy):
     assert (df.net_resti[diff % RESTO == 0] == diff[diff % RESTO == 0] // RESTO).all()
     assert ((df.net_resti == df.resti_0 - df.resti_1)).all()
     assert (df.resti_0 >= 0).all() and (df.resti_1 >= 0).all()
+
+
+def test_heuristic_team_beats_random_team():
+    """The heuristic partnership wins clearly against random partners (captures far more)."""
+    df = simulate(deals=4000, seed=3, policy="heuristic,random,heuristic,random")
+    assert df.net_resti.mean() > 1.0
+    assert (df.captures_0 - df.captures_1).mean() > 5
