@@ -65,3 +65,13 @@ def test_bad_options_one_line(kw, text):
     with pytest.raises(ValueError) as err:
         make_options(**kw)
     assert text in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["cardlab.sim.minchiate", "cardlab.sim.minchiate.simulate",
+                                  "cardlab.sim.minchiate.studies"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -2,7 +2,7 @@
 
 >>> from cardlab.sim import minchiate
 >>> df = minchiate.simulate(deals=100, seed=3)
->>> sorted(set(df.dealer))
+>>> sorted(set(df.dealer.tolist()))
 [0, 1, 2, 3]
 """
 from cardlab.sim.minchiate.rules import MinchiateOptions, card_name

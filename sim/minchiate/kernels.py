@@ -349,7 +349,10 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
             p = (leader + n) % 4
             first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
             legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
-            if policies[p] == HEURISTIC:
+            if (legal_lo & (legal_lo - ONE)) == ZERO and legal_hi == ZERO or \
+                    legal_lo == ZERO and (legal_hi & (legal_hi - ONE)) == ZERO:
+                c = ctz(legal_lo) if legal_lo else ctz(legal_hi) + SUIT_BASE  # a forced card: no decision
+            elif policies[p] == HEURISTIC:
                 known_lo, known_hi = fola_lo | played_lo | hand_lo[p], fola_hi | played_hi | hand_hi[p]
                 if trick > 0 or p == cutter:
                     known_lo |= cd_lo

@@ -49,7 +49,7 @@ def option_study(*, deals: int, seed: int = 0, policy="heuristic", threads=None,
     ``net_resti``, the declarations and pile combinations per team.
 
     >>> df = option_study(deals=50, seed=2)
-    >>> df.groupby("variant", sort=False).size().iloc[0]
+    >>> int(df.groupby("variant", sort=False, observed=True).size().iloc[0])
     50
     """
     base = Study.build(policy=policy, seed=seed, **rules)
