@@ -161,15 +161,15 @@ def plot_net_resti(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def plot_points_by_source(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Grouped bars: mean points per deal by source, one bar per team."""
+def plot_points_by_source(df: pd.DataFrame, *, ax: Axes | None = None, dealer: str = "dealer") -> Axes:
+    """Grouped bars: mean points per deal by source for the dealer's team and the cutter's team."""
     ax = _axes(ax)
-    table = points_by_source(df)
+    table = points_by_role(df, dealer)
     x = np.arange(len(table))
-    ax.bar(x - 0.2, table["team 0"], 0.4, label="team 0 (seats 0, 2)")
-    ax.bar(x + 0.2, table["team 1"], 0.4, label="team 1 (seats 1, 3)")
+    ax.bar(x - 0.2, table["dealer's team"], 0.4, label="dealer's team", color="tab:red")
+    ax.bar(x + 0.2, table["cutter's team"], 0.4, label="cutter's team", color="tab:green")
     ax.set_xticks(x, table.index, rotation=30, ha="right")
-    ax.set(ylabel="mean points per deal", title="Points by source")
+    ax.set(ylabel="mean points", title="Points by source")
     ax.legend()
     return ax
 
@@ -216,7 +216,7 @@ def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None) -> Figure:
     axes = fig.subplots(1, 3)
     plot_net_resti(df, ax=axes[0])
     axes[0].set_title("Net resti per game")
-    plot_points_by_source(df, ax=axes[1])
+    plot_points_by_source(df, ax=axes[1], dealer="first_dealer")
     plot_role_edges(df, ax=axes[2], dealer="first_dealer")
     return fig
 
