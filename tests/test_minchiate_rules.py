@@ -75,3 +75,67 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ---------------------------------------------------------------- rules of play, one by one
+
+from cardlab.sim.minchiate.kernels import legal_cards  # noqa: E402
+from cardlab.sim.minchiate.referee import Ledger, legal_plays, matto_payment_card, trick_winner  # noqa: E402
+
+CUPS, SWORDS, COINS = 1, 2, 0
+
+
+def test_king_rule_and_matto():
+    king, three = suit_card(CUPS, 14), suit_card(CUPS, 3)
+    hand = {king, three, MATTO, trump(5)}
+    assert legal_plays(hand, CUPS, True, True) == {king}  # first Cups trick, a trump already played
+    assert legal_plays(hand, CUPS, True, False) == {king, three, MATTO}
+    assert legal_plays(hand, CUPS, False, True) == {king, three, MATTO}  # later rounds are free
+    assert legal_plays({trump(5), trump(7), MATTO, suit_card(COINS, 2)}, CUPS, True, True) == {trump(5), trump(7), MATTO}
+    void = {suit_card(COINS, 2), MATTO}
+    assert legal_plays(void, CUPS, True, True) == void
+    assert legal_plays(hand, None, True, False) == hand  # leading, or after a led Matto
+
+
+def test_kernel_legality_equals_referee():
+    rng = np.random.default_rng(4)
+    for _ in range(3000):
+        hand = {int(c) for c in rng.choice(97, size=rng.integers(1, 22), replace=False)}
+        led = int(rng.integers(-1, 5))
+        first, trumped = bool(rng.integers(2)), bool(rng.integers(2))
+        lo, hi = split(hand)
+        klo, khi = legal_cards(np.uint64(lo), np.uint64(hi), led, first, trumped)
+        assert set(join(int(klo), int(khi))) == legal_plays(hand, None if led < 0 else led, first, trumped)
+
+
+def test_trick_winner():
+    ace, king, two = suit_card(COINS, 1), suit_card(COINS, 14), suit_card(COINS, 2)
+    assert trick_winner([two, ace, king, MATTO], [0, 1, 2, 3], COINS) == 2  # King over the ace
+    assert trick_winner([two, ace, MATTO, suit_card(CUPS, 1)], [0, 1, 2, 3], COINS) == 1  # ace high in coins
+    assert trick_winner([suit_card(SWORDS, 9), suit_card(SWORDS, 10), suit_card(SWORDS, 1), two], [0, 1, 2, 3],
+                        SWORDS) == 1  # ten high in swords
+    assert trick_winner([king, trump(1), trump(2), MATTO], [3, 0, 1, 2], COINS) == 1  # the highest trump
+
+
+def test_matto_payment_card():
+    pile = {MATTO, trump(40), suit_card(COINS, 10), suit_card(SWORDS, 1), trump(6), trump(29)}
+    assert matto_payment_card(pile) in (suit_card(COINS, 10), suit_card(SWORDS, 1))  # strength 1: the weakest
+    assert matto_payment_card({MATTO, trump(29), trump(40), trump(2)}) == trump(29)  # no blank but 29
+
+
+def test_resti_settlement_and_rounding():
+    led = Ledger()
+    led.score("a", 0, "captures", 61)
+    assert led.resti == [1, 0] and led.delta == 1
+    led.score("b", 1, "captures", 122)
+    assert led.resti == [1, 2] and led.delta == -1
+    led.score("end", 0, "card_points", 60, settle=False)  # Δ = 59 at the end: one more resto
+    led.finish()
+    assert led.resti == [2, 2]
+    end = Ledger()
+    end.score("end", 1, "card_points", 121, settle=False)  # 61-120 -> 2, 121 -> 3
+    end.finish()
+    assert end.resti == [0, 3]
+    zero = Ledger()
+    zero.finish()
+    assert zero.resti == [0, 0]
