@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardlab.sim.cards import ONE, ZERO, ctz, nth_card, popcount
+from cardlab.sim.cards import ONE, ZERO, ctz, highest_card, nth_card, popcount
 from cardlab.sim.rng import below_n
 from cardlab.sim.minchiate.rules import CARD_VALUES, MATTO, N_TRUMPS, STRENGTH, SUIT_BASE, TRUMP_29
 
@@ -176,18 +176,23 @@ def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, cards, seats, n, 
 @njit(cache=True, error_model="numpy")
 def _lead(hand_lo, hand_hi, plain_lo, plain_hi, n, has_matto, unseen_lo, unseen_hi):
     """Lead (or play second after a led Matto): a sure winner, else a blank from the longest suit."""
-    unseen_trumps = unseen_lo & LO_TRUMPS != ZERO
-    sure, sure_s = -1, 1 << 30
-    for word in range(2):
-        m = plain_lo if word == 0 else plain_hi
-        while m:
-            c = card_id(word, ctz(m))
-            m &= m - ONE
-            if STRENGTH[c] < sure_s and (unseen_trumps or CARD_VALUES[c] > 0) \
-                    and sure_winner(c, -1, NO_SUIT, unseen_lo, unseen_hi):
-                sure, sure_s = c, STRENGTH[c]
-    if sure >= 0:
-        return sure
+    unseen_trumps = unseen_lo & LO_TRUMPS
+    if unseen_trumps:  # only trumps above every unseen trump are sure: the lowest of them
+        top = highest_card(unseen_trumps)
+        mine = plain_lo & LO_TRUMPS & ~((ONE << np.uint64(top + 1)) - ONE)
+        if mine:
+            return ctz(mine)
+    else:  # late in the deal: any counting card nobody can beat
+        sure, sure_s = -1, 1 << 30
+        for word in range(2):
+            m = plain_lo if word == 0 else plain_hi
+            while m:
+                c = card_id(word, ctz(m))
+                m &= m - ONE
+                if STRENGTH[c] < sure_s and CARD_VALUES[c] > 0 and sure_winner(c, -1, NO_SUIT, unseen_lo, unseen_hi):
+                    sure, sure_s = c, STRENGTH[c]
+        if sure >= 0:
+            return sure
     best, best_key = -1, -(1 << 30)
     for s in range(4):
         lane = plain_hi & LANE[s]
