@@ -141,7 +141,7 @@ def pile_value(lo, hi):
             + 3 * popcount(lo & LO_THREES))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def legal_cards(hand_lo, hand_hi, led, first_of_suit, trump_played):
     """Legal cards (two words) for a hand, given the led suit (-1 none yet) and the King rule's state."""
     if led == NO_SUIT:

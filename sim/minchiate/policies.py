@@ -98,7 +98,7 @@ def beats(c, w, led):
     return suit_of_nb(c) == led and STRENGTH[c] > STRENGTH[w]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def sure_winner(c, w, led, unseen_lo, unseen_hi):
     """``c`` beats ``w`` and no unseen card could beat ``c`` afterwards."""
     if not beats(c, w, led):
@@ -118,7 +118,7 @@ def sure_winner(c, w, led, unseen_lo, unseen_hi):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def random_card(state, legal_lo, legal_hi):
     """A uniformly random legal card."""
     n_lo = popcount(legal_lo)
