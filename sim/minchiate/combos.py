@@ -104,8 +104,7 @@ M_C5_ALL = np.uint64(sum(1 << trump(n) for n in (10, 20, 30, 40)))
 M_C5_HIGH = np.uint64(sum(1 << trump(n) for n in (20, 30, 40)))
 M_C5_LOW = np.uint64(sum(1 << trump(n) for n in (10, 20, 30)))
 M_MATTO = np.uint64(1 << MATTO)
-KING_SHIFT = np.uint64(13)  # the King is bit 13 of each 14-bit suit lane in the high word
-M_KINGS = np.uint64(sum(1 << (k - SUIT_BASE) for k in KINGS))
+M_KINGS = np.uint64(sum(1 << (k - SUIT_BASE) for k in KINGS))  # bit 13 of each suit lane
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -50,13 +50,13 @@ from cardlab.sim.minchiate.rules import (CARD_VALUES, LAST_TRICK_POINTS, MATTO, 
 
 # -------------------------------------------------------------- log and output layout
 
+DISCARD_SLOTS = 13  # at most 13 cards are drawn, so at most 13 discarded
 LOG_PERM = 0  # the shuffled pack: 97 card ids
-LOG_CUTTER_DISCARDS = 97  # 13 slots, -1 padded
-LOG_DEALER_DISCARDS = 110  # 13 slots, -1 padded
-LOG_PLAYS = 123  # 84 cards in play order
-LOG_WIDTH = 207
-
-DISCARD_SLOTS = 13
+LOG_CUTTER_DISCARDS = LOG_PERM + N_CARDS  # -1 padded
+LOG_DEALER_DISCARDS = LOG_CUTTER_DISCARDS + DISCARD_SLOTS  # -1 padded
+LOG_PLAYS = LOG_DEALER_DISCARDS + DISCARD_SLOTS  # 84 cards in play order
+LOG_WIDTH = LOG_PLAYS + 84
+DECK_HI = np.uint64((1 << 56) - 1)  # the 56 suit cards of the high word
 WORK_SIZE = N_CARDS + 12  # the pack, resti, tricks, the current trick's cards and seats
 
 
@@ -360,7 +360,7 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
                 if trick > 0 or p == dealer:
                     known_lo |= dd_lo
                     known_hi |= dd_hi
-                c = heuristic_card(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, cards, seats, n, led, win_seat,
+                c = heuristic_card(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
                                    win_card, ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI)
             else:
                 state, c = random_card(state, legal_lo, legal_hi)
@@ -458,8 +458,6 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
     out[COL.MATTO_OWED] = 1 if matto_owed else 0
     return state
 
-
-DECK_HI = np.uint64((1 << 56) - 1)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

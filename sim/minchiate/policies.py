@@ -129,7 +129,7 @@ def random_card(state, legal_lo, legal_hi):
 
 
 @njit(cache=True, error_model="numpy")
-def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, cards, seats, n, led, win_seat, win_card,
+def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
                    unseen_lo, unseen_hi):
     """The heuristic's card for ``seat`` (see the module docstring for each rule)."""
     plain_lo = legal_lo & ~LO_MATTO
