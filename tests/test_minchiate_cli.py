@@ -119,3 +119,11 @@ def test_same_results_whatever_threads_and_chunks():
     g1 = minchiate.simulate_games(games=300, seed=9, n_deals=4, threads=1, chunk_size=300)
     g2 = minchiate.simulate_games(games=300, seed=9, n_deals=4, threads=2, chunk_size=64)
     pd.testing.assert_frame_equal(g1, g2)
+
+
+def test_long_games_do_not_overflow():
+    games = minchiate.simulate_games(games=2, n_deals=150, seed=1)
+    deals = minchiate.simulate(deals=300, seed=1)
+    total = deals.groupby(deals.deal // 150)[["points_0", "points_1", "net_resti"]].sum()
+    assert (games.points_0 + games.points_1 > 40_000).all()
+    assert (total.to_numpy() == games[["points_0", "points_1", "net_resti"]].to_numpy()).all()

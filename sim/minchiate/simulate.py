@@ -67,38 +67,42 @@ class Study:
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
         out = np.zeros((count, COL.WIDTH), np.int32)
         play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out)
-        cols = columns(out)
+        cols = columns(out, wide=True)
         cols["first_dealer"] = cols.pop("dealer")
         return dict(game=np.arange(first, first + count, dtype=np.int64), n_deals=np.full(count, self.options.n_deals,
-                                                                                          np.int16), **cols)
+                                                                                          np.int32), **cols)
 
     def metadata(self) -> dict:
         return {"game": "minchiate", "options": self.options.to_dict(), "policies": list(self.policies),
                 "seed": self.seed}
 
 
-def columns(out: np.ndarray) -> dict:
-    """Named columns of the kernel's per-deal output (see the README's column list)."""
+def columns(out: np.ndarray, wide: bool = False) -> dict:
+    """Named columns of the kernel's per-deal output (see the README's column list).
+
+    Deal columns are ``int16``; ``wide`` (whole games, sums of many deals) keeps ``int32``.
+    """
+    small = np.int32 if wide else np.int16
     c = {
         "dealer": out[:, COL.DEALER].astype(np.int8),
-        "cutter_cards": out[:, COL.CUTTER_CARDS].astype(np.int16),
+        "cutter_cards": out[:, COL.CUTTER_CARDS].astype(small),
     }
     for t in range(2):
-        c[f"points_{t}"] = out[:, COL.POINTS + t].astype(np.int16)
+        c[f"points_{t}"] = out[:, COL.POINTS + t].astype(small)
     for t in range(2):
-        c[f"resti_{t}"] = out[:, COL.RESTI + t].astype(np.int16)
-    c["net_resti"] = (out[:, COL.RESTI] - out[:, COL.RESTI + 1]).astype(np.int16)
+        c[f"resti_{t}"] = out[:, COL.RESTI + t].astype(small)
+    c["net_resti"] = (out[:, COL.RESTI] - out[:, COL.RESTI + 1]).astype(small)
     for t in range(2):
         for s, name in enumerate(SOURCES):
-            c[f"{name}_{t}"] = out[:, COL.SOURCES + 8 * t + s].astype(np.int16)
-    c["dealer_cards"] = out[:, COL.DEALER_CARDS].astype(np.int16)
+            c[f"{name}_{t}"] = out[:, COL.SOURCES + 8 * t + s].astype(small)
+    c["dealer_cards"] = out[:, COL.DEALER_CARDS].astype(small)
     for i, kind in enumerate(COMBO_TYPES):
-        c[f"declared_{kind}"] = out[:, COL.DECL_COUNT + i].astype(np.int16)
-        c[f"declared_{kind}_value"] = out[:, COL.DECL_VALUE + i].astype(np.int16)
+        c[f"declared_{kind}"] = out[:, COL.DECL_COUNT + i].astype(small)
+        c[f"declared_{kind}_value"] = out[:, COL.DECL_VALUE + i].astype(small)
     for t in range(2):
-        c[f"tricks_{t}"] = out[:, COL.TRICKS + t].astype(np.int16)
-    c["max_delta"] = out[:, COL.MAX_DELTA].astype(np.int16)
-    c["matto_owed"] = out[:, COL.MATTO_OWED].astype(np.int16)
+        c[f"tricks_{t}"] = out[:, COL.TRICKS + t].astype(small)
+    c["max_delta"] = out[:, COL.MAX_DELTA].astype(small)
+    c["matto_owed"] = out[:, COL.MATTO_OWED].astype(small)
     return c
 
 
