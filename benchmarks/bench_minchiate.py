@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -55,13 +56,16 @@ def bench_cli(*, deals, repeats, threads):
         argv = [cli, "simulate", "minchiate", "--deals", str(deals), "--seed", "1", "--threads", str(threads),
                 "--out", f"{tmp}/m.parquet"]
         subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)  # warm the cache
+        cpu = []
         for _ in range(repeats):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)
             times.append(time.perf_counter() - t0)
+            c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime)
     median = statistics.median(times)
     return {"what": "cardlab simulate minchiate --out", "threads": threads, "deals": deals, "median_s": median,
-            "deals_per_s": deals / median}
+            "deals_per_s": deals / median, "deals_per_cpu_s": deals / statistics.median(cpu)}
 
 
 def main():
