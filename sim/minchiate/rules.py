@@ -22,25 +22,21 @@ Kings 5; trumps 2-5 3; every other card 0. Trump 29 is worth 0 alone and 5 insid
 combination. The 25 counting cards total 142. A *qualifying* card (for the cutter's and the
 dealer's draws) is a counting card or a trump above 20 (21-27 only with ``steal_29=False``).
 
-Options (:class:`MinchiateOptions`, defaults first; the kernels receive them as integers):
+Options (:class:`MinchiateOptions`, default first; the kernels receive them as integers):
 
-========================  ===============  ==================================================
-option                    default          alternatives
-========================  ===============  ==================================================
-``n_deals``               1                any positive number (whole games, dealer passes on)
-``steal_29``              True             False: the draws take trumps 21-27, not 29
-``cutter_cap``            13               0..12 (13 is the physical limit)
-``expose_last_cards``     ``"dealer"``     ``"all_four"``: every player's 21st card is shown
-``dealer_takes_from_fola````"counting+29"``  ``"counting+trumps>20"``
-``discards_to``           ``"fola"``       ``"own_team_pile"``
-``declarations``          ``"policy"``     ``"mandatory_all"``
-``c5_merge``              True             False: 10-20-30-40 scores both triples
-``combos_may_share``      True             False: a card serves in one combination only
-``matto_bonus_on_c3``     False            True
-``score_pile_combos``     True             False
-``card_bonus_rule``       ``"beyond_42"``  (none)
-``cappotto_double``       False            True: the resti of a deal with a trickless team double
-========================  ===============  ==================================================
+* ``n_deals`` 1: deals per whole game (the deal passes to the next seat); any positive number.
+* ``steal_29`` True: the draws may take trump 29; False: trumps 21-27 only.
+* ``cutter_cap`` 13: most cards the cutter may take (13 is the physical limit); 0-12 allowed.
+* ``expose_last_cards`` ``"dealer"``; ``"all_four"``: every player's 21st card is shown and scores.
+* ``dealer_takes_from_fola`` ``"counting+29"``; ``"counting+trumps>20"``: every trump above 20 too.
+* ``discards_to`` ``"fola"``; ``"own_team_pile"``: discards join the discarder's pile after trick 1.
+* ``declarations`` ``"policy"``; ``"mandatory_all"``: every combination must be shown.
+* ``c5_merge`` True: 10-20-30-40 is one combination; False: both triples score.
+* ``combos_may_share`` True: a card may serve in combinations of different types; False: once.
+* ``matto_bonus_on_c3`` False; True: the Matto bonus applies to 1-40-Matto too.
+* ``score_pile_combos`` True: each team's pile combinations score at the end; False: not.
+* ``card_bonus_rule`` ``"beyond_42"``: one point per pile card beyond 42 (the only rule).
+* ``cappotto_double`` False; True: both teams' resti double when a team took no trick.
 """
 from __future__ import annotations
 
