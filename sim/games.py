@@ -31,6 +31,7 @@ from types import ModuleType
 GAMES = {
     "barbu": "Barbu",
     "euchre5": "Euchre for five",
+    "minchiate": "Minchiate",
 }
 
 

@@ -1,0 +1,506 @@
+"""Minchiate deal kernels: shuffle, draws, deal, discards, declarations, 21 tricks and the settlement.
+
+One deal, rule by rule (``D`` dealer, seats counter-clockwise so ``D + 1`` is next):
+
+1. The 97 cards are shuffled (Fisher-Yates on the deal's own stream, ``deal_state(seed, deal)``).
+2. **Cutter's draw** (``D + 3``): while the top card qualifies and fewer than ``cutter_cap``
+   were taken, the cutter takes it; its counting cards score for the cutter's team (one event).
+3. **Deal**: a packet of 10 to each player from ``D + 1`` round to ``D``, then a packet of 11.
+   The dealer's last card is shown and scores if it counts (``expose_last_cards='all_four'``:
+   every player's last card, one event each in dealing order).
+4. **Fola**: the ``13 - k`` cards left. The dealer takes its top cards while they qualify,
+   scoring the counting ones (one event), then takes without scoring every counting card and
+   trump 29 left in it (``'counting+trumps>20'``: also every trump above 20).
+5. **Discards**: the cutter and the dealer each discard back to 21 by policy, zero-value cards
+   only and never trump 29; with too few of those, the rest in the fixed fallback order
+   (:data:`DISCARD_ORDER`: blanks, then trumps 2-5, the fives, the tens, trump 29 last).
+6. **Declarations** from ``D + 1``: each player shows the combinations the policy chooses
+   (both policies: all), one event each.
+7. **21 tricks**, ``D + 1`` leading: follow the led suit, else trump, else anything; the Matto
+   may always be played instead, except under the King rule (first trick of a plain suit, a
+   trump already in it: a holder of that King must play it). Highest trump wins, else the
+   highest card of the led suit. The winners score their opponents' counting cards in the
+   trick (one event per trick); an excused Matto stays with its team, which owes the winners
+   one card if they are opponents.
+8. **End**: the Matto debt is paid (:data:`PAY_ORDER`: the weakest blank of the pile; the Matto
+   itself only from a team without a trick); each team adds its pile's card points, its pile
+   combinations, one point per card beyond 42 and 10 for the last trick; the resti left are
+   rounded up in units of 60.
+
+Resti: Δ = points of team 0 - points of team 1, settled after every event (each full 60 is a
+resto and leaves Δ); at the end ⌈|Δ| / 60⌉ more go to the team ahead. ``cappotto_double``
+doubles both teams' resti when a team took no trick.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.cards import ONE, ZERO, ctz, popcount
+from cardlab.sim.dealing import BLOCK
+from cardlab.sim.rng import below_n, deal_state
+from cardlab.sim.minchiate.combos import combos_nb
+from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, HEURISTIC, KING_BIT, LANE, LO_MATTO, LO_TRUMPS,
+                                            NO_SUIT, TRUMP_SUIT, beats, heuristic_card, heuristic_discard_one,
+                                            random_card, suit_of_nb)
+from cardlab.sim.minchiate.rules import (CARD_VALUES, LAST_TRICK_POINTS, MATTO, N_CARDS, N_TRUMPS, OPT, PILE_PAR,
+                                         RESTO, STRENGTH, SUIT_BASE, TRUMP_29)
+
+# -------------------------------------------------------------- log and output layout
+
+DISCARD_SLOTS = 13  # at most 13 cards are drawn, so at most 13 discarded
+LOG_PERM = 0  # the shuffled pack: 97 card ids
+LOG_CUTTER_DISCARDS = LOG_PERM + N_CARDS  # -1 padded
+LOG_DEALER_DISCARDS = LOG_CUTTER_DISCARDS + DISCARD_SLOTS  # -1 padded
+LOG_PLAYS = LOG_DEALER_DISCARDS + DISCARD_SLOTS  # 84 cards in play order
+LOG_WIDTH = LOG_PLAYS + 84
+DECK_HI = np.uint64((1 << 56) - 1)  # the 56 suit cards of the high word
+WORK_SIZE = N_CARDS + 12  # the pack, resti, tricks, the current trick's cards and seats
+
+
+class Col(NamedTuple):
+    """Columns of the kernel's per-deal integer output."""
+
+    DEALER: int = 0
+    CUTTER_CARDS: int = 1
+    DEALER_CARDS: int = 2
+    POINTS: int = 3  # 2 teams
+    RESTI: int = 5  # 2 teams
+    SOURCES: int = 7  # 2 teams x 8 sources: team t, source s at 7 + 8 t + s
+    DECL_COUNT: int = 23  # 6 combination types
+    DECL_VALUE: int = 29  # 6 combination types
+    TRICKS: int = 35  # 2 teams
+    MAX_DELTA: int = 37  # largest |delta| after a settlement during the deal
+    MATTO_OWED: int = 38
+    WIDTH: int = 39
+
+
+COL = Col()
+SRC_DRAWS, SRC_EXPOSED, SRC_DECLARATIONS, SRC_CAPTURES, SRC_CARD_POINTS, SRC_PILE_COMBOS, SRC_BEYOND42, \
+    SRC_LAST_TRICK = range(8)
+
+
+def _discard_order() -> np.ndarray:
+    order = sorted(range(N_CARDS), key=lambda c: (c == TRUMP_29, int(CARD_VALUES[c]), c))
+    return np.array(order, dtype=np.int64)
+
+
+def _pay_order() -> np.ndarray:
+    blanks = sorted((c for c in range(N_CARDS) if CARD_VALUES[c] == 0 and c != TRUMP_29),
+                    key=lambda c: (int(STRENGTH[c]), c))
+    rest = sorted((c for c in range(N_CARDS) if c not in blanks and c != MATTO),
+                  key=lambda c: (int(CARD_VALUES[c]), int(STRENGTH[c]), c))
+    return np.array(blanks + rest, dtype=np.int64)
+
+
+#: Fallback discard order when a player lacks legal discards (the legal ones come first).
+DISCARD_ORDER = _discard_order()
+#: Order in which a team pays the Matto debt: its weakest blank, else its lowest-valued card.
+PAY_ORDER = _pay_order()
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def has_card(lo, hi, c):
+    if c <= MATTO:
+        return lo >> np.uint64(c) & ONE != ZERO
+    return hi >> np.uint64(c - SUIT_BASE) & ONE != ZERO
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def lo_bit(c):
+    return ONE << np.uint64(c) if c <= MATTO else ZERO
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def hi_bit(c):
+    return ONE << np.uint64(c - SUIT_BASE) if c > MATTO else ZERO
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def qualifies_nb(c, steal_29):
+    """A counting card or a trump above 20 (29 only with ``steal_29``)."""
+    if CARD_VALUES[c] > 0:
+        return True
+    return 20 <= c < N_TRUMPS and (steal_29 or c != TRUMP_29)
+
+
+def _value_mask(v: int) -> np.uint64:
+    return np.uint64(sum(1 << c for c in range(MATTO + 1) if CARD_VALUES[c] == v))
+
+
+LO_TENS, LO_FIVES, LO_THREES = _value_mask(10), _value_mask(5), _value_mask(3)
+HI_KINGS = np.uint64(sum(1 << (c - SUIT_BASE) for c in range(SUIT_BASE, N_CARDS) if CARD_VALUES[c] == 5))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def pile_value(lo, hi):
+    """Card points of a pile (trump 29 counts 0): tens, fives (the Kings among them) and threes by popcount."""
+    return (10 * popcount(lo & LO_TENS) + 5 * (popcount(lo & LO_FIVES) + popcount(hi & HI_KINGS))
+            + 3 * popcount(lo & LO_THREES))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def legal_cards(hand_lo, hand_hi, led, first_of_suit, trump_played):
+    """Legal cards (two words) for a hand, given the led suit (-1 none yet) and the King rule's state."""
+    if led == NO_SUIT:
+        return hand_lo, hand_hi
+    if led == TRUMP_SUIT:
+        if hand_lo & LO_TRUMPS:
+            return hand_lo & (LO_TRUMPS | LO_MATTO), ZERO
+        return hand_lo, hand_hi
+    if first_of_suit and trump_played and hand_hi & KING_BIT[led]:
+        return ZERO, KING_BIT[led]
+    lane = hand_hi & LANE[led]
+    if lane:
+        return hand_lo & LO_MATTO, lane
+    if hand_lo & LO_TRUMPS:
+        return hand_lo & (LO_TRUMPS | LO_MATTO), ZERO
+    return hand_lo, hand_hi
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def settle(delta, resti, max_delta):
+    """Turn every full 60 of Δ into a resto for the team ahead; track the largest |Δ| left."""
+    while delta >= RESTO:
+        resti[0] += 1
+        delta -= RESTO
+    while delta <= -RESTO:
+        resti[1] += 1
+        delta += RESTO
+    a = delta if delta >= 0 else -delta
+    return delta, max(max_delta, a)
+
+
+@njit(cache=True, error_model="numpy")
+def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
+    """Discard ``n`` cards by policy (legal ones), then by the fallback order; logs them. Returns (state, lo, hi)."""
+    d_lo, d_hi = ZERO, ZERO
+    legal_lo, legal_hi = hand_lo & DISCARD_LO, hand_hi & DISCARD_HI
+    n_legal = popcount(legal_lo) + popcount(legal_hi)
+    take = min(n, n_legal)
+    for _ in range(take):
+        if policy == HEURISTIC:
+            c = heuristic_discard_one(hand_lo, hand_hi, legal_lo, legal_hi)
+        else:
+            state, c = random_card(state, legal_lo, legal_hi)
+        d_lo |= lo_bit(c)
+        d_hi |= hi_bit(c)
+        hand_lo &= ~lo_bit(c)
+        hand_hi &= ~hi_bit(c)
+        legal_lo &= ~lo_bit(c)
+        legal_hi &= ~hi_bit(c)
+    i = 0
+    while take < n:  # the fallback: too few legal discards
+        c = DISCARD_ORDER[i]
+        i += 1
+        if has_card(hand_lo, hand_hi, c):
+            d_lo |= lo_bit(c)
+            d_hi |= hi_bit(c)
+            hand_lo &= ~lo_bit(c)
+            hand_hi &= ~hi_bit(c)
+            take += 1
+    if not record:
+        return state, d_lo, d_hi
+    j = at
+    for word in range(2):  # ascending ids
+        m = d_lo if word == 0 else d_hi
+        while m:
+            b = ctz(m)
+            m &= m - ONE
+            log[j] = b if word == 0 else b + SUIT_BASE
+            j += 1
+    return state, d_lo, d_hi
+
+
+@njit(cache=True, error_model="numpy")
+def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
+    """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), and when ``record``
+    the move ``log`` and ``declared``. ``work`` (int64, :data:`WORK_SIZE`) and ``words`` (uint64, 12) are
+    scratch space reused from deal to deal."""
+    for i in range(out.shape[0]):
+        out[i] = 0
+    if record:
+        for i in range(log.shape[0]):
+            log[i] = -1
+    perm = work[0:N_CARDS]
+    resti = work[N_CARDS:N_CARDS + 2]
+    tricks = work[N_CARDS + 2:N_CARDS + 4]
+    cards = work[N_CARDS + 4:N_CARDS + 8]
+    seats = work[N_CARDS + 8:N_CARDS + 12]
+    hand_lo = words[0:4]
+    hand_hi = words[4:8]
+    pile_lo = words[8:10]
+    pile_hi = words[10:12]
+    for i in range(12):
+        words[i] = ZERO
+    for t in range(2):
+        resti[t] = 0
+        tricks[t] = 0
+    state = deal_state(seed, deal)
+    dealer = deal % 4
+    cutter = (dealer + 3) % 4
+    steal = opts[OPT.STEAL_29] != 0
+    for i in range(N_CARDS):
+        perm[i] = i
+    for i in range(N_CARDS - 1, 0, -1):
+        state, j = below_n(state, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    if record:
+        for i in range(N_CARDS):
+            log[LOG_PERM + i] = perm[i]
+    delta, max_delta = 0, 0
+    src = out[COL.SOURCES:COL.SOURCES + 16]  # view: team t source s at 8 t + s
+
+    # cutter's draw
+    k = 0
+    pts = 0
+    while k < opts[OPT.CUTTER_CAP] and qualifies_nb(perm[k], steal):
+        c = perm[k]
+        hand_lo[cutter] |= lo_bit(c)
+        hand_hi[cutter] |= hi_bit(c)
+        pts += CARD_VALUES[c]
+        k += 1
+    src[8 * (cutter % 2) + SRC_DRAWS] += pts
+    delta += pts if cutter % 2 == 0 else -pts
+    delta, max_delta = settle(delta, resti, max_delta)
+    # the deal: 10 then 11, from D + 1 to D
+    pos = k
+    for size in (10, 11):
+        for j in range(1, 5):
+            p = (dealer + j) % 4
+            for _ in range(size):
+                c = perm[pos]
+                hand_lo[p] |= lo_bit(c)
+                hand_hi[p] |= hi_bit(c)
+                pos += 1
+    # exposed cards: the last of each second packet (the dealer's only, by default)
+    for j in range(1, 5):
+        if j < 4 and opts[OPT.EXPOSE_ALL] == 0:
+            continue
+        p = (dealer + j) % 4
+        v = CARD_VALUES[perm[k + 40 + 11 * j - 1]]
+        src[8 * (p % 2) + SRC_EXPOSED] += v
+        delta += v if p % 2 == 0 else -v
+        delta, max_delta = settle(delta, resti, max_delta)
+    # the Fola and the dealer's draw
+    taken = 0
+    pts = 0
+    while pos < N_CARDS and qualifies_nb(perm[pos], steal):
+        c = perm[pos]
+        hand_lo[dealer] |= lo_bit(c)
+        hand_hi[dealer] |= hi_bit(c)
+        pts += CARD_VALUES[c]
+        pos += 1
+        taken += 1
+    src[8 * (dealer % 2) + SRC_DRAWS] += pts
+    delta += pts if dealer % 2 == 0 else -pts
+    delta, max_delta = settle(delta, resti, max_delta)
+    fola_lo, fola_hi = ZERO, ZERO
+    for i in range(pos, N_CARDS):
+        c = perm[i]
+        if CARD_VALUES[c] > 0 or c == TRUMP_29 or (opts[OPT.DEALER_TAKES] == 1 and 20 <= c < N_TRUMPS):
+            hand_lo[dealer] |= lo_bit(c)
+            hand_hi[dealer] |= hi_bit(c)
+            taken += 1
+        else:
+            fola_lo |= lo_bit(c)
+            fola_hi |= hi_bit(c)
+    out[COL.DEALER] = dealer
+    out[COL.CUTTER_CARDS] = k
+    out[COL.DEALER_CARDS] = taken
+    # discards
+    state, cd_lo, cd_hi = _discard(state, policies[cutter], k, hand_lo[cutter], hand_hi[cutter], record,
+                                   log, LOG_CUTTER_DISCARDS)
+    hand_lo[cutter] &= ~cd_lo
+    hand_hi[cutter] &= ~cd_hi
+    state, dd_lo, dd_hi = _discard(state, policies[dealer], taken, hand_lo[dealer], hand_hi[dealer], record,
+                                   log, LOG_DEALER_DISCARDS)
+    hand_lo[dealer] &= ~dd_lo
+    hand_hi[dealer] &= ~dd_hi
+    # declarations (both policies declare every combination)
+    for j in range(1, 5):
+        p = (dealer + j) % 4
+        v = combos_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
+                      opts[OPT.MATTO_C3] != 0, combo_scratch)
+        if record:
+            declared[p] = v
+        for t in range(6):
+            out[COL.DECL_COUNT + t] += combo_scratch[t]
+            out[COL.DECL_VALUE + t] += combo_scratch[6 + t]
+        src[8 * (p % 2) + SRC_DECLARATIONS] += v
+        delta += v if p % 2 == 0 else -v
+        delta, max_delta = settle(delta, resti, max_delta)
+    # the play
+    played_lo, played_hi = ZERO, ZERO
+    led_suits = 0  # bit s: plain suit s has been led
+    matto_owner = -1
+    matto_owed = False
+    leader = (dealer + 1) % 4
+    plays = LOG_PLAYS
+    for trick in range(21):
+        led = NO_SUIT
+        trump_played = False
+        win_seat, win_card = -1, -1
+        for n in range(4):
+            p = (leader + n) % 4
+            first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
+            legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
+            if (legal_lo & (legal_lo - ONE)) == ZERO and legal_hi == ZERO or \
+                    legal_lo == ZERO and (legal_hi & (legal_hi - ONE)) == ZERO:
+                c = ctz(legal_lo) if legal_lo else ctz(legal_hi) + SUIT_BASE  # a forced card: no decision
+            elif policies[p] == HEURISTIC:
+                known_lo, known_hi = fola_lo | played_lo | hand_lo[p], fola_hi | played_hi | hand_hi[p]
+                if trick > 0 or p == cutter:
+                    known_lo |= cd_lo
+                    known_hi |= cd_hi
+                if trick > 0 or p == dealer:
+                    known_lo |= dd_lo
+                    known_hi |= dd_hi
+                c = heuristic_card(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
+                                   win_card, ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI)
+            else:
+                state, c = random_card(state, legal_lo, legal_hi)
+            hand_lo[p] &= ~lo_bit(c)
+            hand_hi[p] &= ~hi_bit(c)
+            played_lo |= lo_bit(c)
+            played_hi |= hi_bit(c)
+            cards[n] = c
+            seats[n] = p
+            if record:
+                log[plays] = c
+            plays += 1
+            if c == MATTO:
+                matto_owner = p
+                continue
+            if led == NO_SUIT:
+                led = suit_of_nb(c)
+            if c < N_TRUMPS:
+                trump_played = True
+            if beats(c, win_card, led):
+                win_seat, win_card = p, c
+        if led >= 0 and led < 4:
+            led_suits |= 1 << led
+        w = win_seat % 2
+        tricks[w] += 1
+        pts = 0
+        for n in range(4):
+            c = cards[n]
+            if c == MATTO:
+                owner = seats[n] % 2
+                pile_lo[owner] |= LO_MATTO
+                if owner != w:
+                    matto_owed = True
+                continue
+            if seats[n] % 2 != w:
+                pts += CARD_VALUES[c]
+            pile_lo[w] |= lo_bit(c)
+            pile_hi[w] |= hi_bit(c)
+        src[8 * w + SRC_CAPTURES] += pts
+        delta += pts if w == 0 else -pts
+        delta, max_delta = settle(delta, resti, max_delta)
+        if trick == 0 and opts[OPT.DISCARDS_OWN] != 0:
+            pile_lo[cutter % 2] |= cd_lo
+            pile_hi[cutter % 2] |= cd_hi
+            pile_lo[dealer % 2] |= dd_lo
+            pile_hi[dealer % 2] |= dd_hi
+        leader = win_seat
+    last_team = leader % 2
+    # the end: Matto debt, then every team's pile
+    if matto_owed:
+        payer = matto_owner % 2
+        if tricks[payer] == 0:
+            c = MATTO
+        else:
+            c = -1
+            for i in range(PAY_ORDER.shape[0]):
+                if has_card(pile_lo[payer], pile_hi[payer], PAY_ORDER[i]):
+                    c = PAY_ORDER[i]
+                    break
+        if c >= 0:
+            pile_lo[payer] &= ~lo_bit(c)
+            pile_hi[payer] &= ~hi_bit(c)
+            pile_lo[1 - payer] |= lo_bit(c)
+            pile_hi[1 - payer] |= hi_bit(c)
+    for t in range(2):
+        cp = pile_value(pile_lo[t], pile_hi[t])
+        pc = 0
+        if opts[OPT.PILE_COMBOS] != 0:
+            pc = combos_nb(pile_lo[t], pile_hi[t], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
+                           opts[OPT.MATTO_C3] != 0, combo_scratch)
+        size = popcount(pile_lo[t]) + popcount(pile_hi[t])
+        b42 = max(0, size - PILE_PAR)
+        lt = LAST_TRICK_POINTS if t == last_team else 0
+        src[8 * t + SRC_CARD_POINTS] += cp
+        src[8 * t + SRC_PILE_COMBOS] += pc
+        src[8 * t + SRC_BEYOND42] += b42
+        src[8 * t + SRC_LAST_TRICK] += lt
+        end = cp + pc + b42 + lt
+        delta += end if t == 0 else -end
+    if delta > 0:
+        resti[0] += (delta + RESTO - 1) // RESTO
+    elif delta < 0:
+        resti[1] += (-delta + RESTO - 1) // RESTO
+    if opts[OPT.CAPPOTTO] != 0 and (tricks[0] == 0 or tricks[1] == 0):
+        resti[0] *= 2
+        resti[1] *= 2
+    for t in range(2):
+        total = 0
+        for s in range(8):
+            total += src[8 * t + s]
+        out[COL.POINTS + t] = total
+        out[COL.RESTI + t] = resti[t]
+        out[COL.TRICKS + t] = tricks[t]
+    out[COL.MAX_DELTA] = max_delta
+    out[COL.MATTO_OWED] = 1 if matto_owed else 0
+    return state
+
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_deals_nb(seed, first, count, opts, policies, out, logs, declared):
+    """Play deals ``first .. first+count-1`` in parallel blocks; ``logs``/``declared`` have 0 rows unless recording."""
+    record = logs.shape[0] > 0
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        work = np.empty(WORK_SIZE, np.int64)
+        words = np.empty(12, np.uint64)
+        log = np.empty(LOG_WIDTH, np.int8)
+        decl = np.empty(4, np.int16)
+        scratch = np.empty(12, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            play_deal_nb(seed, first + j, opts, policies, record, work, words, out[j], log, decl, scratch)
+            if record:
+                for i in range(LOG_WIDTH):
+                    logs[j, i] = log[i]
+                for i in range(4):
+                    declared[j, i] = decl[i]
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_games_nb(seed, first_game, count, n_deals, opts, policies, out):
+    """Whole games: game ``g`` is deals ``g * n_deals .. g * n_deals + n_deals - 1`` (the deal passes to
+    ``D + 1``); ``out`` rows are the sums of those deals' rows (dealer = the first dealer)."""
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        work = np.empty(WORK_SIZE, np.int64)
+        words = np.empty(12, np.uint64)
+        log = np.empty(LOG_WIDTH, np.int8)
+        decl = np.empty(4, np.int16)
+        scratch = np.empty(12, np.int64)
+        row = np.empty(out.shape[1], out.dtype)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            for i in range(out.shape[1]):
+                out[j, i] = 0
+            g = first_game + j
+            for d in range(n_deals):
+                play_deal_nb(seed, g * n_deals + d, opts, policies, False, work, words, row, log, decl, scratch)
+                for i in range(out.shape[1]):
+                    if i == COL.MAX_DELTA:
+                        out[j, i] = max(out[j, i], row[i])
+                    else:
+                        out[j, i] += row[i]
+            out[j, COL.DEALER] = (g * n_deals) % 4

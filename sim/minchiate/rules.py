@@ -1,0 +1,248 @@
+"""Minchiate rules as data: the 97 cards, their values and strengths, and the options.
+
+Minchiate is the Florentine tarot for four players in two partnerships (seats 0 and 2 against
+1 and 3), played counter-clockwise: the next player after seat ``p`` is ``p + 1``. The dealer
+``D`` deals; ``D + 1`` receives first and leads; ``D + 3`` cuts (an opponent of the dealer).
+
+Card ids (the public ids of every log, replay and test):
+
+* trump ``n`` (1..40) is id ``n - 1`` (0..39); the Matto is id 40;
+* suit ``s`` (0 coins, 1 cups, 2 swords, 3 batons), rank ``r`` (1..10 pips, 11 Fante, 12 Cavallo,
+  13 Queen, 14 King) is id ``41 + 14 s + r - 1``.
+
+Kernels hold a hand as two ``uint64`` words: ``lo`` has bit ``id`` for the 40 trumps and the
+Matto (ids 0..40), ``hi`` has bit ``id - 41`` for the 56 suit cards, one 14-bit lane per suit.
+
+Trick strength inside a suit: King > Queen > Cavallo > Fante > pips; in the round suits (coins,
+cups) the ace is the highest pip and the 10 the lowest, in the long suits (swords, batons) the 10
+is the highest and the ace the lowest. Any trump beats any suit card; trumps rank by number.
+
+Card values: trumps 36-40 are worth 10; trumps 30-35, 28, 20, 13, 10, 1, the Matto and the four
+Kings 5; trumps 2-5 3; every other card 0. Trump 29 is worth 0 alone and 5 inside a
+combination. The 25 counting cards total 142. A *qualifying* card (for the cutter's and the
+dealer's draws) is a counting card or a trump above 20 (21-27 only with ``steal_29=False``).
+
+Options (:class:`MinchiateOptions`, default first; the kernels receive them as integers):
+
+* ``n_deals`` 1: deals per whole game (the deal passes to the next seat); any positive number.
+* ``steal_29`` True: the draws may take trump 29; False: trumps 21-27 only.
+* ``cutter_cap`` 13: most cards the cutter may take (13 is the physical limit); 0-12 allowed.
+* ``expose_last_cards`` ``"dealer"``; ``"all_four"``: every player's 21st card is shown and scores.
+* ``dealer_takes_from_fola`` ``"counting+29"``; ``"counting+trumps>20"``: every trump above 20 too.
+* ``discards_to`` ``"fola"``; ``"own_team_pile"``: discards join the discarder's pile after trick 1.
+* ``declarations`` ``"policy"``; ``"mandatory_all"``: every combination must be shown.
+* ``c5_merge`` True: 10-20-30-40 is one combination; False: both triples score.
+* ``combos_may_share`` True: a card may serve in combinations of different types; False: once.
+* ``matto_bonus_on_c3`` False; True: the Matto bonus applies to 1-40-Matto too.
+* ``score_pile_combos`` True: each team's pile combinations score at the end; False: not.
+* ``card_bonus_rule`` ``"beyond_42"``: one point per pile card beyond 42 (the only rule).
+* ``cappotto_double`` False; True: both teams' resti double when a team took no trick.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from cardlab.sim.options import check_choice
+
+N_CARDS = 97
+N_TRUMPS = 40
+MATTO = 40
+SUIT_BASE = 41
+SUIT_NAMES = ("Coins", "Cups", "Swords", "Batons")
+ROUND_SUITS = (0, 1)
+FANTE, CAVALLO, QUEEN, KING = 11, 12, 13, 14
+COURT_NAMES = {11: "Fante", 12: "Cavallo", 13: "Queen", 14: "King"}
+N_TRICKS = 21
+PLAYERS = 4
+RESTO = 60
+LAST_TRICK_POINTS = 10
+PILE_PAR = 42  # cards beyond this many in a team pile score one point each
+
+
+def trump(n: int) -> int:
+    """Card id of trump ``n`` (1..40)."""
+    return n - 1
+
+
+def suit_card(suit: int, rank: int) -> int:
+    """Card id of rank ``rank`` (1..14) in suit ``suit`` (0..3)."""
+    return SUIT_BASE + 14 * suit + rank - 1
+
+
+KINGS = tuple(suit_card(s, KING) for s in range(4))
+
+
+def is_trump(c: int) -> bool:
+    return 0 <= c < N_TRUMPS
+
+
+def suit_of(c: int) -> int:
+    """0..3 for a suit card, 4 for a trump, -1 for the Matto (the 'suit' a card leads)."""
+    if c < N_TRUMPS:
+        return 4
+    if c == MATTO:
+        return -1
+    return (c - SUIT_BASE) // 14
+
+
+def rank_of(c: int) -> int:
+    """Rank 1..14 of a suit card, trump number 1..40 of a trump, 0 for the Matto."""
+    if c < N_TRUMPS:
+        return c + 1
+    if c == MATTO:
+        return 0
+    return (c - SUIT_BASE) % 14 + 1
+
+
+def card_name(c: int) -> str:
+    """Readable name: ``Trump 29``, ``Matto``, ``King of Cups``, ``Fante of Coins``, ``7 of Batons``."""
+    c = int(c)
+    if not 0 <= c < N_CARDS:
+        raise ValueError(f"card: {c!r} is not allowed; card ids are 0..96")
+    if c < N_TRUMPS:
+        return f"Trump {c + 1}"
+    if c == MATTO:
+        return "Matto"
+    s, r = divmod(c - SUIT_BASE, 14)
+    return f"{COURT_NAMES.get(r + 1, str(r + 1))} of {SUIT_NAMES[s]}"
+
+
+def _value(c: int) -> int:
+    if c < N_TRUMPS:
+        n = c + 1
+        if n >= 36:
+            return 10
+        if 30 <= n <= 35 or n in (28, 20, 13, 10, 1):
+            return 5
+        if 2 <= n <= 5:
+            return 3
+        return 0
+    if c == MATTO:
+        return 5
+    return 5 if rank_of(c) == KING else 0
+
+
+def _strength(c: int) -> int:
+    """Trick strength: suit cards 1..14 inside their suit, trumps 15..54, the Matto 0."""
+    if c < N_TRUMPS:
+        return 14 + c + 1
+    if c == MATTO:
+        return 0
+    s, r = suit_of(c), rank_of(c)
+    if r > 10:
+        return r
+    return 11 - r if s in ROUND_SUITS else r
+
+
+#: Card value of every id (trump 29 is 0 here; it is worth 5 only inside a combination).
+CARD_VALUES = np.array([_value(c) for c in range(N_CARDS)], dtype=np.int64)
+#: Trick strength of every id (compare only inside one suit, or trumps against anything).
+STRENGTH = np.array([_strength(c) for c in range(N_CARDS)], dtype=np.int64)
+COUNTING = tuple(int(c) for c in np.flatnonzero(CARD_VALUES))
+TRUMP_29 = trump(29)
+
+
+def qualifies(c: int, steal_29: bool = True) -> bool:
+    """A card the cutter's and dealer's draws may take: a counting card or a trump above 20."""
+    if CARD_VALUES[c] > 0:
+        return True
+    return is_trump(c) and c + 1 > 20 and (steal_29 or c != TRUMP_29)
+
+
+def split(cards) -> tuple[int, int]:
+    """The two kernel words ``(lo, hi)`` of a set of card ids."""
+    lo = hi = 0
+    for c in cards:
+        c = int(c)
+        if c <= MATTO:
+            lo |= 1 << c
+        else:
+            hi |= 1 << (c - SUIT_BASE)
+    return lo, hi
+
+
+def join(lo: int, hi: int) -> list[int]:
+    """Card ids (ascending) of the two kernel words."""
+    lo, hi = int(lo), int(hi)
+    return [c for c in range(41) if lo >> c & 1] + [SUIT_BASE + c for c in range(56) if hi >> c & 1]
+
+
+EXPOSE = ("dealer", "all_four")
+DEALER_TAKES = ("counting+29", "counting+trumps>20")
+DISCARDS_TO = ("fola", "own_team_pile")
+DECLARATIONS = ("policy", "mandatory_all")
+CARD_BONUS_RULES = ("beyond_42",)
+
+
+@dataclass(frozen=True)
+class MinchiateOptions:
+    """Every rule option of Minchiate, validated; defaults are the seed's rules (see the module docstring)."""
+
+    players: int = 4
+    n_deals: int = 1
+    steal_29: bool = True
+    cutter_cap: int = 13
+    expose_last_cards: str = "dealer"
+    dealer_takes_from_fola: str = "counting+29"
+    discards_to: str = "fola"
+    declarations: str = "policy"
+    c5_merge: bool = True
+    combos_may_share: bool = True
+    matto_bonus_on_c3: bool = False
+    score_pile_combos: bool = True
+    card_bonus_rule: str = "beyond_42"
+    cappotto_double: bool = False
+
+    def __post_init__(self):
+        check_choice("players", self.players, (4,))
+        n = self.n_deals
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n_deals: {n!r} is not allowed; use a positive integer (1 = one deal, 4 = each "
+                             f"player deals once)")
+        for name in ("steal_29", "c5_merge", "combos_may_share", "matto_bonus_on_c3", "score_pile_combos",
+                     "cappotto_double"):
+            check_choice(name, getattr(self, name), (True, False))
+        check_choice("cutter_cap", self.cutter_cap, tuple(range(14)))
+        check_choice("expose_last_cards", self.expose_last_cards, EXPOSE)
+        check_choice("dealer_takes_from_fola", self.dealer_takes_from_fola, DEALER_TAKES)
+        check_choice("discards_to", self.discards_to, DISCARDS_TO)
+        check_choice("declarations", self.declarations, DECLARATIONS)
+        check_choice("card_bonus_rule", self.card_bonus_rule, CARD_BONUS_RULES)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def kernel_flags(self) -> np.ndarray:
+        """The options as the integer array the kernels read (indices :data:`OPT`)."""
+        return np.array([int(self.steal_29), self.cutter_cap, EXPOSE.index(self.expose_last_cards),
+                         DEALER_TAKES.index(self.dealer_takes_from_fola), DISCARDS_TO.index(self.discards_to),
+                         DECLARATIONS.index(self.declarations), int(self.c5_merge), int(self.combos_may_share),
+                         int(self.matto_bonus_on_c3), int(self.score_pile_combos), int(self.cappotto_double)],
+                        dtype=np.int64)
+
+
+class Opt(NamedTuple):
+    """Indices into :meth:`MinchiateOptions.kernel_flags`."""
+
+    STEAL_29: int = 0
+    CUTTER_CAP: int = 1
+    EXPOSE_ALL: int = 2
+    DEALER_TAKES: int = 3
+    DISCARDS_OWN: int = 4
+    DECLARE_MANDATORY: int = 5
+    C5_MERGE: int = 6
+    MAY_SHARE: int = 7
+    MATTO_C3: int = 8
+    PILE_COMBOS: int = 9
+    CAPPOTTO: int = 10
+
+
+OPT = Opt()
+
+#: Points by source, in column order (``draws_t`` ... ``last_trick_t``).
+SOURCES = ("draws", "exposed", "declarations", "captures", "card_points", "pile_combos", "beyond42", "last_trick")
+#: Combination types of §4, in kernel order.
+COMBO_TYPES = ("R1", "R2", "C3", "C4", "C5", "C6")
