@@ -163,9 +163,10 @@ def sample_world_nb(state, s, n, hands, excluded, world, slack):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _keeps_possible(slack, n_sets, T, p):
-    """Whether giving a card that seats ``T`` may hold to seat ``p`` keeps Hall's condition."""
-    if slack[1 << p] < 1:
-        return False
+    """Whether giving a card that seats ``T`` may hold to seat ``p`` keeps Hall's condition.
+
+    The seat sets that hold ``p`` lose a place; those holding all of ``T`` also lose a card to place.
+    """
     for S in range(n_sets):
         if S >> p & 1 and S & T != T and slack[S] < 1:
             return False
