@@ -234,3 +234,66 @@ def test_search_scores_more_than_the_heuristic_at_the_same_seat():
     plain = simulate(deals=120, seed=9, contract="salade", policy="heuristic")
     gain = searched["score_0"] - plain["score_0"]
     assert gain.mean() > 2 * gain.std() / np.sqrt(len(gain))
+
+
+# ---------------------------------------------------------------- strength study and command line
+
+
+def test_strength_study_rows_are_the_paired_matches_they_name():
+    from cardlab.sim.barbu.strength import PAIRS, strength_study
+
+    df = strength_study(deals=40, seed=4, contract="no-queens,trumps", search_worlds=2)
+    totals = {"no-queens": contract_total_of("no-queens"), "trumps": contract_total_of("trumps")}
+    for policy in ("random", "heuristic", "search"):
+        sums = df[[f"score_{policy}_{p}" for p in range(4)]].sum(axis=1)
+        assert (sums == df["contract"].map(totals).astype(int)).all()
+    assert (df["lone"] == (df["deal"] // 8) % 4).all()  # 2 contracts x 4 seats: deals 0-7 change seat 0, ...
+    for j in (3, 13, 38):  # a deal played alone through the public API gives the same lone score
+        row = df.iloc[j]
+        for x, y in PAIRS:
+            seats = [y] * 4
+            seats[row["lone"]] = x
+            alone = simulate(deals=1, first_deal=j, seed=4, contract="no-queens,trumps", policy=",".join(seats),
+                             search_worlds=2)
+            assert alone[f"score_{row['lone']}"].iloc[0] == row[f"lone_{x}_in_{y}"]
+
+
+def contract_total_of(name):
+    from cardlab.sim.barbu.rules import contract_total
+
+    return contract_total(BarbuOptions(), name)
+
+
+def test_strength_report_gains_are_lone_minus_whole_table():
+    from cardlab.analysis.strength import format_strength_study, plot_strength_study, strength_gains
+    from cardlab.sim.barbu.strength import strength_study
+
+    df = strength_study(deals=24, seed=6, contract="salade", search_worlds=2)
+    gains = strength_gains(df)
+    manual = df["lone_search_in_heuristic"] - df.apply(lambda r: r[f"score_heuristic_{r['lone']}"], axis=1)
+    assert gains.loc[("salade", "search", "heuristic"), "gain"] == pytest.approx(manual.mean())
+    assert gains.loc[("salade", "search", "heuristic"), "deals"] == 24
+    text = format_strength_study(df, {"search_worlds": 2})
+    assert "How far the heuristic is from search" in text and "salade" in text
+    assert len(plot_strength_study(df).axes) == 2
+
+
+def test_command_line_search_and_strength(tmp_path, capsys):
+    from cardlab.sim.cli import main
+
+    assert main(["simulate", "barbu", "--contract", "no-hearts", "--deals", "8", "--policy", "search,heuristic,"
+                 "heuristic,random", "--search-worlds", "2"]) == 0
+    assert "no-hearts" in capsys.readouterr().out
+    out = tmp_path / "strength.parquet"
+    assert main(["study", "barbu", "strength", "--deals", "16", "--contract", "no-tricks", "--search-worlds", "2",
+                 "--out", str(out), "--plot", str(tmp_path / "s.png")]) == 0
+    assert "How far the heuristic is from search" in capsys.readouterr().out
+    assert main(["replay", "barbu", "--deal", "2", "--contract", "no-barbu", "--policy", "search",
+                 "--search-worlds", "2"]) == 0
+    assert "searched decisions" in capsys.readouterr().out
+    assert main(["simulate", "barbu", "--deals", "8", "--search-worlds", "4"]) == 2
+    assert "--search-worlds: 4 needs --policy search" in capsys.readouterr().err
+    assert main(["simulate", "barbu", "--games", "1", "--policy", "search"]) == 2
+    assert "--policy: search plays single deals" in capsys.readouterr().err
+    assert main(["study", "barbu", "strength", "--deals", "8", "--contract", "domino"]) == 2
+    assert "--contract: 'domino' is not searched" in capsys.readouterr().err
