@@ -35,6 +35,7 @@ from .plots import (
 )
 from .report import format_report, score_shares, seat_scores, summary
 from .stats import mean_ci, proportion_ci
+from .strength import format_strength_study, plot_strength_study, strength_distributions, strength_gains
 from .studies import (
     contract_value_summary,
     format_contract_study,
@@ -77,4 +78,8 @@ __all__ = [
     "summary",
     "trump_by_length",
     "trump_choice_summary",
+    "format_strength_study",
+    "plot_strength_study",
+    "strength_distributions",
+    "strength_gains",
 ]

@@ -53,7 +53,7 @@ def strength_gains(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     >>> for p in LADDER:
     ...     row.update({f"score_{p}_{s}": -3 for s in range(4)})
     >>> row.update({f"lone_{x}_in_{y}": (-6 if x == "random" else 0) for x in LADDER for y in LADDER if x != y})
-    >>> strength_gains(pd.DataFrame([row])).loc[("no-queens", "search", "heuristic"), "gain"]
+    >>> float(strength_gains(pd.DataFrame([row])).loc[("no-queens", "search", "heuristic"), "gain"])
     3.0
     """
     _require(df, ("deal", "contract", "declarer", "lone"), _EXPECTED)

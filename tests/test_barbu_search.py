@@ -297,3 +297,12 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     assert "--policy: search plays single deals" in capsys.readouterr().err
     assert main(["study", "barbu", "strength", "--deals", "8", "--contract", "domino"]) == 2
     assert "--contract: 'domino' is not searched" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["cardlab.sim.barbu.strength", "cardlab.analysis.strength"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
