@@ -90,13 +90,25 @@ def shown_absent_nb(c, candidates, led, best, trump, duties, rule, hearts_broken
     return out
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _holders(x, s, n, excluded):
+    """Bit set of the seats other than ``s`` that may hold card ``x``."""
+    T = 0
+    for p in range(n):
+        if p != s and excluded[p] & bit(x) == ZERO:
+            T |= 1 << p
+    return T
+
+
 @njit(cache=True, error_model="numpy")
 def sample_world_nb(state, s, n, hands, excluded, world, slack):
     """Deal the cards ``s`` has not seen to the other seats (see the module docstring); returns the stream.
 
     ``hands`` are the true hands (only their sizes and the union of the others' are read),
     ``excluded[p]`` the cards seat ``p`` has shown it cannot hold; ``world`` receives the
-    sampled hands (``world[s] = hands[s]``); ``slack`` is scratch of length ``2**n``.
+    sampled hands (``world[s] = hands[s]``); ``slack`` is scratch of length ``2**n``. Cards some
+    seat cannot hold are placed first, under Hall's condition; the others then go to any seat
+    with room, each with probability proportional to that room.
     """
     unseen = ZERO
     need = np.zeros(8, np.int64)
@@ -106,58 +118,71 @@ def sample_world_nb(state, s, n, hands, excluded, world, slack):
             unseen |= hands[p]
             need[p] = popcount(hands[p])
     world[s] = hands[s]
-    n_sets = 1 << n
-    for S in range(n_sets):
-        cap = 0
-        for p in range(n):
-            if S >> p & 1:
-                cap += need[p]
-        slack[S] = cap
-    # Subtract each card from every seat set that contains all the seats that may hold it.
-    m = unseen
-    while m != ZERO:
-        x = lowest_card(m)
-        m &= m - ONE
-        T = 0
-        for p in range(n):
-            if p != s and excluded[p] & bit(x) == ZERO:
-                T |= 1 << p
+    constrained = ZERO
+    for p in range(n):
+        if p != s:
+            constrained |= excluded[p] & unseen
+    if constrained != ZERO:
+        n_sets = 1 << n
+        others = (n_sets - 1) & ~(1 << s)
+        n_free = popcount(unseen & ~constrained)
         for S in range(n_sets):
-            if S & T == T:
-                slack[S] -= 1
-    for width in range(1, n):  # most constrained cards first
-        m = unseen
-        while m != ZERO:
+            cap = 0
+            for p in range(n):
+                if S >> p & 1:
+                    cap += need[p]
+            slack[S] = cap - (n_free if S & others == others else 0)
+        m = constrained
+        while m != ZERO:  # each constrained card counts against every seat set holding all its holders
             x = lowest_card(m)
             m &= m - ONE
-            T = 0
-            for p in range(n):
-                if p != s and excluded[p] & bit(x) == ZERO:
-                    T |= 1 << p
-            k = 0
-            for p in range(n):
-                k += T >> p & 1
-            if k != width:
-                continue
-            total = 0
-            for p in range(n):
-                if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
-                    total += need[p]
-            state, r = below_n(state, total)
-            q = -1
-            for p in range(n):
-                if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
-                    if r < need[p]:
-                        q = p
-                        break
-                    r -= need[p]
-            world[q] |= bit(x)
-            need[q] -= 1
+            T = _holders(x, s, n, excluded)
             for S in range(n_sets):
-                if S >> q & 1:
-                    slack[S] -= 1
                 if S & T == T:
-                    slack[S] += 1
+                    slack[S] -= 1
+        for width in range(1, n - 1):  # fewest holders first
+            m = constrained
+            while m != ZERO:
+                x = lowest_card(m)
+                m &= m - ONE
+                T = _holders(x, s, n, excluded)
+                k = 0
+                for p in range(n):
+                    k += T >> p & 1
+                if k != width:
+                    continue
+                total = 0
+                for p in range(n):
+                    if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
+                        total += need[p]
+                state, r = below_n(state, total)
+                q = -1
+                for p in range(n):
+                    if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
+                        if r < need[p]:
+                            q = p
+                            break
+                        r -= need[p]
+                world[q] |= bit(x)
+                need[q] -= 1
+                for S in range(n_sets):
+                    if S >> q & 1:
+                        slack[S] -= 1
+                    if S & T == T:
+                        slack[S] += 1
+    left = popcount(unseen & ~constrained)
+    m = unseen & ~constrained
+    while m != ZERO:  # free cards: any seat with room, in proportion to its room
+        x = lowest_card(m)
+        m &= m - ONE
+        state, r = below_n(state, left)
+        q = 0
+        while r >= need[q]:
+            r -= need[q]
+            q += 1
+        world[q] |= bit(x)
+        need[q] -= 1
+        left -= 1
     return state
 
 
