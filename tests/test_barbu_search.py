@@ -306,3 +306,14 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_trump_and_contract_studies_accept_search():
+    from cardlab.sim.barbu import contract_value_study, trump_study
+
+    trumps = trump_study(deals=6, seed=2, policy="search", search_worlds=2)
+    plain = trump_study(deals=6, seed=2)
+    assert (trumps[[f"length_t{s}" for s in range(4)]] == plain[[f"length_t{s}" for s in range(4)]]).all().all()
+    assert not trumps[[f"score_t{s}" for s in range(4)]].equals(plain[[f"score_t{s}" for s in range(4)]])
+    values = contract_value_study(deals=4, seed=2, contract="no-queens,salade", policy="search", search_worlds=2)
+    assert len(values) == 4 and values["score_salade"].le(0).all()
