@@ -27,6 +27,22 @@ _EXPECTED = ("expected a strength study, one row per deal: deal, contract, decla
              "and lone_<X>_in_<Y> for the policies random, heuristic and search")
 
 
+def example_study() -> pd.DataFrame:
+    """A two-deal No Queens strength study small enough to read (used by the examples below).
+
+    The changed seat loses 6 points as a random player and 0 as a heuristic or search player;
+    every whole table scores -3 at every seat.
+    """
+    rows = []
+    for deal in (0, 1):
+        row = {"deal": deal, "contract": "no-queens", "declarer": deal, "lone": 1}
+        for p in LADDER:
+            row.update({f"score_{p}_{s}": -3 for s in range(4)})
+        row.update({f"lone_{x}_in_{y}": (-6 if x == "random" else 0) for x in LADDER for y in LADDER if x != y})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def _seats(df: pd.DataFrame) -> int:
     n = 0
     while f"score_search_{n}" in df.columns:
@@ -48,13 +64,9 @@ def strength_gains(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
 
     Index (``contract``, ``policy``, ``against``); columns ``deals``, ``gain``, ``ci_low``, ``ci_high``.
 
-    >>> import pandas as pd
-    >>> row = {"deal": 0, "contract": "no-queens", "declarer": 0, "lone": 1}
-    >>> for p in LADDER:
-    ...     row.update({f"score_{p}_{s}": -3 for s in range(4)})
-    >>> row.update({f"lone_{x}_in_{y}": (-6 if x == "random" else 0) for x in LADDER for y in LADDER if x != y})
-    >>> float(strength_gains(pd.DataFrame([row])).loc[("no-queens", "search", "heuristic"), "gain"])
-    3.0
+    >>> gains = strength_gains(example_study())
+    >>> [float(gains.loc[("no-queens", x, y), "gain"]) for x, y in (("search", "heuristic"), ("random", "search"))]
+    [3.0, -3.0]
     """
     _require(df, ("deal", "contract", "declarer", "lone"), _EXPECTED)
     n = _seats(df)
@@ -81,6 +93,10 @@ def strength_distributions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataF
     Index (``contract``, ``policy``); columns ``seat_mean``, ``seat_sd``, ``zero_share`` (seat
     scores of exactly 0), ``p05``/``median``/``p95`` (a seat's score quantiles), ``declarer_mean``
     with ``declarer_ci_low``/``declarer_ci_high`` (one declarer per deal).
+
+    >>> table = strength_distributions(example_study())
+    >>> float(table.loc[("no-queens", "search"), "seat_mean"]), float(table.loc[("no-queens", "search"), "zero_share"])
+    (-3.0, 0.0)
     """
     _require(df, ("deal", "contract", "declarer"), _EXPECTED)
     n = _seats(df)
@@ -102,7 +118,12 @@ def strength_distributions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataF
 
 
 def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
-    """The strength study as text: the search-vs-heuristic gap per contract, every pair's gain, the distributions."""
+    """The strength study as text: the search-vs-heuristic gap per contract, every pair's gain, the distributions.
+
+    >>> text = format_strength_study(example_study(), {"search_worlds": 32})
+    >>> "How far the heuristic is from search" in text and "32 sampled worlds" in text
+    True
+    """
     gains = strength_gains(df, level=level)
     dists = strength_distributions(df, level=level)
     lines = _study_header("Strength study (paired: same deals, one seat changes policy)", meta, len(df))
@@ -126,7 +147,11 @@ _COLOURS = {"random": "tab:grey", "heuristic": "tab:blue", "search": "tab:red"}
 
 def plot_strength_study(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95) -> Figure:
     """Gains against the heuristic (and the heuristic against random) per contract, then each contract's
-    score distribution under the three policies side by side."""
+    score distribution under the three policies side by side. A new Figure (no pyplot) unless ``fig``.
+
+    >>> [ax.get_title() for ax in plot_strength_study(example_study()).axes][1]
+    'no-queens'
+    """
     gains = strength_gains(df, level=level)
     contracts = _contracts(df)
     n = _seats(df)

@@ -79,7 +79,7 @@ def trick_mode(positive, points, point_mask):
 
 @njit(cache=True, error_model="numpy")
 def shown_absent_nb(c, candidates, led, best, trump, duties, rule, hearts_broken, kh_discard):
-    """Cards of ``candidates`` the seat that just played ``c`` cannot hold: holding one would have made ``c`` illegal."""
+    """Cards of ``candidates`` the seat that played ``c`` cannot hold: holding one would have made ``c`` illegal."""
     out = ZERO
     m = candidates
     while m != ZERO:
