@@ -129,7 +129,8 @@ def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, level: 
     lines = _study_header("Strength study (paired: same deals, one seat changes policy)", meta, len(df))
     worlds = (meta or {}).get("search_worlds")
     if worlds:
-        lines.append(f"search: {worlds} sampled worlds per decision, heuristic rollouts")
+        lines.append(f"search: {worlds} sampled worlds per decision, {meta.get('search_rollout', 'heuristic')} "
+                     "rollouts")
     gap = gains.xs(("search", "heuristic"), level=("policy", "against"))
     lines += ["", f"How far the heuristic is from search: points per deal a seat gains by searching at a table "
                   f"of heuristic players ({level:.0%} CI)", _rounded(gap).to_string()]

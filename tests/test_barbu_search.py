@@ -221,8 +221,9 @@ def test_search_decision_depends_only_on_what_the_searcher_has_seen():
         search_card_nb(search_state(8, 0, 0), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
                        np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
                        16, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
-                       a["point_masks"][c], False, 0, False, True, a["duties"], np.empty(4, np.uint64),
-                       np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64), out)
+                       a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
+                       np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
+                       out)
         totals.append(out)
     np.testing.assert_array_equal(totals[0], totals[1])
     assert totals[0].any()
@@ -317,3 +318,16 @@ def test_trump_and_contract_studies_accept_search():
     assert not trumps[[f"score_t{s}" for s in range(4)]].equals(plain[[f"score_t{s}" for s in range(4)]])
     values = contract_value_study(deals=4, seed=2, contract="no-queens,salade", policy="search", search_worlds=2)
     assert len(values) == 4 and values["score_salade"].le(0).all()
+
+
+def test_random_rollouts_are_legal_reproducible_and_an_option():
+    study = Study.build(contract=",".join(TRICK_CONTRACTS), policy="search,random,heuristic,search", seed=8,
+                        search_worlds=WORLDS, search_rollout="random")
+    cols = refereed(study, 3 * len(TRICK_CONTRACTS))
+    kw = dict(deals=16, seed=8, contract="salade", policy="search", search_worlds=WORLDS)
+    by_random = simulate(search_rollout="random", threads=1, **kw)
+    pd.testing.assert_frame_equal(by_random, simulate(search_rollout="random", chunk_size=5, **kw))
+    assert not by_random.equals(simulate(**kw))
+    assert cols["moves"].shape[0] == 24
+    with pytest.raises(ValueError, match="search_rollout: 'smart' is not allowed; choose 'random' or 'heuristic'"):
+        Study.build(policy="search", search_rollout="smart")

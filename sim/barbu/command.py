@@ -32,6 +32,8 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
                    help="heuristic, random or search, or one per seat: search,heuristic,random,heuristic")
     p.add_argument("--search-worlds", type=int, default=None,
                    help="worlds sampled per searched decision (default 32; with --policy search or study strength)")
+    p.add_argument("--search-rollout", default=None,
+                   help="policy of every seat in the search's rollouts: heuristic (default) or random")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--hearts-lead", default="anytime", help="anytime, broken or only_if_forced (default anytime)")
     p.add_argument("--hearts-lead-salade", action="store_true", help="apply the hearts-lead rule to Salade too")
@@ -89,10 +91,12 @@ def rules(args) -> dict:
     out = {name: getattr(args, name) for name in RULE_FLAGS}
     out["domino_table"] = _table(args.domino_table)
     out = dict(out, policy=args.policy, seed=args.seed)
-    if args.search_worlds is not None:
-        if "search" not in args.policy.split(",") and getattr(args, "study", None) != "strength":
-            raise ValueError(f"search_worlds: {args.search_worlds} needs --policy search at one seat at least")
-        out["search_worlds"] = args.search_worlds
+    for name in ("search_worlds", "search_rollout"):
+        value = getattr(args, name)
+        if value is not None:
+            if "search" not in args.policy.split(",") and getattr(args, "study", None) != "strength":
+                raise ValueError(f"{name}: {value} needs --policy search at one seat at least")
+            out[name] = value
     return out
 
 

@@ -5,8 +5,9 @@ At each card decision with more than one legal card, a ``search`` seat
 1. samples ``worlds`` deals of the cards it has not seen, consistent with everything the
    table has shown: each other seat gets as many cards as it holds, and no seat gets a card
    it cannot hold (see below);
-2. in every sampled world plays each legal card and then the rest of the deal with the
-   heuristic policy at every seat (the same ``heuristic_card`` the heuristic seats play);
+2. in every sampled world plays each legal card and then the rest of the deal with the rollout
+   policy at every seat: the heuristic (default; the same ``heuristic_card`` the heuristic seats
+   play) or uniformly random legal cards (``rollout = POLICY.RANDOM``);
 3. plays the card with the best mean final score for itself (its own points for the whole
    deal: the least negative in negative contracts, the most in positive ones). Ties go to the
    card the heuristic would play, then to the lowest card id.
@@ -48,6 +49,8 @@ from numba import njit, prange
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, beats_nb, legal_cards_nb, name_trump_nb
 from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, heuristic_card, random_card
+
+ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.cards import HEARTS, LANE, ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.dealing import deal_hands_nb
@@ -200,11 +203,13 @@ def _keeps_possible(slack, n_sets, T, p):
 
 @njit(cache=True, error_model="numpy")
 def rollout_nb(hands, n, s, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card,
-               trump, values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties):
-    """Play on from position ``k`` of trick ``t`` (``hands`` and ``trick`` are consumed); returns seat ``s``'s points.
+               trump, values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties,
+               rollout, state):
+    """Play on from position ``k`` of trick ``t`` (``hands`` and ``trick`` are consumed).
 
-    The seat to play puts down ``first_card`` (-1: the heuristic chooses), then every seat plays
-    the heuristic to the end of the deal (or the early stop). Only tricks from ``t`` on count.
+    The seat to play puts down ``first_card`` (-1: the rollout policy chooses), then every seat
+    plays the ``rollout`` policy to the end of the deal (or the early stop). Returns seat ``s``'s
+    points from trick ``t`` on and the stream (random rollouts draw from it).
     """
     gain = 0
     forced = first_card
@@ -226,8 +231,11 @@ def rollout_nb(hands, n, s, size, t, k, leader, led, best, winner, trick, remain
                 forced = -1
             else:
                 legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-                c = heuristic_card(hand, legal, led, best, trump, kk == n - 1, remaining & ~hand, values,
-                                   point_mask, mode)
+                if rollout == POLICY.RANDOM:
+                    state, c = random_card(state, legal)
+                else:
+                    c = heuristic_card(hand, legal, led, best, trump, kk == n - 1, remaining & ~hand, values,
+                                       point_mask, mode)
             hands[p] = hand & ~bit(c)
             trick[kk] = c
             if led < 0:
@@ -251,13 +259,13 @@ def rollout_nb(hands, n, s, size, t, k, leader, led, best, winner, trick, remain
         best = -1
         if may_stop and remaining & point_mask == ZERO:
             break
-    return gain
+    return gain, state
 
 
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
-                   rule, kh_discard, may_stop, duties, world, work, work_trick, slack, totals):
+                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points."""
     for c in range(64):
         totals[c] = 0
@@ -271,9 +279,10 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                 work[p] = world[p]
             for kk in range(k):
                 work_trick[kk] = trick[kk]
-            totals[c] += rollout_nb(work, n, s, size, t, k, leader, led, best, winner, work_trick, remaining,
-                                    hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
-                                    rule, kh_discard, may_stop, duties)
+            gain, state = rollout_nb(work, n, s, size, t, k, leader, led, best, winner, work_trick, remaining,
+                                     hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
+                                     rule, kh_discard, may_stop, duties, rollout, state)
+            totals[c] += gain
     choice = fallback
     m = legal
     while m != ZERO:
@@ -286,7 +295,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
 
 @njit(cache=True, error_model="numpy")
 def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_values, last_two, flags, point_masks,
-                    duties, totals):
+                    duties, rollout, totals):
     """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points."""
     size = popcount(hands[0])
     f = flags[contract]
@@ -307,9 +316,11 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
         for suit in range(4):
             for p in range(n):
                 work[p] = world[p]
-            totals[suit] += rollout_nb(work, n, s, size, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
-                                       card_values[contract], trick_values[contract], last_two[contract],
-                                       point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties)
+            gain, state = rollout_nb(work, n, s, size, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
+                                     card_values[contract], trick_values[contract], last_two[contract],
+                                     point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
+                                     rollout, state)
+            totals[suit] += gain
     choice = 0
     for suit in range(1, 4):
         if totals[suit] > totals[choice]:
@@ -319,8 +330,8 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
 
 @njit(cache=True, error_model="numpy")
 def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
-                            flags, point_masks, policies, duties, lead_rule, early_stop, worlds, state, moves, means,
-                            scores):
+                            flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
+                            means, scores):
     """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` seats searching.
 
     ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
@@ -381,8 +392,8 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                     c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
                                        best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
                                        trump, values, trick_values[contract], last_two[contract], point_mask,
-                                       positive, rule, kh_discard, may_stop, duties, world, work, work_trick, slack,
-                                       totals)
+                                       positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
+                                       slack, totals)
                     if keep_means:
                         m = legal
                         while m != ZERO:
@@ -417,8 +428,8 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
 
 @njit(cache=True, error_model="numpy")
 def play_search_deal_nb(seed, i, deck, n, contract, declarer, card_values, trick_values, last_two, flags, point_masks,
-                        policies, duties, lead_rule, early_stop, trump_how, weights, worlds, hands, scores, moves,
-                        means, trump_means):
+                        policies, duties, lead_rule, early_stop, trump_how, weights, worlds, rollout, hands, scores,
+                        moves, means, trump_means):
     """Deal and play trick deal ``i`` with search seats (see ``play_search_deals_nb``); returns the trump (-1 none)."""
     scratch = np.empty(deck.shape[0], np.int8)
     state = deal_state(seed, i)
@@ -428,7 +439,7 @@ def play_search_deal_nb(seed, i, deck, n, contract, declarer, card_values, trick
         if policies[declarer] == SEARCH and trump_how == TRUMP_BY_POLICY:
             totals = np.empty(4, np.int64)
             trump = search_trump_nb(search_state(seed, i, TRUMP_DECISION), declarer, hands, n, worlds, contract,
-                                    card_values, trick_values, last_two, flags, point_masks, duties, totals)
+                                    card_values, trick_values, last_two, flags, point_masks, duties, rollout, totals)
             if trump_means.shape[0] > 0:
                 for suit in range(4):
                     trump_means[suit] = totals[suit] / worlds
@@ -436,13 +447,14 @@ def play_search_deal_nb(seed, i, deck, n, contract, declarer, card_values, trick
             features = np.empty(N_FEATURES, np.float64)
             state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
     play_searched_tricks_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
-                            point_masks, policies, duties, lead_rule, early_stop, worlds, state, moves, means, scores)
+                            point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves, means,
+                            scores)
     return trump
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_values, last_two, flags, point_masks,
-                         policies, duties, lead_rule, early_stop, trump_how, weights, worlds,
+                         policies, duties, lead_rule, early_stop, trump_how, weights, worlds, rollout,
                          out_trump, out_scores, log_moves, log_means, log_trump_means):
     """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
 
@@ -463,7 +475,8 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
             trump_means = log_trump_means[j] if log_trump_means.shape[0] > 0 else np.empty(0, np.float32)
             trump = play_search_deal_nb(seed, i, deck, n, contract, (i // k_contracts) % n, card_values, trick_values,
                                         last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
-                                        trump_how, weights, worlds, hands, scores, moves, means, trump_means)
+                                        trump_how, weights, worlds, rollout, hands, scores, moves, means,
+                                        trump_means)
             out_trump[j] = trump
             for p in range(n):
                 out_scores[j, p] = scores[p]

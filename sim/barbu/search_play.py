@@ -12,10 +12,12 @@ import numpy as np
 
 from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, play_search_deals_nb
+from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES, play_search_deals_nb
+from cardlab.sim.options import check_choice
 from cardlab.sim.cards import card_name
 
-__all__ = ["DEFAULT_WORLDS", "check_worlds", "describe_searches", "search_columns", "uses_search"]
+__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_worlds", "describe_searches",
+           "search_columns", "uses_search"]
 
 
 def uses_search(policies) -> bool:
@@ -28,6 +30,12 @@ def check_worlds(worlds) -> int:
     if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
         raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
     return int(worlds)
+
+
+def check_rollout(rollout) -> str:
+    """Validate ``search_rollout``: the policy every seat plays in the search's rollouts."""
+    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
+    return rollout
 
 
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
@@ -48,7 +56,8 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
                          a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                          a["policies"] if policies is None else policies, a["duties"], a["lead_rule"],
                          a["early_stop"], trump_how, a["weights"], a.get("search_worlds", DEFAULT_WORLDS),
-                         trump, score, moves, means, trump_means)
+                         ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
+                         trump_means)
     return trump, score, moves, means, trump_means
 
 

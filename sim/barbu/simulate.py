@@ -14,7 +14,8 @@ from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_eq
 from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from cardlab.sim.barbu.policies import POLICY_NAMES
-from cardlab.sim.barbu.search_play import DEFAULT_WORLDS, check_worlds, describe_searches, search_columns, uses_search
+from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_rollout, check_worlds, describe_searches,
+                                           search_columns, uses_search)
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
 from cardlab.sim.options import parse_per_seat
@@ -165,17 +166,19 @@ class Study:
     policies: tuple[str, ...]
     seed: int
     search_worlds: int = DEFAULT_WORLDS  # worlds sampled per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
 
     @classmethod
     def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=DEFAULT_WORLDS,
-              **rules) -> "Study":
+              search_rollout="heuristic", **rules) -> "Study":
         options = make_options(options, **rules)
         return cls(options, parse_contracts(contract), parse_policies(policy, options.players), check_seed(seed),
-                   check_worlds(search_worlds))
+                   check_worlds(search_worlds), check_rollout(search_rollout))
 
     @cached_property
     def kernel_args(self) -> dict:
-        return {**kernel_tables(self.options, self.contracts, self.policies), "search_worlds": self.search_worlds}
+        return {**kernel_tables(self.options, self.contracts, self.policies), "search_worlds": self.search_worlds,
+                "search_rollout": self.search_rollout}
 
     def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
         """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
@@ -183,7 +186,8 @@ class Study:
     def metadata(self) -> dict:
         meta = {"game": "barbu", "options": self.options.to_dict(), "contracts": list(self.contracts),
                 "policies": list(self.policies), "seed": self.seed}
-        return {**meta, "search_worlds": self.search_worlds} if uses_search(self.policies) else meta
+        search = {"search_worlds": self.search_worlds, "search_rollout": self.search_rollout}
+        return {**meta, **search} if uses_search(self.policies) else meta
 
 
 def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
