@@ -7,7 +7,8 @@ At each card decision with more than one legal card, a ``search`` seat
    it cannot hold (see below);
 2. in every sampled world plays each legal card and then the rest of the deal with the rollout
    policy at every seat: the heuristic (default; the same ``heuristic_card`` the heuristic seats
-   play) or uniformly random legal cards (``rollout = POLICY.RANDOM``);
+   play) or uniformly random legal cards (``rollout = POLICY.RANDOM``, the same random draws
+   for every candidate in one world);
 3. plays the card with the best mean final score for itself (its own points for the whole
    deal: the least negative in negative contracts, the most in positive ones). Ties go to the
    card the heuristic would play, then to the lowest card id.
@@ -49,14 +50,14 @@ from numba import njit, prange
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, beats_nb, legal_cards_nb, name_trump_nb
 from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, heuristic_card, random_card
-
-ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.cards import HEARTS, LANE, ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
 
 SEARCH = POLICY.SEARCH
+ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
+ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
 DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
@@ -271,6 +272,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
         totals[c] = 0
     for _ in range(worlds):
         state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         m = legal
         while m != ZERO:
             c = lowest_card(m)
@@ -279,9 +281,9 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                 work[p] = world[p]
             for kk in range(k):
                 work_trick[kk] = trick[kk]
-            gain, state = rollout_nb(work, n, s, size, t, k, leader, led, best, winner, work_trick, remaining,
-                                     hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
-                                     rule, kh_discard, may_stop, duties, rollout, state)
+            gain, _ = rollout_nb(work, n, s, size, t, k, leader, led, best, winner, work_trick, remaining,
+                                 hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
+                                 rule, kh_discard, may_stop, duties, rollout, roll)
             totals[c] += gain
     choice = fallback
     m = legal
@@ -313,13 +315,14 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
         totals[suit] = 0
     for _ in range(worlds):
         state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)
         for suit in range(4):
             for p in range(n):
                 work[p] = world[p]
-            gain, state = rollout_nb(work, n, s, size, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
-                                     card_values[contract], trick_values[contract], last_two[contract],
-                                     point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
-                                     rollout, state)
+            gain, _ = rollout_nb(work, n, s, size, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
+                                 card_values[contract], trick_values[contract], last_two[contract],
+                                 point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
+                                 rollout, roll)
             totals[suit] += gain
     choice = 0
     for suit in range(1, 4):
