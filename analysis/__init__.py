@@ -41,6 +41,7 @@ from .barbu_plots import (
     plot_game_report,
     plot_trump_study,
 )
+from .strength import format_strength_study, plot_strength_study, strength_distributions, strength_gains
 from .barbu_studies import (
     contract_value_summary,
     format_contract_study,
@@ -90,4 +91,8 @@ __all__ = [
     "summary",
     "trump_by_length",
     "trump_choice_summary",
+    "format_strength_study",
+    "plot_strength_study",
+    "strength_distributions",
+    "strength_gains",
 ]

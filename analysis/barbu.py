@@ -9,12 +9,14 @@ from .barbu_plots import plot_contract_study, plot_game_report, plot_trump_study
 from .barbu_studies import format_contract_study, format_trump_study
 from .plots import plot_score_distributions
 from .report import format_report
+from .strength import format_strength_study, plot_strength_study
 
 REPORTS = {
     "deal": (format_report, plot_score_distributions),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
     "contracts": (format_contract_study, plot_contract_study),
+    "strength": (format_strength_study, plot_strength_study),
 }
 
 

@@ -10,6 +10,7 @@ import argparse
 STUDIES = {
     "trumps": "each Trumps deal played once with each suit as trump",
     "contracts": "every deal played under every contract",
+    "strength": "random, heuristic and search seats in paired matches on the same deals, per contract",
 }
 
 RULE_FLAGS = ("players", "deck", "scoring", "hearts_lead", "hearts_lead_salade", "kh_forced_discard", "early_stop",
@@ -28,7 +29,11 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("--deck", type=int, default=52, help="32 or 52 (default 52)")
     p.add_argument("--scoring", default="basic", help="basic or wiki (default basic)")
     p.add_argument("--policy", default="heuristic",
-                   help="heuristic or random, or one per seat: heuristic,random,random,random")
+                   help="heuristic, random or search, or one per seat: search,heuristic,random,heuristic")
+    p.add_argument("--search-worlds", type=int, default=None,
+                   help="worlds sampled per searched decision (default 32; with --policy search or study strength)")
+    p.add_argument("--search-rollout", default=None,
+                   help="policy of every seat in the search's rollouts: heuristic (default) or random")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--hearts-lead", default="anytime", help="anytime, broken or only_if_forced (default anytime)")
     p.add_argument("--hearts-lead-salade", action="store_true", help="apply the hearts-lead rule to Salade too")
@@ -87,7 +92,14 @@ def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
     out = {name: getattr(args, name) for name in RULE_FLAGS}
     out["domino_table"] = _table(args.domino_table)
-    return dict(out, policy=args.policy, seed=args.seed)
+    out = dict(out, policy=args.policy, seed=args.seed)
+    for name in ("search_worlds", "search_rollout"):
+        value = getattr(args, name)
+        if value is not None:
+            if "search" not in args.policy.split(",") and getattr(args, "study", None) != "strength":
+                raise ValueError(f"{name}: {value} needs --policy search at one seat at least")
+            out[name] = value
+    return out
 
 
 def _spell(name: str) -> str:
@@ -146,6 +158,12 @@ def study(args, *, threads, progress, out):
     from cardlab.sim.barbu import studies
     from cardlab.sim.barbu.simulate import Study
 
+    if args.study == "strength":
+        from cardlab.sim.barbu.strength import strength_metadata, strength_study
+
+        kw = dict(rules(args), contract=args.contract)
+        df = strength_study(deals=args.deals, threads=threads, progress=progress, out=out, **kw)
+        return df, {**strength_metadata(**kw), "deals": args.deals}
     kinds = {"trumps": studies.trump_study, "contracts": studies.contract_value_study}
     check_scope(args, unit="deals", study=args.study)
     kw = rules(args)

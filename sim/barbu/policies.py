@@ -1,5 +1,7 @@
 """Barbu card-play policies, selected per seat by an integer id.
 
+``SEARCH`` (determinized Monte Carlo search over heuristic rollouts) lives in ``sim.barbu.search``.
+
 ``RANDOM`` plays a uniformly random legal card (tests and baselines).
 
 ``HEURISTIC`` sees only its own hand, the cards already played and the current trick. It first
@@ -33,10 +35,11 @@ from cardlab.sim.rng import below_n
 class Policy(NamedTuple):
     RANDOM: int = 0
     HEURISTIC: int = 1
+    SEARCH: int = 2  # Monte Carlo search over heuristic rollouts: sim.barbu.search
 
 
 POLICY = Policy()
-POLICY_NAMES = ("random", "heuristic")
+POLICY_NAMES = ("random", "heuristic", "search")
 
 SUIT = np.array([SUIT_LANE_MASK << np.uint64(LANE * s) for s in range(4)], np.uint64)
 

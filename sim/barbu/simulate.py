@@ -14,6 +14,8 @@ from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_eq
 from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from cardlab.sim.barbu.policies import POLICY_NAMES
+from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_rollout, check_worlds, describe_searches,
+                                           search_columns, uses_search)
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
 from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope, refuse
@@ -86,6 +88,8 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
 
     ``record`` adds the dealt ``hands`` and the ``moves`` log; ``keep_hands`` the hands alone.
     """
+    if uses_search(a["policies"]):  # search seats: sim.barbu.search_play
+        return search_columns(a, seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
     n = a["n"]
     contract = np.empty(count, np.int8)
     declarer = np.empty(count, np.int8)
@@ -165,25 +169,32 @@ class Study:
     contracts: tuple[str, ...]
     policies: tuple[str, ...]
     seed: int
+    search_worlds: int = DEFAULT_WORLDS  # worlds sampled per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
 
     @classmethod
-    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, **rules) -> "Study":
+    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=DEFAULT_WORLDS,
+              search_rollout="heuristic", **rules) -> "Study":
         """Validate a run of single deals; an option that has no effect on these contracts is an error."""
         options = make_options(options, **rules)
         contracts = parse_contracts(contract)
         check_barbu_scope(options, unit="deals", played=contracts)
-        return cls(options, contracts, parse_policies(policy, options.players), check_seed(seed))
+        return cls(options, contracts, parse_policies(policy, options.players), check_seed(seed),
+                   check_worlds(search_worlds), check_rollout(search_rollout))
 
     @cached_property
     def kernel_args(self) -> dict:
-        return kernel_tables(self.options, self.contracts, self.policies)
+        return {**kernel_tables(self.options, self.contracts, self.policies), "search_worlds": self.search_worlds,
+                "search_rollout": self.search_rollout}
 
     def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
         """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
         return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
     def metadata(self) -> dict:
-        return {"game": "barbu", "options": self.options.to_dict(), "contracts": list(self.contracts),
+        meta = {"game": "barbu", "options": self.options.to_dict(), "contracts": list(self.contracts),
                 "policies": list(self.policies), "seed": self.seed}
+        search = {"search_worlds": self.search_worlds, "search_rollout": self.search_rollout}
+        return {**meta, **search} if uses_search(self.policies) else meta
 
 
 def simulate(*, deals: int, seed: int = 0, contract="all", policy="heuristic", options: BarbuOptions | None = None,
@@ -245,7 +256,11 @@ def replay(*, deal: int, seed: int = 0, contract="all", policy="heuristic", opti
         raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {scores}")
     from cardlab.sim.barbu.records import deal_record
 
-    return DealReplay(name, declarer, trump, scores, describe_deal(study.options, name, declarer, hands, moves, trump),
+    text = describe_deal(study.options, name, declarer, hands, moves, trump)
+    if "search_means" in cols:
+        text += describe_searches(study.options, name, declarer, hands, moves, trump, cols["search_means"][0],
+                                  cols["search_trump_means"][0])
+    return DealReplay(name, declarer, trump, scores, text,
                       deal_record(study.options, deal, name, declarer, trump, hands, moves, scores))
 
 
@@ -269,6 +284,8 @@ class GameStudy:
         options = make_options(options, **rules)
         check_barbu_scope(options, unit="games", extra={} if double_policy is None else {"double_policy": double_policy})
         policies = parse_policies(policy, options.players)
+        if uses_search(policies):
+            raise ValueError("policy: search plays single deals (--deals); whole games take heuristic or random")
         doubles = policies if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         return cls(options, policies, doubles, check_seed(seed))

@@ -1,0 +1,485 @@
+"""Barbu's search policy: determinized Monte Carlo search (PIMC) over the trick-play kernels.
+
+At each card decision with more than one legal card, a ``search`` seat
+
+1. samples ``worlds`` deals of the cards it has not seen, consistent with everything the
+   table has shown: each other seat gets as many cards as it holds, and no seat gets a card
+   it cannot hold (see below);
+2. in every sampled world plays each legal card and then the rest of the deal with the rollout
+   policy at every seat: the heuristic (default; the same ``heuristic_card`` the heuristic seats
+   play) or uniformly random legal cards (``rollout = POLICY.RANDOM``, the same random draws
+   for every candidate in one world);
+3. plays the card with the best mean final score for itself (its own points for the whole
+   deal: the least negative in negative contracts, the most in positive ones). Ties go to the
+   card the heuristic would play, then to the lowest card id.
+
+Every candidate card is tried on the same worlds, so their comparison is paired.
+
+**What the table has shown.** A card ``x`` is excluded from seat ``p``'s hand once ``p`` played
+a card that would have been illegal had ``p`` held ``x`` (tested with ``legal_cards_nb`` on
+the two-card hand ``{played, x}``). That single rule covers every duty of §4 and §7: failing
+to follow the led suit (a void), not trumping or not overtrumping when bound to, not
+discarding K♥ under ``kh_forced_discard``, leading a heart while hearts are restricted (then
+the seat holds only hearts). Cards played, and the searcher's own hand, are never dealt.
+
+**Sampling.** Unseen cards go one at a time, most constrained first (fewest seats that may
+hold them), to a seat that may hold them, with probability proportional to the cards that
+seat still has to receive, among the seats that keep the rest of the deal possible: Hall's
+condition is checked for every set of seats (``slack[S]`` = cards the seats of ``S`` still
+take minus unseen cards only they may hold must stay >= 0), so sampling never fails and
+needs no retries. Without constraints this deals uniformly at random; with voids it is close
+to uniform over the consistent deals.
+
+**Trump choice.** A ``search`` declarer in Trumps names the suit with the best mean score for
+itself over ``worlds`` sampled deals of the other hands, each played out by the heuristic with
+that suit as trump (the same worlds for every suit).
+
+**Randomness.** The searcher's draws come from a stream keyed by (seed, deal, decision): the
+``decision`` is the move number (0 .. tricks*n-1, or ``TRUMP_DECISION`` for the trump), so a
+deal's search is reproducible on its own, whatever the threads, chunks or other deals. The
+deal's own stream (dealing, random seats) is used exactly as in ``kernels.play_deals_nb``, so a
+deal without search seats plays identically here and there.
+
+Domino is not searched: the facade plays Domino deals with the heuristic in place of search.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.barbu.estimate import N_FEATURES
+from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, beats_nb, legal_cards_nb, name_trump_nb
+from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, heuristic_card, random_card
+from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
+from cardlab.sim.cards import HEARTS, LANE, ONE, ZERO, bit, lowest_card, popcount
+from cardlab.sim.dealing import deal_hands_nb
+from cardlab.sim.rng import below_n, deal_state, mix64
+
+SEARCH = POLICY.SEARCH
+ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
+ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
+DEFAULT_WORLDS = 32
+MAX_WORLDS = 4096
+SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
+TRUMP_DECISION = 255
+LEAD_ANYTIME = 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def search_state(seed, deal, decision):
+    """The searcher's stream for one decision of one deal, keyed by (seed, deal, decision) alone."""
+    return mix64(deal_state(seed, deal) ^ mix64(SEARCH_SALT + np.uint64(decision)))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def trick_mode(positive, points, point_mask):
+    """What a trick means to the heuristic (as in ``kernels.play_tricks_nb``)."""
+    if positive:
+        return MODE_TAKE
+    if points == 0 and point_mask == ZERO:
+        return MODE_SHED
+    return MODE_AVOID
+
+
+@njit(cache=True, error_model="numpy")
+def shown_absent_nb(c, candidates, led, best, trump, duties, rule, hearts_broken, kh_discard):
+    """Cards of ``candidates`` the seat that played ``c`` cannot hold: holding one would have made ``c`` illegal."""
+    out = ZERO
+    m = candidates
+    while m != ZERO:
+        x = lowest_card(m)
+        m &= m - ONE
+        if legal_cards_nb(bit(c) | bit(x), led, best, trump, duties, rule, hearts_broken, kh_discard) & bit(c) == ZERO:
+            out |= bit(x)
+    return out
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _holders(x, s, n, excluded):
+    """Bit set of the seats other than ``s`` that may hold card ``x``."""
+    T = 0
+    for p in range(n):
+        if p != s and excluded[p] & bit(x) == ZERO:
+            T |= 1 << p
+    return T
+
+
+@njit(cache=True, error_model="numpy")
+def sample_world_nb(state, s, n, hands, excluded, world, slack):
+    """Deal the cards ``s`` has not seen to the other seats (see the module docstring); returns the stream.
+
+    ``hands`` are the true hands (only their sizes and the union of the others' are read),
+    ``excluded[p]`` the cards seat ``p`` has shown it cannot hold; ``world`` receives the
+    sampled hands (``world[s] = hands[s]``); ``slack`` is scratch of length ``2**n``. Cards some
+    seat cannot hold are placed first, under Hall's condition; the others then go to any seat
+    with room, each with probability proportional to that room.
+    """
+    unseen = ZERO
+    need = np.zeros(8, np.int64)
+    for p in range(n):
+        world[p] = ZERO
+        if p != s:
+            unseen |= hands[p]
+            need[p] = popcount(hands[p])
+    world[s] = hands[s]
+    constrained = ZERO
+    for p in range(n):
+        if p != s:
+            constrained |= excluded[p] & unseen
+    if constrained != ZERO:
+        n_sets = 1 << n
+        others = (n_sets - 1) & ~(1 << s)
+        n_free = popcount(unseen & ~constrained)
+        for S in range(n_sets):
+            cap = 0
+            for p in range(n):
+                if S >> p & 1:
+                    cap += need[p]
+            slack[S] = cap - (n_free if S & others == others else 0)
+        m = constrained
+        while m != ZERO:  # each constrained card counts against every seat set holding all its holders
+            x = lowest_card(m)
+            m &= m - ONE
+            T = _holders(x, s, n, excluded)
+            for S in range(n_sets):
+                if S & T == T:
+                    slack[S] -= 1
+        for width in range(1, n - 1):  # fewest holders first
+            m = constrained
+            while m != ZERO:
+                x = lowest_card(m)
+                m &= m - ONE
+                T = _holders(x, s, n, excluded)
+                k = 0
+                for p in range(n):
+                    k += T >> p & 1
+                if k != width:
+                    continue
+                total = 0
+                for p in range(n):
+                    if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
+                        total += need[p]
+                state, r = below_n(state, total)
+                q = -1
+                for p in range(n):
+                    if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
+                        if r < need[p]:
+                            q = p
+                            break
+                        r -= need[p]
+                world[q] |= bit(x)
+                need[q] -= 1
+                for S in range(n_sets):
+                    if S >> q & 1:
+                        slack[S] -= 1
+                    if S & T == T:
+                        slack[S] += 1
+    left = popcount(unseen & ~constrained)
+    m = unseen & ~constrained
+    while m != ZERO:  # free cards: any seat with room, in proportion to its room
+        x = lowest_card(m)
+        m &= m - ONE
+        state, r = below_n(state, left)
+        q = 0
+        while r >= need[q]:
+            r -= need[q]
+            q += 1
+        world[q] |= bit(x)
+        need[q] -= 1
+        left -= 1
+    return state
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _keeps_possible(slack, n_sets, T, p):
+    """Whether giving a card that seats ``T`` may hold to seat ``p`` keeps Hall's condition.
+
+    The seat sets that hold ``p`` lose a place; those holding all of ``T`` also lose a card to place.
+    """
+    for S in range(n_sets):
+        if S >> p & 1 and S & T != T and slack[S] < 1:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def rollout_nb(hands, n, s, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card,
+               trump, values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties,
+               rollout, state):
+    """Play on from position ``k`` of trick ``t`` (``hands`` and ``trick`` are consumed).
+
+    The seat to play puts down ``first_card`` (-1: the rollout policy chooses), then every seat
+    plays the ``rollout`` policy to the end of the deal (or the early stop). Returns seat ``s``'s
+    points from trick ``t`` on and the stream (random rollouts draw from it).
+    """
+    gain = 0
+    forced = first_card
+    while t < size:
+        bonus = 0
+        if t == size - 2:
+            bonus = last_two[0]
+        elif t == size - 1:
+            bonus = last_two[1]
+        points = trick_value + bonus
+        mode = trick_mode(positive, points, point_mask)
+        for kk in range(k, n):
+            p = leader + kk
+            if p >= n:
+                p -= n
+            hand = hands[p]
+            if forced >= 0:
+                c = forced
+                forced = -1
+            else:
+                legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+                if rollout == POLICY.RANDOM:
+                    state, c = random_card(state, legal)
+                else:
+                    c = heuristic_card(hand, legal, led, best, trump, kk == n - 1, remaining & ~hand, values,
+                                       point_mask, mode)
+            hands[p] = hand & ~bit(c)
+            trick[kk] = c
+            if led < 0:
+                led = c // LANE
+                best = c
+            elif beats_nb(c, best, trump):
+                best = c
+                winner = p
+        for kk in range(n):
+            c = trick[kk]
+            remaining &= ~bit(c)
+            points += values[c]
+            if c // LANE == HEARTS:
+                hearts_broken = True
+        if winner == s:
+            gain += points
+        leader = winner
+        t += 1
+        k = 0
+        led = -1
+        best = -1
+        if may_stop and remaining & point_mask == ZERO:
+            break
+    return gain, state
+
+
+@njit(cache=True, error_model="numpy")
+def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
+                   legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
+                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals):
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points."""
+    for c in range(64):
+        totals[c] = 0
+    for _ in range(worlds):
+        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        m = legal
+        while m != ZERO:
+            c = lowest_card(m)
+            m &= m - ONE
+            for p in range(n):
+                work[p] = world[p]
+            for kk in range(k):
+                work_trick[kk] = trick[kk]
+            gain, _ = rollout_nb(work, n, s, size, t, k, leader, led, best, winner, work_trick, remaining,
+                                 hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
+                                 rule, kh_discard, may_stop, duties, rollout, roll)
+            totals[c] += gain
+    choice = fallback
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        if totals[c] > totals[choice]:
+            choice = c
+    return choice
+
+
+@njit(cache=True, error_model="numpy")
+def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_values, last_two, flags, point_masks,
+                    duties, rollout, totals):
+    """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points."""
+    size = popcount(hands[0])
+    f = flags[contract]
+    positive = f & FLAG_POSITIVE != 0
+    kh_discard = f & FLAG_KH_DISCARD != 0
+    excluded = np.zeros(n, np.uint64)  # nothing shown before the first lead
+    world = np.empty(n, np.uint64)
+    work = np.empty(n, np.uint64)
+    work_trick = np.empty(n, np.int64)
+    slack = np.empty(1 << n, np.int64)
+    remaining = ZERO
+    for p in range(n):
+        remaining |= hands[p]
+    for suit in range(4):
+        totals[suit] = 0
+    for _ in range(worlds):
+        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)
+        for suit in range(4):
+            for p in range(n):
+                work[p] = world[p]
+            gain, _ = rollout_nb(work, n, s, size, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
+                                 card_values[contract], trick_values[contract], last_two[contract],
+                                 point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
+                                 rollout, roll)
+            totals[suit] += gain
+    choice = 0
+    for suit in range(1, 4):
+        if totals[suit] > totals[choice]:
+            choice = suit
+    return choice
+
+
+@njit(cache=True, error_model="numpy")
+def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
+                            flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
+                            means, scores):
+    """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` seats searching.
+
+    ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
+    candidate card's mean final score for the searcher (NaN elsewhere). Returns the deal stream.
+    """
+    size = popcount(hands[0])
+    values = card_values[contract]
+    point_mask = point_masks[contract]
+    f = flags[contract]
+    positive = f & FLAG_POSITIVE != 0
+    kh_discard = f & FLAG_KH_DISCARD != 0
+    rule = lead_rule if f & FLAG_HEARTS_LEAD else LEAD_ANYTIME
+    may_stop = early_stop and f & FLAG_PLAY_OUT == 0 and trick_values[contract] == 0
+    record = moves.shape[0] > 0
+    keep_means = means.shape[0] > 0
+    trick = np.empty(n, np.int64)
+    excluded = np.zeros(n, np.uint64)
+    world = np.empty(n, np.uint64)
+    work = np.empty(n, np.uint64)
+    work_trick = np.empty(n, np.int64)
+    slack = np.empty(1 << n, np.int64)
+    totals = np.empty(64, np.int64)
+    for p in range(n):
+        scores[p] = 0
+    if record:
+        moves[:] = -1
+    if keep_means:
+        means[:] = np.nan
+    remaining = ZERO
+    for p in range(n):
+        remaining |= hands[p]
+    in_hands = remaining  # cards not yet played (``remaining`` drops a trick's cards at its end)
+    hearts_broken = False
+    leader = declarer
+    for t in range(size):
+        bonus = 0
+        if t == size - 2:
+            bonus = last_two[contract, 0]
+        elif t == size - 1:
+            bonus = last_two[contract, 1]
+        points = trick_values[contract] + bonus
+        mode = trick_mode(positive, points, point_mask)
+        led = -1
+        best = -1
+        winner = leader
+        for k in range(n):
+            p = leader + k
+            if p >= n:
+                p -= n
+            hand = hands[p]
+            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+            if policies[p] == POLICY.RANDOM:
+                state, c = random_card(state, legal)
+            else:
+                unseen = remaining & ~hand
+                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask, mode)
+                if policies[p] == SEARCH and popcount(legal) > 1:
+                    c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
+                                       best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
+                                       trump, values, trick_values[contract], last_two[contract], point_mask,
+                                       positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
+                                       slack, totals)
+                    if keep_means:
+                        m = legal
+                        while m != ZERO:
+                            x = lowest_card(m)
+                            m &= m - ONE
+                            means[t * n + k, x] = scores[p] + totals[x] / worlds
+            in_hands &= ~bit(c)
+            excluded[p] |= shown_absent_nb(c, in_hands & ~hands[p], led, best, trump, duties, rule, hearts_broken,
+                                           kh_discard)
+            hands[p] = hand & ~bit(c)
+            trick[k] = c
+            if record:
+                moves[t * n + k] = c
+            if led < 0:
+                led = c // LANE
+                best = c
+            elif beats_nb(c, best, trump):
+                best = c
+                winner = p
+        for k in range(n):
+            c = trick[k]
+            remaining &= ~bit(c)
+            points += values[c]
+            if c // LANE == HEARTS:
+                hearts_broken = True
+        scores[winner] += points
+        leader = winner
+        if may_stop and remaining & point_mask == ZERO:
+            break
+    return state
+
+
+@njit(cache=True, error_model="numpy")
+def play_search_deal_nb(seed, i, deck, n, contract, declarer, card_values, trick_values, last_two, flags, point_masks,
+                        policies, duties, lead_rule, early_stop, trump_how, weights, worlds, rollout, hands, scores,
+                        moves, means, trump_means):
+    """Deal and play trick deal ``i`` with search seats (see ``play_search_deals_nb``); returns the trump (-1 none)."""
+    scratch = np.empty(deck.shape[0], np.int8)
+    state = deal_state(seed, i)
+    state = deal_hands_nb(state, deck, scratch, n, hands)
+    trump = -1
+    if contract == CONTRACT.TRUMPS:
+        if policies[declarer] == SEARCH and trump_how == TRUMP_BY_POLICY:
+            totals = np.empty(4, np.int64)
+            trump = search_trump_nb(search_state(seed, i, TRUMP_DECISION), declarer, hands, n, worlds, contract,
+                                    card_values, trick_values, last_two, flags, point_masks, duties, rollout, totals)
+            if trump_means.shape[0] > 0:
+                for suit in range(4):
+                    trump_means[suit] = totals[suit] / worlds
+        else:
+            features = np.empty(N_FEATURES, np.float64)
+            state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
+    play_searched_tricks_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
+                            point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves, means,
+                            scores)
+    return trump
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_values, last_two, flags, point_masks,
+                         policies, duties, lead_rule, early_stop, trump_how, weights, worlds, rollout,
+                         out_trump, out_scores, log_moves, log_means, log_trump_means):
+    """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
+
+    Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``. Domino deals
+    are skipped (their rows are left untouched). ``log_moves``, ``log_means``
+    (tricks*n x 64 per deal) and ``log_trump_means`` (4 per deal) are filled when they have one
+    row per deal. Parallel over deals: a searched deal is long enough to be a work item alone.
+    """
+    k_contracts = contracts.shape[0]
+    for j in prange(deals.shape[0]):
+        i = deals[j]
+        contract = contracts[i % k_contracts]
+        if contract != CONTRACT.DOMINO:
+            hands = np.empty(n, np.uint64)
+            scores = np.empty(n, np.int32)
+            moves = log_moves[j] if log_moves.shape[0] > 0 else np.empty(0, np.int8)
+            means = log_means[j] if log_means.shape[0] > 0 else np.empty((0, 64), np.float32)
+            trump_means = log_trump_means[j] if log_trump_means.shape[0] > 0 else np.empty(0, np.float32)
+            trump = play_search_deal_nb(seed, i, deck, n, contract, (i // k_contracts) % n, card_values, trick_values,
+                                        last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
+                                        trump_how, weights, worlds, rollout, hands, scores, moves, means,
+                                        trump_means)
+            out_trump[j] = trump
+            for p in range(n):
+                out_scores[j, p] = scores[p]

@@ -1,0 +1,119 @@
+"""The search policy in the facade: runs with ``search`` seats, and what ``replay`` shows of a search.
+
+``play_columns`` hands any run with a ``search`` seat to :func:`search_columns`: the deal kernel
+plays every deal first with the heuristic in place of search (this gives the dealt hands and
+plays Domino, which is not searched), then the search kernel replays the trick deals with the
+search seats searching and overwrites their rows. Both kernels deal deal ``i`` from
+``(seed, i)``, so the hands are the same.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardlab.sim.barbu.policies import POLICY
+from cardlab.sim.barbu.rules import CONTRACT
+from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES, play_search_deals_nb
+from cardlab.sim.options import check_choice
+from cardlab.sim.cards import card_name
+
+__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_worlds", "describe_searches",
+           "search_columns", "uses_search"]
+
+
+def uses_search(policies) -> bool:
+    """Whether any seat of a kernel ``policies`` array (or a tuple of names) searches."""
+    return any(p == POLICY.SEARCH or p == "search" for p in policies)
+
+
+def check_worlds(worlds) -> int:
+    """Validate ``search_worlds``: an integer from 1 to ``MAX_WORLDS``."""
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
+    return int(worlds)
+
+
+def check_rollout(rollout) -> str:
+    """Validate ``search_rollout``: the policy every seat plays in the search's rollouts."""
+    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
+    return rollout
+
+
+def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
+    """The search kernel on the deal numbers ``deals``: returns ``(trump, score, moves, means, trump_means)``.
+
+    ``policies`` (kernel ids per seat) overrides ``a["policies"]``; Domino rows are left at 0 / -1.
+    ``moves``, ``means`` and ``trump_means`` have no rows unless ``record``.
+    """
+    n = a["n"]
+    count = len(deals)
+    trump = np.full(count, -1, np.int8)
+    score = np.zeros((count, n), np.int16)
+    rows = count if record else 0
+    moves = np.full((rows, a["log_width"]), -1, np.int8)
+    means = np.full((rows, len(a["deck"]), 64), np.nan, np.float32)
+    trump_means = np.full((rows, 4), np.nan, np.float32)
+    play_search_deals_nb(seed, np.asarray(deals, np.int64), a["deck"], n, a["contracts"], a["card_values"],
+                         a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
+                         a["policies"] if policies is None else policies, a["duties"], a["lead_rule"],
+                         a["early_stop"], trump_how, a["weights"], a.get("search_worlds", DEFAULT_WORLDS),
+                         ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
+                         trump_means)
+    return trump, score, moves, means, trump_means
+
+
+def search_columns(a: dict, seed: int, first: int, count: int, *, record: bool, trump_how: int,
+                   keep_hands: bool) -> dict:
+    """``play_columns`` for a run with search seats (see the module docstring); ``record`` adds ``search_means``."""
+    from cardlab.sim.barbu.simulate import play_columns
+
+    plain = {**a, "policies": np.where(a["policies"] == POLICY.SEARCH, POLICY.HEURISTIC, a["policies"])}
+    cols = play_columns(plain, seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
+    tricks = np.asarray(cols["contract"].codes) != CONTRACT.DOMINO
+    deals = cols["deal"][tricks]
+    trump, score, moves, means, trump_means = run_search_kernel(a, seed, deals, trump_how=trump_how, record=record)
+    cols["trump"][tricks] = trump
+    cols["score"][tricks] = score
+    if record:
+        cols["moves"][tricks] = moves
+        all_means = np.full((count, len(a["deck"]), 64), np.nan, np.float32)
+        all_means[tricks] = means
+        all_trump_means = np.full((count, 4), np.nan, np.float32)
+        all_trump_means[tricks] = trump_means
+        cols["search_means"] = all_means
+        cols["search_trump_means"] = all_trump_means
+    return cols
+
+
+def describe_searches(options, contract: str, declarer: int, hands, moves, trump: int, means: np.ndarray,
+                      trump_means: np.ndarray) -> str:
+    """The searched decisions of one deal: each candidate card's mean final score for the searcher.
+
+    ``means`` is the deal's ``search_means`` (moves x 64) and ``trump_means`` its
+    ``search_trump_means``; the referee gives who led each trick. Empty when nothing was searched.
+    """
+    from cardlab.sim.barbu.referee import check_deal
+
+    if contract == "domino":
+        return ""
+    n = options.players
+    tricks = check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None).tricks
+    suits = "♣♦♥♠"
+    lines = []
+    if not np.isnan(trump_means).all():
+        ranked = sorted(range(4), key=lambda s: -trump_means[s])
+        lines.append("searched trump: " + "  ".join(f"{suits[s]} {trump_means[s]:+.2f}" for s in ranked))
+    for move in range(means.shape[0]):
+        row = means[move]
+        candidates = np.flatnonzero(~np.isnan(row))
+        if len(candidates) == 0:
+            continue
+        t, k = divmod(move, n)
+        seat = (tricks[t].leader + k) % n
+        played = int(moves[move])
+        ranked = sorted(candidates, key=lambda c: (-row[c], c))
+        text = "  ".join(f"{card_name(int(c))} {row[c]:+.2f}" + ("*" if c == played else "") for c in ranked)
+        lines.append(f"trick {t + 1}, seat {seat}: {text}")
+    if not lines:
+        return ""
+    return ("\nsearched decisions (mean final score of the searcher for each candidate card over the sampled "
+            "worlds; * = played):\n" + "\n".join(lines))
