@@ -126,14 +126,14 @@ def plot_trump_study(df: pd.DataFrame, *, fig: Figure | None = None, level: floa
     left.errorbar(table.index, table["mean_score"], yerr=_yerr(table, "mean_score", "score_ci_low", "score_ci_high"),
                   marker="o", capsize=3, color="tab:green")
     left.set_xlabel("declarer's cards in the trump suit")
-    left.set_ylabel("declarer's mean score")
+    left.set_ylabel("declarer's mean score (points per deal, 95% CI)")
     left.set_title("Score by trump length (every suit as trump)")
     chosen = table[table["chosen"] > 0]
     bars = right.bar(chosen.index, chosen["regret"], color="tab:orange",
                      yerr=_yerr(chosen, "regret", "regret_ci_low", "regret_ci_high"), capsize=3, ecolor="0.3")
     right.bar_label(bars, labels=[f"{c:,}" for c in chosen["chosen"]], fontsize="x-small", padding=2)
     right.set_xlabel("length of the chosen trump suit")
-    right.set_ylabel("mean regret (best − chosen score)")
+    right.set_ylabel("mean regret, best − chosen (points per deal)")
     right.set_title("Regret of the chosen suit (labels: deals)")
     for ax in (left, right):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -14,7 +14,7 @@ def _bits(x, k):
     return popcount(x), ctz(x), clz(x), lowest_card(x), highest_card(x), nth_card(x, k)
 
 
-@settings(deadline=None)  # the first example loads the jitted helpers: its time is not the property
+@settings(deadline=None)  # the first example compiles (or loads) the kernel: no per-example time limit
 @given(st.integers(min_value=1, max_value=2**64 - 1), st.integers(min_value=0, max_value=63))
 def test_bit_tricks_match_python(x, k):
     k = k % bin(x).count("1")
