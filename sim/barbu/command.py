@@ -123,7 +123,8 @@ def check_scope(args, *, unit: str, study: str | None = None) -> None:
     from cardlab.sim.barbu.simulate import make_options, parse_contracts
 
     kw = rules(args)
-    options = make_options(**{k: v for k, v in kw.items() if k not in ("policy", "seed")})
+    options = make_options(**{k: v for k, v in kw.items()
+                              if k not in ("policy", "seed", "search_worlds", "search_rollout")})
     extra = {}
     if args.contract != "all":
         extra["contract"] = args.contract
