@@ -91,13 +91,9 @@ def rules(args) -> dict:
     out = {name: getattr(args, name) for name in RULE_FLAGS}
     out["domino_table"] = _table(args.domino_table)
     out = dict(out, policy=args.policy, seed=args.seed)
-    searching = "search" in [p.strip() for p in args.policy.split(",")] or getattr(args, "study", None) == "strength"
-    for name in ("search_worlds", "search_rollout"):
-        value = getattr(args, name)
-        if value is not None:
-            if not searching:
-                raise ValueError(f"{name}: {value} needs --policy search at one seat at least")
-            out[name] = value
+    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
+        if getattr(args, name) is not None:
+            out[name] = getattr(args, name)
     return out
 
 
