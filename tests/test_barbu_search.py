@@ -113,6 +113,9 @@ def test_search_declarer_names_the_trump_with_the_best_mean():
 def test_world_count_is_checked_and_games_refuse_search():
     with pytest.raises(ValueError, match="search_worlds: 0 is not allowed"):
         Study.build(policy="search", search_worlds=0)
+    with pytest.raises(ValueError, match="search_rollout: 'random' needs a search seat"):
+        Study.build(policy="heuristic,random,random,random", search_rollout="random")
+    assert Study.build(policy="search").search_worlds == 32
     with pytest.raises(ValueError, match="policy: search plays single deals"):
         simulate_games(games=1, policy="search")
 
@@ -254,8 +257,9 @@ def test_strength_study_rows_are_the_paired_matches_they_name():
         for x, y in PAIRS:
             seats = [y] * 4
             seats[row["lone"]] = x
+            worlds = {"search_worlds": 2} if "search" in seats else {}
             alone = simulate(deals=1, first_deal=j, seed=4, contract="no-queens,trumps", policy=",".join(seats),
-                             search_worlds=2)
+                             **worlds)
             assert alone[f"score_{row['lone']}"].iloc[0] == row[f"lone_{x}_in_{y}"]
 
 
@@ -293,7 +297,7 @@ def test_command_line_search_and_strength(tmp_path, capsys):
                  "--search-worlds", "2"]) == 0
     assert "searched decisions" in capsys.readouterr().out
     assert main(["simulate", "barbu", "--deals", "8", "--search-worlds", "4"]) == 2
-    assert "--search-worlds: 4 needs --policy search" in capsys.readouterr().err
+    assert "--search-worlds: 4 needs a search seat (policy 'search')" in capsys.readouterr().err
     assert main(["simulate", "barbu", "--games", "1", "--policy", "search"]) == 2
     assert "--policy: search plays single deals" in capsys.readouterr().err
     assert main(["study", "barbu", "strength", "--deals", "8", "--contract", "domino"]) == 2

@@ -93,12 +93,9 @@ def rules(args) -> dict:
     out = {name: getattr(args, name) for name in RULE_FLAGS}
     out["domino_table"] = _table(args.domino_table)
     out = dict(out, policy=args.policy, seed=args.seed)
-    for name in ("search_worlds", "search_rollout"):
-        value = getattr(args, name)
-        if value is not None:
-            if "search" not in args.policy.split(",") and getattr(args, "study", None) != "strength":
-                raise ValueError(f"{name}: {value} needs --policy search at one seat at least")
-            out[name] = value
+    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
+        if getattr(args, name) is not None:
+            out[name] = getattr(args, name)
     return out
 
 

@@ -16,8 +16,8 @@ from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES, 
 from cardlab.sim.options import check_choice
 from cardlab.sim.cards import card_name
 
-__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_worlds", "describe_searches",
-           "search_columns", "uses_search"]
+__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_search_options", "check_worlds",
+           "describe_searches", "search_columns", "uses_search"]
 
 
 def uses_search(policies) -> bool:
@@ -36,6 +36,15 @@ def check_rollout(rollout) -> str:
     """Validate ``search_rollout``: the policy every seat plays in the search's rollouts."""
     check_choice("search_rollout", rollout, ROLLOUT_NAMES)
     return rollout
+
+
+def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
+    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
+    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
+        if value is not None and not uses_search(policies):
+            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
+    return (check_worlds(DEFAULT_WORLDS if worlds is None else worlds),
+            check_rollout("heuristic" if rollout is None else rollout))
 
 
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):

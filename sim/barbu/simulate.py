@@ -14,8 +14,8 @@ from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_eq
 from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from cardlab.sim.barbu.policies import POLICY_NAMES
-from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_rollout, check_worlds, describe_searches,
-                                           search_columns, uses_search)
+from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_search_options, describe_searches, search_columns,
+                                           uses_search)
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
 from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope, refuse
@@ -173,14 +173,15 @@ class Study:
     search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
 
     @classmethod
-    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=DEFAULT_WORLDS,
-              search_rollout="heuristic", **rules) -> "Study":
+    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=None,
+              search_rollout=None, **rules) -> "Study":
         """Validate a run of single deals; an option that has no effect on these contracts is an error."""
         options = make_options(options, **rules)
         contracts = parse_contracts(contract)
         check_barbu_scope(options, unit="deals", played=contracts)
-        return cls(options, contracts, parse_policies(policy, options.players), check_seed(seed),
-                   check_worlds(search_worlds), check_rollout(search_rollout))
+        policies = parse_policies(policy, options.players)
+        return cls(options, contracts, policies, check_seed(seed),
+                   *check_search_options(policies, search_worlds, search_rollout))
 
     @cached_property
     def kernel_args(self) -> dict:
