@@ -175,3 +175,20 @@ def test_cli_game_summary_reports_per_contract_and_a_study_summary_needs_out(tmp
     assert "summary of a game run" in text and "deals: 20 games" in text and "trumps" in text
     assert main(["study", "barbu", "trumps", "--deals", "100", "--summary"]) == 2
     assert "--summary: a study's report needs one row per deal" in capsys.readouterr().err
+
+
+def test_cli_on_a_running_scheduler_by_address(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "t.parquet"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert main(SIM + ["--deals", "2000", "--chunk-size", "500", "--scheduler", cluster.scheduler_address,
+                           "--out", str(out)]) == 0
+    df, _ = analysis.load_run(out)
+    pd.testing.assert_frame_equal(df, barbu.simulate(deals=2000, contract="no-tricks", seed=9, threads=1))
+
+
+def test_scheduler_without_dask_says_how_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask.distributed were not installed
+    assert main(SIM + ["--deals", "10", "--scheduler", "local:2"]) == 2
+    assert "pip install 'cardlab[dask]'" in capsys.readouterr().err
