@@ -21,15 +21,15 @@ DASK_HINT = "install the dask extra: pip install 'cardlab[dask]'"
 
 def play_task(play_chunk, first: int, count: int, summarize: str | None = None, threads: int | None = None):
     """Play one chunk where the executor runs it; with ``summarize`` (the index column to drop) return its
-    :class:`~cardlab.sim.summary.RowCounter` instead of the rows, so only the counts travel back."""
+    :class:`~cardlab.sim.summary.SeatCounter` instead of the rows, so only the counts travel back."""
     if threads:
         numba.set_num_threads(min(int(threads), numba.config.NUMBA_NUM_THREADS))
     columns = play_chunk(first, count)
     if summarize is None:
         return columns
-    from cardlab.sim.summary import RowCounter
+    from cardlab.sim.summary import SeatCounter
 
-    return RowCounter(summarize).add(columns)
+    return SeatCounter(summarize).add(columns)
 
 
 def warm(play_chunk, first: int, threads: int | None = None) -> bool:

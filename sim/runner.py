@@ -278,11 +278,31 @@ def plan_chunks(first: int, count: int, chunk_size: int, covered=()) -> list[tup
 # ---------------------------------------------------------------- sinks: where finished chunks go
 
 
-def _arrow_table(frame: pd.DataFrame, meta: dict):
+def _arrow_table(columns, meta: dict):
+    """An Arrow table of a chunk's columns (or a DataFrame), straight from the arrays: no pandas round trip.
+
+    A ``(rows, n)`` array ``x`` becomes ``x_0`` … ``x_{n-1}``; a categorical becomes a dictionary
+    column, which pandas reads back as a categorical.
+    """
     import pyarrow as pa
 
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    return table.replace_schema_metadata({**(table.schema.metadata or {}), METADATA_KEY: json.dumps(meta).encode()})
+    if isinstance(columns, pd.DataFrame):
+        table = pa.Table.from_pandas(columns, preserve_index=False)
+        return table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                              METADATA_KEY: json.dumps(meta).encode()})
+    names, arrays = [], []
+    for name, value in columns.items():
+        if isinstance(value, np.ndarray) and value.ndim == 2:
+            for p in range(value.shape[1]):
+                names.append(f"{name}_{p}")
+                arrays.append(pa.array(np.ascontiguousarray(value[:, p])))
+        elif isinstance(value, pd.Categorical):
+            names.append(name)
+            arrays.append(pa.DictionaryArray.from_arrays(pa.array(value.codes), pa.array(list(value.categories))))
+        else:
+            names.append(name)
+            arrays.append(pa.array(np.ascontiguousarray(value)))
+    return pa.Table.from_arrays(arrays, names=names, metadata={METADATA_KEY: json.dumps(meta).encode()})
 
 
 def parquet_options(table, index: str | None) -> dict:
@@ -377,7 +397,7 @@ class FileSink:
                 self.writer.write_table(old.read_row_group(i).cast(table.schema))
 
     def add(self, start, count, result):
-        self.pending[start] = (count, to_frame(result))
+        self.pending[start] = (count, result)
         while self.next in self.pending:
             n, frame = self.pending.pop(self.next)
             table = _arrow_table(frame, self.meta)
@@ -459,7 +479,7 @@ class DatasetSink:
     def add(self, start, count, result):
         import pyarrow.parquet as pq
 
-        table = _arrow_table(to_frame(result), self.meta)
+        table = _arrow_table(result, self.meta)
         _write_atomic(self.folder / f"chunk-{start:020d}-{count}.parquet",
                       lambda tmp: pq.write_table(table, tmp, **parquet_options(table, self.index)))
 

@@ -14,6 +14,8 @@ the result (sorted rows) is identical for every executor and chunk size.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -66,6 +68,52 @@ def count_rows_nb(rows, weights, start, keys, counts, used):
     return rows.shape[0]
 
 
+@njit(cache=True, error_model="numpy")
+def count_seats_nb(plain, seats, start, keys, counts, used):
+    """Add one row per (row, seat) to the table: ``plain[i]``, the seat, and for each seat array
+    ``seats[i, a]`` that seat's value and the other seats' total. Stops when the table is half
+    full and returns the next ``i * n + seat`` to add (``rows * n`` when done)."""
+    m, p = plain.shape
+    arrays, n = seats.shape[1], seats.shape[2]
+    width = p + 1 + 2 * arrays
+    capacity = counts.shape[0]
+    mask = capacity - 1
+    row = np.empty(width, np.int64)
+    totals = np.empty(arrays, np.int64)
+    for flat in range(start, m * n):
+        i, seat = flat // n, flat % n
+        if 2 * (used[0] + 1) > capacity:
+            return flat
+        for j in range(p):
+            row[j] = plain[i, j]
+        row[p] = seat
+        for a in range(arrays):
+            total = 0
+            for q in range(n):
+                total += seats[i, a, q]
+            totals[a] = total
+            row[p + 1 + 2 * a] = seats[i, a, seat]
+            row[p + 2 + 2 * a] = total - seats[i, a, seat]
+        slot = _slot(keys, row, mask)
+        while True:
+            if counts[slot] == EMPTY:
+                for j in range(width):
+                    keys[slot, j] = row[j]
+                counts[slot] = 1
+                used[0] += 1
+                break
+            same = True
+            for j in range(width):
+                if keys[slot, j] != row[j]:
+                    same = False
+                    break
+            if same:
+                counts[slot] += 1
+                break
+            slot = (slot + 1) & mask
+    return m * n
+
+
 class RowCounter:
     """Distinct rows and their counts, fed chunk by chunk (``add``) or by other counters (``merge``).
 
@@ -74,8 +122,8 @@ class RowCounter:
     ``(rows, n)`` array ``x`` becomes columns ``x_0`` … ``x_{n-1}`` as in the rows output.
     """
 
-    def __init__(self, drop: str = "deal"):
-        self.drop = drop
+    def __init__(self, drop: str = "deal", capacity: int = 1024):
+        self.drop, self.capacity = drop, capacity
         self.seat_arrays: dict = {}
         self.names: list[str] | None = None
         self.kinds: list = []  # per column: ("int", dtype) | ("bool",) | ("float", dtype) | ("category", categories)
@@ -117,8 +165,8 @@ class RowCounter:
                 parts.append(value)
         if self.names is None:
             self.names, self.kinds = names, kinds
-            self.keys = np.zeros((1024, len(names)), np.int64)
-            self.counts = np.full(1024, EMPTY, np.int64)
+            self.keys = np.zeros((self.capacity, len(names)), np.int64)
+            self.counts = np.full(self.capacity, EMPTY, np.int64)
         elif names != self.names or kinds != self.kinds:
             raise ValueError(f"summary: chunk columns {names} differ from the first chunk's {self.names}")
         rows = np.empty((len(parts[0]) if parts else 0, len(parts)), np.int64)
@@ -229,6 +277,9 @@ class RowCounter:
         return counter
 
 
+PAIR_COLUMN = re.compile(r".+_\d+_\d+")  # a per-seat-pair column such as double_1_3
+
+
 class SeatCounter(RowCounter):
     """Per-seat counts: one row per (deal, seat) instead of per deal, so memory stays bounded.
 
@@ -239,13 +290,42 @@ class SeatCounter(RowCounter):
     against the others' total, hence their paired difference), while the number of distinct rows
     depends on the score range only, not on how the other seats' scores combine: 10^9 deals fit
     in the memory of 10^6. Chunks without a seat array are counted whole, as by RowCounter.
+    Per-seat-pair columns (``double_1_3``: seat 1 doubled seat 3) are left out: paired with the
+    scores they would make nearly every row distinct; reports on them need the rows.
     """
 
     def add(self, columns: dict, block: int = 1 << 17) -> "SeatCounter":
+        columns = {k: v for k, v in columns.items() if not PAIR_COLUMN.fullmatch(k)}
+        seat_names = [k for k, v in columns.items() if isinstance(v, np.ndarray) and v.ndim == 2]
+        if not seat_names:
+            return RowCounter.add(self, columns, block)
+        plain_columns = {k: v for k, v in columns.items() if k not in seat_names}
         size = len(next(iter(columns.values())))
-        for start in range(0, size, block):  # count a block's whole rows first: melting distinct rows is cheap
-            self.merge_rows(RowCounter(self.drop).add({k: v[start:start + block] for k, v in columns.items()}))
+        for start in range(0, size, block):  # a block at a time: small int64 copies
+            plain = RowCounter(self.drop)
+            rows = plain._encode({k: v[start:start + block] for k, v in plain_columns.items()})
+            seats = np.stack([columns[k][start:start + block] for k in seat_names], axis=1).astype(np.int64)
+            self._schema(plain, seat_names, seats.shape[2])
+            flat = 0
+            while flat < len(rows) * seats.shape[2]:
+                flat = count_seats_nb(rows, seats, flat, self.keys, self.counts, self.used)
+                if flat < len(rows) * seats.shape[2]:
+                    self._grow()
+            self.total += len(rows)
         return self
+
+    def _schema(self, plain: RowCounter, seat_names, n):
+        names = plain.names + ["seat"]
+        kinds = plain.kinds + [("int", "|i1")]
+        for name in seat_names:
+            names += [name, f"{name}_others"]
+            kinds += [("int", "<i8")] * 2
+        if self.names is None:
+            self.names, self.kinds = names, kinds
+            self.keys = np.zeros((self.capacity, len(names)), np.int64)
+            self.counts = np.full(self.capacity, EMPTY, np.int64)
+        elif names != self.names:
+            raise ValueError(f"summary: chunk columns {names} differ from the first chunk's {self.names}")
 
     def merge_rows(self, chunk: RowCounter) -> "SeatCounter":
         if not chunk.seat_arrays:
