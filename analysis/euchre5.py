@@ -156,16 +156,25 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
 
 
 def plot_deal_report(df: pd.DataFrame, *, fig=None):
-    """Maker points by contract type and points by seat relative to the dealer, with 95% intervals."""
+    """Maker points by contract type, the distribution of attackers' tricks (hence of the score) per
+    contract type, and points by seat relative to the dealer, with 95% intervals."""
     import matplotlib.pyplot as plt
 
-    fig = fig or plt.figure(figsize=(11, 4))
-    a, b = fig.subplots(1, 2)
+    fig = fig or plt.figure(figsize=(15, 4))
+    a, c, b = fig.subplots(1, 3)
     t = contract_summary(df)
     a.bar(t.index, t["maker_points"], yerr=[t["maker_points"] - t["ci_low"], t["ci_high"] - t["maker_points"]],
           capsize=4, color="tab:blue")
     a.set_ylabel("maker points per hand")
     a.set_title("contract types")
+    d = tricks_distribution(df)
+    width = 0.8 / len(d)
+    for k, (kind, row) in enumerate(d.iterrows()):
+        c.bar(np.asarray(row.index, float) + (k - (len(d) - 1) / 2) * width, row.to_numpy(), width, label=kind)
+    c.set_xlabel("attackers' tricks")
+    c.set_ylabel("share of hands")
+    c.set_title("score distribution by contract type")
+    c.legend(fontsize=8)
     p = position_scores(df)
     b.bar(p.index, p["mean"], yerr=[p["mean"] - p["ci_low"], p["ci_high"] - p["mean"]], capsize=4, color="tab:green")
     b.set_ylabel("points per hand")

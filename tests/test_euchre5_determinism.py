@@ -78,3 +78,17 @@ def test_games_longer_than_the_kernel_slot_are_complete():
     recorded = study.play_games(0, 40, record=True)  # the record path keeps every hand in the kernel buffer
     for name, column in fast.items():
         np.testing.assert_array_equal(column, recorded[name])
+
+
+def test_chunk_players_pickle_for_process_executors():
+    import pickle
+    from functools import partial
+
+    from cardlab.sim.euchre5 import Study
+    from cardlab.sim.euchre5.studies import study_columns
+
+    study = Study.build(seed=3, call_rule="non_trump")
+    for play in (study.play, study.play_games, partial(study_columns, study)):
+        again = pickle.loads(pickle.dumps(play))
+        a, b = play(10, 20), again(10, 20)
+        assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)

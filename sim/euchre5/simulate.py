@@ -149,7 +149,7 @@ def simulate_games(*, games: int, seed: int = 0, policy="heuristic", options: Eu
     """
     study = Study.build(options=options, policy=policy, seed=seed, **rules)
     runner.set_threads(threads)
-    return runner.run(lambda first, count: study.play_games(first, count), deals=games, first_deal=first_game,
+    return runner.run(study.play_games, deals=games, first_deal=first_game,
                       chunk_size=chunk_size, progress=progress, out=out, meta=study.metadata("game"), unit="game")
 
 

@@ -10,6 +10,8 @@ held, by seat, and against the heuristic's bidding thresholds.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -65,6 +67,6 @@ def trump_study(*, deals: int, seed: int = 0, policy="heuristic", options=None, 
     """
     study = Study.build(options=options, policy=policy, seed=seed, **rules)
     runner.set_threads(threads)
-    return runner.run(lambda first, count: study_columns(study, first, count), deals=deals,
+    return runner.run(partial(study_columns, study), deals=deals,
                       first_deal=0, chunk_size=chunk_size, progress=progress, out=out,
                       meta={**study.metadata(), "study": "trumps", "thresholds": THRESHOLDS})
