@@ -96,14 +96,14 @@ def take_plan(hand, tk, opened, table, nt, o, out, scratch):
             if layoff_slot(table[t], tk, jmax) >= 0:
                 return PLAN_LAYOFF, t
         for t in range(nt):
-            if retrieve_slot(table[t], tk) >= 0 and freed_joker_usable(hand, tk, o, out, scratch):
+            if retrieve_slot(table[t], tk) >= 0 and freed_joker_usable(hand, tk, o, min_left, out, scratch):
                 return PLAN_RETRIEVE, t
     v, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
     return (PLAN_MELD, -1) if v >= 0 else (PLAN_NONE, -1)
 
 
 @njit(cache=True)
-def retrieve(seat, hand, t, kind, table, nt, o, out, scratch, log, li, tk):
+def retrieve(seat, hand, t, kind, table, nt, o, min_left, out, scratch, log, li, tk):
     """Take back the joker of meld ``t`` with natural ``kind``; under 'new_meld' lay it at once in new melds."""
     slot = retrieve_slot(table[t], kind)
     apply_retrieve(table[t], slot)
@@ -112,7 +112,6 @@ def retrieve(seat, hand, t, kind, table, nt, o, out, scratch, log, li, tk):
     li = log_event(log, li, EV_RETRIEVE, seat, t, kind, slot, 0, 0)
     used_tk = kind == tk
     if not o[OPT.freed_joker_anywhere]:
-        min_left = 1 if o[OPT.go_out_requires_discard] else 0
         _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld], out, scratch)
         nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
         used_tk = used_tk or used
@@ -260,7 +259,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
                 li = layoff(seat, hand, plan_meld, tk, table, o, log, li)
                 tk_used = True
             elif plan == PLAN_RETRIEVE:
-                nt, li, tk_used = retrieve(seat, hand, plan_meld, tk, table, nt, o, out, scratch, log, li, tk)
+                nt, li, tk_used = retrieve(seat, hand, plan_meld, tk, table, nt, o, min_left, out, scratch, log, li, tk)
             else:
                 _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
                 nt, li, tk_used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
@@ -277,8 +276,15 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
                     opened[seat] = 1
                     open_turn[seat] = t
                     li = log_event(log, li, EV_OPEN, seat, 1, 0, 0, 0, 0)
+        # a discard taken and kept must leave another card to discard: it sits out of the searches
+        forbidden = tk if tk >= 0 and not tk_used else -1
+        hidden = 0
+        if forbidden >= 0:
+            hidden = 1
+            hand[forbidden] -= 1
+        search_left = 1 if hidden > 0 else min_left
         if not opened[seat]:
-            state, n = choose_opening(pol, state, hand, o, nobody, n_cards - sp, out, scratch)
+            state, n = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch)
             if n > 0:
                 nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
                 tk_used = tk_used or used
@@ -288,16 +294,20 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
         # once opened: jokers back, new melds, lay-offs
         if opened[seat]:
             while True:
-                state, tt, k = choose_retrieval(pol, state, hand, table, nt, o, out, scratch)
+                state, tt, k = choose_retrieval(pol, state, hand, table, nt, o, search_left, out, scratch)
                 if tt < 0:
                     break
-                nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, out, scratch, log, li, tk)
+                nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, search_left, out, scratch, log, li, tk)
                 tk_used = tk_used or used
-            state, n = choose_melds(pol, state, hand, o, out, scratch)
+            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
+        if hidden > 0:
+            hand[forbidden] += hidden
+        if opened[seat]:
             while True:
-                state, k, tt = choose_layoff(pol, state, hand, table, nt, o, opponent_close)
+                state, k, tt = choose_layoff(pol, state, hand, table, nt, o, opponent_close,
+                                             tk if tk >= 0 and not tk_used else -1)
                 if k < 0:
                     break
                 li = layoff(seat, hand, tt, k, table, o, log, li)
@@ -306,7 +316,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
             winner = seat
             li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
             break
-        forbidden = tk if tk >= 0 and not tk_used else -1
+        forbidden = tk if tk >= 0 and not tk_used and hand[tk] < 2 else -1  # a twin held may go
         state, k = choose_discard(pol, state, hand, forbidden, table, nt, opened[seat], o, opponent_close, out,
                                   scratch)
         hand[k] -= 1

@@ -73,9 +73,8 @@ def choose_draw(pol, state, usable, offered):
 
 
 @njit(cache=True)
-def choose_opening(pol, state, hand, o, nobody_opened, stock_left, out, scratch):
+def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
     """Melds to open with (written to ``out``; their count, 0 to hold), by the opening rules of ``o``."""
-    min_left = 1 if o[OPT.go_out_requires_discard] else 0
     value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
                                 o[OPT.jokers_per_meld], out, scratch)
     if value < 0:
@@ -99,9 +98,8 @@ def meld_size_cards(m):
 
 
 @njit(cache=True)
-def choose_melds(pol, state, hand, o, out, scratch):
+def choose_melds(pol, state, hand, o, min_left, out, scratch):
     """New melds for an opened player (written to ``out``; their count)."""
-    min_left = 1 if o[OPT.go_out_requires_discard] else 0
     value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, o[OPT.jokers_per_meld], out, scratch)
     if value <= 0:
         return state, 0
@@ -117,13 +115,12 @@ def choose_melds(pol, state, hand, o, out, scratch):
 
 
 @njit(cache=True)
-def freed_joker_usable(hand, kind, o, out, scratch):
+def freed_joker_usable(hand, kind, o, min_left, out, scratch):
     """After putting ``kind`` in place of a table joker, can the joker go into a new meld from this hand?"""
     if o[OPT.freed_joker_anywhere]:
         return True
     hand[kind] -= 1
     hand[JOKER] += 1
-    min_left = 1 if o[OPT.go_out_requires_discard] else 0
     value, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld], out, scratch)
     hand[kind] += 1
     hand[JOKER] -= 1
@@ -131,7 +128,7 @@ def freed_joker_usable(hand, kind, o, out, scratch):
 
 
 @njit(cache=True)
-def choose_retrieval(pol, state, hand, table, nt, o, out, scratch):
+def choose_retrieval(pol, state, hand, table, nt, o, min_left, out, scratch):
     """(meld index, natural) to take a joker back with, or (-1, -1)."""
     if pol != POLICY.HEURISTIC:
         return state, -1, -1
@@ -139,17 +136,22 @@ def choose_retrieval(pol, state, hand, table, nt, o, out, scratch):
         if meld_jokers(table[t]) == 0:
             continue
         for k in range(52):
-            if hand[k] > 0 and retrieve_slot(table[t], k) >= 0 and freed_joker_usable(hand, k, o, out, scratch):
+            if hand[k] > 0 and retrieve_slot(table[t], k) >= 0 and freed_joker_usable(hand, k, o, min_left, out, scratch):
                 return state, t, k
     return state, -1, -1
 
 
 @njit(cache=True)
-def choose_layoff(pol, state, hand, table, nt, o, opponent_close):
-    """(natural or joker, meld index) to lay off, or (-1, -1) to stop."""
+def choose_layoff(pol, state, hand, table, nt, o, opponent_close, forbidden):
+    """(natural or joker, meld index) to lay off, or (-1, -1) to stop.
+
+    Never leaves a hand that holds only ``forbidden`` (the discard taken this turn, not yet on the
+    table), which could not be discarded, nor an empty hand when going out needs a discard.
+    """
     n_cards = cards_in(hand)
     min_left = 1 if o[OPT.go_out_requires_discard] else 0
-    if n_cards - 1 < min_left:
+    stuck = forbidden >= 0 and n_cards == 2
+    if n_cards - 1 < min_left or stuck:
         return state, -1, -1
     jmax = o[OPT.jokers_per_meld]
     if pol == POLICY.HEURISTIC:

@@ -287,7 +287,7 @@ def check_round(options: RamiOptions, dealer: int, deck, log, *, describe: bool 
             card = x[0]
             if hand[card] <= 0:
                 raise RefereeError(f"turn {t}: discards {card_name(card)}, not in hand")
-            if card == turn["taken"] and not turn["taken_used"]:
+            if card == turn["taken"] and not turn["taken_used"] and hand[card] < 2:
                 raise RefereeError(f"turn {t}: discards the card just taken from the discard pile")
             hand[card] -= 1
             r.pile.append(card)

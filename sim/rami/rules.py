@@ -35,8 +35,9 @@ The rules as coded (every choice is a named option of :class:`RamiOptions`, defa
   ``discard_take_must_use`` (on): the taken discard must reach the table that turn.
   ``single_card_must_draw_stock`` (on): a player holding one card draws from the stock.
 
-Choices where the sources are silent: a twin of the card taken from the discard may be discarded
-once one copy of that card reached the table this turn; ``max_jokers_per_meld`` above one needs
+Choices where the sources are silent: the card taken from the discard may not be discarded the
+same turn, but a twin of it may (twins are interchangeable: with two copies in hand, one is the
+old one); ``max_jokers_per_meld`` above one needs
 four jokers (a two-joker deck plays one joker per meld).
 """
 from __future__ import annotations
