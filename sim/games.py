@@ -26,6 +26,7 @@ from types import ModuleType
 #: Registered games: name on the command line -> title.
 GAMES = {
     "barbu": "Barbu",
+    "rami": "Rami",
 }
 
 
