@@ -44,7 +44,7 @@ CAND_MAX = 1 << 15
 F_START, F_C, F_OBJ, F_MVAL, F_PURE, F_FUSED, F_JUSED, F_LEFT, F_REMW, F_DEPTH, F_CAND0, F_CAND1, F_NEXT, F_APPLIED, \
     F_SKIPN, F_STAGE = range(16)
 FRAME_W = 16
-MAX_LEVELS = 160
+MAX_LEVELS = 96  # frames: at most one per distinct card plus one per meld (52 + 36 < 96)
 APPLIED_NONE, APPLIED_SKIP = -1, -2
 
 
@@ -334,7 +334,9 @@ def _leaf(f, L, cnt, ctx, cur, best):
 @njit(cache=True)
 def _search(cnt, ctx, cur, best, wts, jw, remw, cand):
     """Branch and bound over the lowest undecided card, with an explicit stack of frames."""
-    f = np.zeros((MAX_LEVELS, FRAME_W), np.int64)
+    f = np.empty((MAX_LEVELS, FRAME_W), np.int64)
+    for k in range(FRAME_W):
+        f[0, k] = 0
     f[0, F_REMW] = remw
     f[0, F_APPLIED] = APPLIED_NONE
     L = 0
@@ -451,6 +453,63 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     if ctx[C_BEST] < 0:
         return -1, 0, 0
     return ctx[C_BEST], ctx[C_BESTN], ctx[C_BESTVAL]
+
+
+@njit(cache=True)
+def isolated(hand, k, jmax):
+    """True when no meld of ``hand`` (which holds ``k``) can contain natural ``k``: a cheap exact test.
+
+    A set needs two other suits of the rank, or one and a joker; a run needs the two cards on
+    one side or both neighbours, or, with a joker, any same-suit card within two places. With
+    more than one joker per meld the test gives up (returns False).
+    """
+    if k == JOKER or jmax > 1:
+        return False
+    s = k // 13
+    r = k % 13
+    jokers = hand[JOKER] > 0
+    others = 0
+    for s2 in range(4):
+        if s2 != s and hand[s2 * 13 + r] > 0:
+            others += 1
+    if others >= 2 or (others >= 1 and jokers):
+        return False
+    for qi in range(2 if r == 0 else 1):
+        q = 14 if qi == 1 else r + 1
+        near = np.zeros(5, np.bool_)  # positions q-2 .. q+2 held
+        for d in range(-2, 3):
+            p = q + d
+            if d != 0 and 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
+                near[d + 2] = True
+        if (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4]):
+            return False
+        if jokers and (near[0] or near[1] or near[3] or near[4]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def in_natural_meld(hand, k):
+    """Is natural ``k`` part of a joker-free set or run of three held in ``hand``?"""
+    s = k // 13
+    r = k % 13
+    others = 0
+    for s2 in range(4):
+        if s2 != s and hand[s2 * 13 + r] > 0:
+            others += 1
+    if others >= 2:
+        return True
+    for qi in range(2 if r == 0 else 1):
+        q = 14 if qi == 1 else r + 1
+        for lo in range(q - 2, q + 1):
+            if lo >= 1 and lo + 2 <= 14:
+                ok = True
+                for p in range(lo, lo + 3):
+                    if p != q and hand[kind_at(s, p)] == 0:
+                        ok = False
+                if ok:
+                    return True
+    return False
 
 
 # ------------------------------------------------------------------------------ readable melds

@@ -19,7 +19,7 @@ executes what the policy returns. Two policies:
 * Discard the card of highest ``value x weight - keep``: ``keep`` protects cards in the hand's
   best melds (100), then cards close to melds (6 per other suit of the same rank held, 5 per
   same-suit neighbour, 3 per same-suit card two away, 8 if it would lay off on the table once
-  opened); ``weight`` is 1, or 3 when an opponent who opened holds three cards or fewer (shed
+  opened; "in the best melds" is checked cheaply: part of a joker-free set or run of three held); ``weight`` is 1, or 3 when an opponent who opened holds three cards or fewer (shed
   high cards before being caught). Never a joker while another card is legal.
 
 ``random`` (id 1), a legal baseline: draws from the discard with probability 1/2 when it may;
@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_TYPE, MODE_HAND, MODE_MELD, RUN, add_meld_cards, best_melds_nb, kind_at,
+from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_TYPE, MODE_HAND, MODE_MELD, RUN, add_meld_cards, best_melds_nb, in_natural_meld, kind_at,
                                     layoff_slot, meld_jokers, retrieve_slot)
 from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT
 from cardlab.sim.rng import below_n
@@ -74,20 +74,20 @@ def choose_draw(pol, state, usable, offered):
 
 @njit(cache=True)
 def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
-    """Melds to open with (written to ``out``; their count, 0 to hold), by the opening rules of ``o``."""
+    """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
     value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
                                 o[OPT.jokers_per_meld], out, scratch)
     if value < 0:
-        return state, 0
+        return state, 0, False
     if pol == POLICY.HEURISTIC:
         used = 0
         for i in range(n):
             used += meld_size_cards(out[i])
         if nobody_opened and cards_in(hand) - used == 2 and stock_left >= 2 * o[OPT.players]:
-            return state, 0  # hold back: a rami sec is one card away
-        return state, n
+            return state, 0, True  # hold back: a rami sec is one card away
+        return state, n, True
     state, yes = coin(state)
-    return state, n if yes else 0
+    return state, (n if yes else 0), True
 
 
 @njit(cache=True)
@@ -220,17 +220,13 @@ def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_c
                     return state, k
                 pick -= hand[k]
         return state, -1
-    protect = np.zeros(53, np.int64)
-    value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, 0, o[OPT.jokers_per_meld], out, scratch)
-    for i in range(max(n, 0)):
-        add_meld_cards(out[i], protect, 1)
     weight = 3 if opponent_close else 1
     best = -1
     best_score = -(1 << 40)
     for k in range(52):
         if hand[k] == 0 or k == forbidden:
             continue
-        keep = 100 if protect[k] > 0 else 0
+        keep = 100 if in_natural_meld(hand, k) else 0
         keep += neighbours(hand, k)
         if not opened:
             for t in range(nt):
