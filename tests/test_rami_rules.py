@@ -136,3 +136,13 @@ def test_cli_bad_input_leaves_no_file(tmp_path, capsys, argv, needle):
     code, _, err = run_cli(capsys, *argv, *(["--out", str(out)] if argv[0] == "simulate" else []))
     assert code == 2 and needle in err and err.count("\n") == 1
     assert not out.exists() and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["cardlab.sim.rami", "cardlab.sim.rami.rules", "cardlab.sim.rami.melds",
+                                  "cardlab.sim.rami.simulate", "cardlab.sim.rami.studies"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
