@@ -206,6 +206,39 @@ def apply_retrieve(m, slot):
 
 
 @njit(cache=True)
+def isolated(hand, k, jmax):
+    """True when no meld of ``hand`` (which holds ``k``) can contain natural ``k``: a cheap exact test.
+
+    A set needs two other suits of the rank, or one and a joker; a run needs the two cards on
+    one side or both neighbours, or, with a joker, any same-suit card within two places. With
+    more than one joker per meld the test gives up (returns False).
+    """
+    if k == JOKER or jmax > 1:
+        return False
+    s = k // 13
+    r = k % 13
+    jokers = hand[JOKER] > 0
+    others = 0
+    for s2 in range(4):
+        if s2 != s and hand[s2 * 13 + r] > 0:
+            others += 1
+    if others >= 2 or (others >= 1 and jokers):
+        return False
+    for qi in range(2 if r == 0 else 1):
+        q = 14 if qi == 1 else r + 1
+        near = np.zeros(5, np.bool_)  # positions q-2 .. q+2 held
+        for d in range(-2, 3):
+            p = q + d
+            if d != 0 and 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
+                near[d + 2] = True
+        if (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4]):
+            return False
+        if jokers and (near[0] or near[1] or near[3] or near[4]):
+            return False
+    return True
+
+
+@njit(cache=True)
 def _put(cand, top, ctx, typ, a, b, c, d, gain, value, weight, nj, used_force, is_pure):
     if top >= CAND_MAX:
         ctx[C_OVERFLOW] = 1
@@ -345,7 +378,8 @@ def _search(cnt, ctx, cur, best, wts, jw, remw, cand):
         if f[L, F_STAGE] == 0:  # entering a node
             ctx[C_NODES] += 1
             c = f[L, F_START]
-            while c < 52 and cnt[c] == 0:
+            while c < 52 and (cnt[c] == 0 or wts[c] == 0):
+                f[L, F_LEFT] += cnt[c]  # a card that fits no meld (weight 0) just stays in hand
                 c += 1
             if c == 52:
                 _leaf(f, L, cnt, ctx, cur, best)
@@ -436,12 +470,14 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     ctx[C_BEST] = -1
     cnt = np.empty(HAND_W, np.int64)
     wts = np.empty(52, np.int64)
+    for k in range(HAND_W):
+        cnt[k] = hand[k]
     remw = 0
     for k in range(52):
-        cnt[k] = hand[k]
-        wts[k] = HAND_VALUE[k]  # also the most a natural adds to a meld value (ace 11)
+        # the most a natural adds (its hand value; also its highest meld value, ace 11), or 0 when it
+        # fits no meld of the hand at all: such a card is never melded, so the bound stays exact
+        wts[k] = HAND_VALUE[k] if cnt[k] > 0 and not isolated(cnt, k, jmax) else 0
         remw += cnt[k] * wts[k]
-    cnt[JOKER] = hand[JOKER]
     jw = HAND_VALUE[JOKER] if mode == MODE_HAND else 11
     remw += cnt[JOKER] * jw
     cur = np.empty((MAX_MELDS, MELD_W), np.int64)
@@ -453,39 +489,6 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     if ctx[C_BEST] < 0:
         return -1, 0, 0
     return ctx[C_BEST], ctx[C_BESTN], ctx[C_BESTVAL]
-
-
-@njit(cache=True)
-def isolated(hand, k, jmax):
-    """True when no meld of ``hand`` (which holds ``k``) can contain natural ``k``: a cheap exact test.
-
-    A set needs two other suits of the rank, or one and a joker; a run needs the two cards on
-    one side or both neighbours, or, with a joker, any same-suit card within two places. With
-    more than one joker per meld the test gives up (returns False).
-    """
-    if k == JOKER or jmax > 1:
-        return False
-    s = k // 13
-    r = k % 13
-    jokers = hand[JOKER] > 0
-    others = 0
-    for s2 in range(4):
-        if s2 != s and hand[s2 * 13 + r] > 0:
-            others += 1
-    if others >= 2 or (others >= 1 and jokers):
-        return False
-    for qi in range(2 if r == 0 else 1):
-        q = 14 if qi == 1 else r + 1
-        near = np.zeros(5, np.bool_)  # positions q-2 .. q+2 held
-        for d in range(-2, 3):
-            p = q + d
-            if d != 0 and 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
-                near[d + 2] = True
-        if (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4]):
-            return False
-        if jokers and (near[0] or near[1] or near[3] or near[4]):
-            return False
-    return True
 
 
 @njit(cache=True)
