@@ -71,3 +71,45 @@ def test_referee_rejects_a_tampered_log():
     log[discard, 1] = (log[discard, 1] + 1) % 3  # out of turn
     with pytest.raises(RefereeError):
         check_round(study.options, int(cols["dealer"][0]), cols["decks"][0], log)
+
+
+def scripted_rami_sec_deck():
+    """Two players, dealer 0: seat 1 holds A-2-3♣, A-2-3♦, 4♣4♥4♠, 5♣5♦5♥5♠ (44 meld points, no opening)."""
+    from collections import Counter
+
+    seat1 = [0, 1, 2, 13, 14, 15, 3, 29, 42, 4, 17, 30, 43]
+    rest = Counter({**{k: 2 for k in range(52)}, 52: 4})
+    rest.subtract(seat1 + [51])
+    others = [k for k in range(53) for _ in range(rest[k])]
+    deck = []
+    for i in range(13):  # dealt one at a time from seat 1
+        deck += [seat1[i], others.pop(0)]
+    deck += [others.pop(0), 51] + others  # upcard, then K♠ on top of the stock
+    return deck
+
+
+RAMI_SEC_LOG = [
+    [1, 1, 51, 0, 0, 0, 0, 0],  # draws K♠
+    [3, 1, 1, 0, 1, 3, 0, 0],  # A-2-3♣
+    [3, 1, 1, 1, 1, 3, 0, 0],  # A-2-3♦
+    [3, 1, 0, 4, 13, 0, 0, 0],  # 4♣ 4♥ 4♠
+    [3, 1, 0, 5, 15, 0, 0, 0],  # 5♣ 5♦ 5♥ 5♠
+    [4, 1, 1, 0, 0, 0, 0, 0],  # opens, exempt
+    [7, 1, 51, 0, 0, 0, 0, 0],  # discards K♠
+    [8, 1, 0, 0, 0, 0, 0, 0],  # out
+]
+
+
+def test_scripted_rami_sec_with_the_exemption():
+    from cardlab.sim.rami.rules import RamiOptions
+
+    deck = scripted_rami_sec_deck()
+    o = RamiOptions(players=2, rami_sec_exempt_from_opening=True)
+    result, lines = check_round(o, 0, deck, np.array(RAMI_SEC_LOG), describe=True)
+    assert result["rami_sec"] and result["won"] == [False, True] and result["score"] == [200, 0]
+    assert result["turns"] == 1 and "rami sec exemption" in "\n".join(lines)
+    with pytest.raises(RefereeError, match="exempt opening is not allowed"):  # not without the option
+        check_round(RamiOptions(players=2), 0, deck, np.array(RAMI_SEC_LOG))
+    normal = [row if row[0] != 4 else [4, 1, 0, 0, 0, 0, 0, 0] for row in RAMI_SEC_LOG]
+    with pytest.raises(RefereeError, match="not enough"):
+        check_round(o, 0, deck, np.array(normal))
