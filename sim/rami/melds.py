@@ -206,6 +206,19 @@ def apply_retrieve(m, slot):
 
 
 @njit(cache=True)
+def has_pure_run(hand):
+    """Does the hand hold three consecutive naturals of one suit (A-2-3 up to Q-K-A)?"""
+    for s in range(4):
+        m = 0
+        for p in range(1, 15):
+            if hand[kind_at(s, p)] > 0:
+                m |= 1 << p
+        if m & (m >> 1) & (m >> 2):
+            return True
+    return False
+
+
+@njit(cache=True)
 def isolated(hand, k, jmax):
     """True when no meld of ``hand`` (which holds ``k``) can contain natural ``k``: a cheap exact test.
 
@@ -459,6 +472,8 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     jokers per meld. Objective -1 (and no melds) when no choice meets the constraints.
     ``scratch`` is the work space from :func:`new_scratch`.
     """
+    if need_pure and not has_pure_run(hand):
+        return -1, 0, 0
     ctx = np.zeros(CTX_W, np.int64)
     ctx[C_MODE] = mode
     ctx[C_PURE] = need_pure
