@@ -15,7 +15,8 @@ be used, a number of jokers that must be used, cards that must stay in hand). It
 and bound over the lowest card left: that card either stays in hand (with its twin) or starts a
 meld made of it and higher cards and jokers; every set and every run through it, with each
 possible placement of the jokers, is tried, so nothing is missed. The bound is the value of
-every card not yet decided.
+every undecided card that fits some meld of the hand (a card that fits none is never melded, so it
+is passed over); a hand with no three consecutive naturals of a suit has no joker-free run.
 """
 from __future__ import annotations
 
