@@ -36,7 +36,7 @@ MAX_TURNS = 2000  # a safety net; real rounds end far sooner (the stock runs out
 DECK_MAX = 108
 PLAN_NONE, PLAN_LAYOFF, PLAN_RETRIEVE, PLAN_MELD, PLAN_OPEN = range(5)
 R_WON, R_OPENED, R_HAND, R_SCORE = range(4)
-MAX_ROUNDS = 400  # rounds per whole game kept (a game longer than this is reported unfinished)
+MAX_ROUNDS = 200  # rounds kept per whole game (typical games last 3 to 20; a longer one is an error)
 
 
 @njit(cache=True)

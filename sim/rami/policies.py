@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_TYPE, MODE_HAND, MODE_MELD, RUN, add_meld_cards, best_melds_nb, in_natural_meld, kind_at,
+from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, add_meld_cards, best_melds_nb, in_natural_meld, kind_at,
                                     layoff_slot, meld_jokers, retrieve_slot)
 from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT
 from cardlab.sim.rng import below_n

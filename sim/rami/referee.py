@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardlab.sim.rami.rules import (HAND_VALUE, JOKER, RUN_VALUE, SET_VALUE, RamiOptions, card_name, hand_value,
+from cardlab.sim.rami.rules import (JOKER, RUN_VALUE, SET_VALUE, RamiOptions, card_name, hand_value,
                                     round_scores)
 
 EV_NAMES = {1: "draw", 2: "take", 3: "meld", 4: "open", 5: "layoff", 6: "retrieve", 7: "discard", 8: "out",

@@ -16,7 +16,7 @@ from cardlab.sim.rami.rules import RamiOptions, card_name
 from cardlab.sim.rng import check_seed
 
 DEFAULT_CHUNK = 1 << 16  # rounds per chunk
-GAME_BLOCK = 2048  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
+GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
 
 
 def make_options(options: RamiOptions | None = None, **rules) -> RamiOptions:
