@@ -32,6 +32,7 @@ GAMES = {
     "barbu": "Barbu",
     "euchre5": "Euchre for five",
     "minchiate": "Minchiate",
+    "rami": "Rami",
 }
 
 

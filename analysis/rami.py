@@ -1,0 +1,249 @@
+"""Rami's reports, by kind of run: single rounds (``deal``), whole games (``game``) and the paired studies.
+
+Rounds are independent, so every interval is a plain normal (``mean_ci``) or Wilson
+(``proportion_ci``) interval over rounds (over games for game figures). Positions are counted
+from the dealer: position 1 plays first, position n is the dealer.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .stats import mean_ci, proportion_ci
+
+_EXPECTED = "expected a Rami run: deal or round rows with dealer, turns, blocked, rami_sec, won_i, opened_i, score_i"
+
+
+def _players(df: pd.DataFrame) -> int:
+    n = 0
+    while f"score_{n}" in df.columns:
+        n += 1
+    if n < 2:
+        raise ValueError(f"missing columns score_0, score_1 …: {_EXPECTED}")
+    return n
+
+
+def _require(df, names):
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    for name in names:
+        if name not in df.columns:
+            raise ValueError(f"missing column {name!r}: {_EXPECTED}")
+    if len(df) == 0:
+        raise ValueError("the DataFrame has no rows: there are no rounds to analyse")
+
+
+def _seat_matrix(df, prefix, n):
+    return np.stack([df[f"{prefix}{p}"].to_numpy() for p in range(n)], axis=1)
+
+
+def by_position(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Mean round score and win rate by position from the dealer (1 = first to play, n = dealer)."""
+    _require(df, ["dealer", "score_0", "won_0"])
+    n = _players(df)
+    score = _seat_matrix(df, "score_", n).astype(float)
+    won = _seat_matrix(df, "won_", n).astype(bool)
+    dealer = df["dealer"].to_numpy().astype(int)
+    rows = []
+    for k in range(1, n + 1):
+        seat = (dealer + k) % n
+        s = score[np.arange(len(df)), seat]
+        w = won[np.arange(len(df)), seat]
+        mean, low, high = mean_ci(s, level=level)
+        share, wlow, whigh = proportion_ci(int(w.sum()), len(w), level=level)
+        rows.append(dict(position=k, role="dealer" if k == n else "first player" if k == 1 else "",
+                         mean_score=mean, low=low, high=high, win_rate=share, win_low=wlow, win_high=whigh))
+    return pd.DataFrame(rows)
+
+
+def round_rates(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Rates per round: rami sec, blocked, never-opened penalties (share of losers), and mean turns."""
+    _require(df, ["turns", "blocked", "rami_sec", "opened_0", "won_0"])
+    n = _players(df)
+    opened = _seat_matrix(df, "opened_", n).astype(bool)
+    won = _seat_matrix(df, "won_", n).astype(bool)
+    losers = ~won
+    never = losers & ~opened & ~df["rami_sec"].to_numpy()[:, None]
+    rows = []
+    for name, hits, total in (("rami sec", int(df["rami_sec"].sum()), len(df)),
+                              ("blocked", int(df["blocked"].sum()), len(df)),
+                              ("never-opened penalty (per loser)", int(never.sum()), int(losers.sum()))):
+        share, low, high = proportion_ci(hits, max(total, 1), level=level)
+        rows.append(dict(figure=name, value=share, low=low, high=high))
+    mean, low, high = mean_ci(df["turns"].to_numpy(), level=level)
+    rows.append(dict(figure="turns per round", value=mean, low=low, high=high))
+    return pd.DataFrame(rows)
+
+
+def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
+    """Text report of a run of single rounds."""
+    n = _players(df)
+    pos = by_position(df)
+    rates = round_rates(df)
+    lines = [f"Rami, {n} players, {len(df)} rounds (95% intervals)", "", "by position from the dealer:"]
+    for r in pos.itertuples():
+        lines.append(f"  {r.position} {r.role:<12} score {r.mean_score:7.2f} [{r.low:.2f}, {r.high:.2f}]  "
+                     f"wins {100 * r.win_rate:5.1f}% [{100 * r.win_low:.1f}, {100 * r.win_high:.1f}]")
+    first, dealer = pos.iloc[0], pos.iloc[-1]
+    lines.append(f"  first-player advantage (mean score, dealer minus first player): "
+                 f"{dealer.mean_score - first.mean_score:+.2f}")
+    lines.append("")
+    for r in rates.itertuples():
+        if r.figure == "turns per round":
+            lines.append(f"{r.figure}: {r.value:.2f} [{r.low:.2f}, {r.high:.2f}]")
+        else:
+            lines.append(f"{r.figure}: {100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]")
+    score = _seat_matrix(df, "score_", n).ravel()
+    q = np.percentile(score, [50, 90, 99])
+    lines.append(f"round scores of all seats: mean {score.mean():.2f}, median {q[0]:.0f}, 90% {q[1]:.0f}, "
+                 f"99% {q[2]:.0f}, max {score.max()}")
+    return "\n".join(lines)
+
+
+def plot_deal_report(df: pd.DataFrame, *, fig=None):
+    """Distribution of round scores and mean score by position from the dealer."""
+    import matplotlib.pyplot as plt
+
+    n = _players(df)
+    fig = fig or plt.figure(figsize=(10, 4))
+    ax1, ax2 = fig.subplots(1, 2)
+    score = _seat_matrix(df, "score_", n).ravel()
+    ax1.hist(score[score > 0], bins=np.arange(0, score.max() + 10, 5), color="tab:blue")
+    ax1.set_xlabel("round score of a loser")
+    ax1.set_ylabel("seats")
+    ax1.set_title(f"Rami, {n} players: round scores")
+    pos = by_position(df)
+    ax2.bar(pos["position"], pos["mean_score"], yerr=[pos["mean_score"] - pos["low"], pos["high"] - pos["mean_score"]],
+            color="tab:orange", capsize=3)
+    ax2.set_xlabel("position from the dealer (1 plays first, n deals)")
+    ax2.set_ylabel("mean round score")
+    ax2.set_title("first-player and dealer advantage")
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------------- whole games
+
+
+def game_summary(df: pd.DataFrame, *, level: float = 0.95) -> dict:
+    """Rounds per game and the winner's position from the first dealer, over games."""
+    _require(df, ["game", "round", "dealer", "total_0"])
+    n = _players(df)
+    last = df.sort_values(["game", "round"]).groupby("game").tail(1)
+    first = df[df["round"] == 0].set_index("game")["dealer"]
+    totals = _seat_matrix(last, "total_", n)
+    winner = totals.argmin(axis=1)
+    first_dealer = first.loc[last["game"].to_numpy()].to_numpy().astype(int)
+    position = (winner - first_dealer - 1) % n + 1
+    rounds = last["round"].to_numpy() + 1
+    mean, low, high = mean_ci(rounds, level=level)
+    wins = []
+    for k in range(1, n + 1):
+        share, wl, wh = proportion_ci(int((position == k).sum()), len(position), level=level)
+        wins.append(dict(position=k, win_rate=share, low=wl, high=wh))
+    return dict(games=len(last), rounds=rounds, rounds_mean=(mean, low, high), wins=pd.DataFrame(wins))
+
+
+def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
+    n = _players(df)
+    s = game_summary(df)
+    mean, low, high = s["rounds_mean"]
+    lines = [f"Rami, {n} players, {s['games']} whole games (target {100 * (n - 1)}; 95% intervals)",
+             f"rounds per game: {mean:.2f} [{low:.2f}, {high:.2f}], median {np.median(s['rounds']):.0f}, "
+             f"max {s['rounds'].max()}", "game wins by position from the first dealer (1 plays first):"]
+    for r in s["wins"].itertuples():
+        lines.append(f"  {r.position}: {100 * r.win_rate:5.1f}% [{100 * r.low:.1f}, {100 * r.high:.1f}]")
+    lines.append("")
+    lines.append(format_deal_report(df.rename(columns={"round": "round_index"})).split("\n", 1)[1].strip("\n"))
+    return "\n".join(lines)
+
+
+def plot_game_report(df: pd.DataFrame, *, fig=None):
+    import matplotlib.pyplot as plt
+
+    s = game_summary(df)
+    fig = fig or plt.figure(figsize=(10, 4))
+    ax1, ax2 = fig.subplots(1, 2)
+    ax1.hist(s["rounds"], bins=np.arange(0.5, s["rounds"].max() + 1.5), color="tab:green")
+    ax1.set_xlabel("rounds per game")
+    ax1.set_ylabel("games")
+    w = s["wins"]
+    ax2.bar(w["position"], w["win_rate"], yerr=[w["win_rate"] - w["low"], w["high"] - w["win_rate"]], capsize=3)
+    ax2.set_xlabel("position from the first dealer")
+    ax2.set_ylabel("share of games won")
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------------- paired studies
+
+
+def variant_table(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> pd.DataFrame:
+    """Per variant: rates, turns, the first player's mean score, and paired differences from the first variant."""
+    _require(df, ["deal", "dealer"])
+    names = [c[len("turns_"):] for c in df.columns if c.startswith("turns_")]
+    if not names:
+        raise ValueError("missing columns turns_<variant>: expected a Rami study run")
+    n = 0
+    while f"score_{names[0]}_{n}" in df.columns:
+        n += 1
+    dealer = df["dealer"].to_numpy().astype(int)
+    first_seat = (dealer + 1) % n
+    rows = []
+    base_turns = df[f"turns_{names[0]}"].to_numpy().astype(float)
+    base_first = None
+    for name in names:
+        score = np.stack([df[f"score_{name}_{p}"].to_numpy() for p in range(n)], 1).astype(float)
+        first = score[np.arange(len(df)), first_seat]
+        base_first = first if base_first is None else base_first
+        turns = df[f"turns_{name}"].to_numpy().astype(float)
+        row = dict(variant=name, turns=turns.mean(), rami_sec=df[f"rami_sec_{name}"].mean(),
+                   blocked=df[f"blocked_{name}"].mean(), never_opened=df[f"never_opened_{name}"].mean(),
+                   mean_score=score.mean(), first_player=first.mean())
+        d_turns = mean_ci(turns - base_turns, level=level)
+        d_first = mean_ci(first - base_first, level=level)
+        row.update(d_turns=d_turns[0], d_turns_low=d_turns[1], d_turns_high=d_turns[2],
+                   d_first=d_first[0], d_first_low=d_first[1], d_first_high=d_first[2])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def format_study(df: pd.DataFrame, meta: dict | None = None) -> str:
+    t = variant_table(df, meta)
+    kind = (meta or {}).get("study", "study")
+    lines = [f"Rami {kind} study, {len(df)} rounds played under every variant (paired; 95% intervals of the "
+             f"differences from {t['variant'].iloc[0]})",
+             f"{'variant':<18}{'turns':>7}{'Δturns':>17}{'rami sec':>10}{'blocked':>9}{'never op.':>10}"
+             f"{'mean score':>11}{'first pl.':>10}{'Δfirst pl.':>20}"]
+    for r in t.itertuples():
+        lines.append(f"{r.variant:<18}{r.turns:7.2f} {r.d_turns:+6.2f} [{r.d_turns_low:+.2f},{r.d_turns_high:+.2f}]"
+                     f"{100 * r.rami_sec:9.2f}%{100 * r.blocked:8.2f}%{r.never_opened:10.3f}{r.mean_score:11.2f}"
+                     f"{r.first_player:10.2f} {r.d_first:+6.2f} [{r.d_first_low:+.2f},{r.d_first_high:+.2f}]")
+    return "\n".join(line.replace("nan", " - ") for line in lines)
+
+
+def plot_study(df: pd.DataFrame, *, fig=None):
+    """Rates and turns per variant."""
+    import matplotlib.pyplot as plt
+
+    t = variant_table(df)
+    fig = fig or plt.figure(figsize=(11, 4))
+    ax1, ax2 = fig.subplots(1, 2)
+    x = np.arange(len(t))
+    ax1.bar(x - 0.2, 100 * t["rami_sec"], width=0.4, label="rami sec %")
+    ax1.bar(x + 0.2, 100 * t["blocked"], width=0.4, label="blocked %")
+    ax1.set_xticks(x, t["variant"], rotation=45, ha="right")
+    ax1.legend()
+    ax2.bar(x, t["turns"], color="tab:gray")
+    ax2.set_xticks(x, t["variant"], rotation=45, ha="right")
+    ax2.set_ylabel("turns per round")
+    fig.tight_layout()
+    return fig
+
+
+REPORTS = {
+    "deal": (format_deal_report, plot_deal_report),
+    "game": (format_game_report, plot_game_report),
+    "threshold": (format_study, plot_study),
+    "options": (format_study, plot_study),
+}

@@ -1,0 +1,494 @@
+"""Rami kernels: whole rounds and whole games, ``@njit`` over count vectors, batched with ``prange``.
+
+A round's randomness (the shuffle, a recycled stock, the random policy) comes from one stream:
+``deal_state(seed, deal)`` for single rounds (round ``i`` dealt by seat ``i % n``), and
+``deal_state(seed, game)`` carried through every round of a whole game (first dealer drawn from
+it). Results never depend on threads or chunks.
+
+The kernel runs the turn (draw, table actions, discard), asks the policy (``policies.py``) at
+each decision and logs every move as a row of ``LOG_W`` integers ``(code, seat, x0..x5)``:
+
+* ``EV_DRAW`` / ``EV_TAKE`` (card): from the stock / the top discard;
+* ``EV_MELD`` (type, a, b, c, d): a new meld (the row layout of ``melds.py``);
+* ``EV_OPEN`` (exempt): the player has opened with the melds laid so far this turn (exempt = 1
+  when a rami sec exempt from the opening conditions);
+* ``EV_LAYOFF`` / ``EV_RETRIEVE`` (meld index, card, slot): a lay-off / a joker taken back;
+* ``EV_DISCARD`` (card); ``EV_OUT``; ``EV_RECYCLE`` (cards); ``EV_BLOCKED``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.rami.melds import (CAND_MAX, CAND_W, M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
+                                    MODE_MELD, SET, add_meld_cards, apply_layoff, apply_retrieve, best_melds_nb,
+                                    isolated, kind_at, layoff_slot, retrieve_slot)
+from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
+                                       choose_opening, choose_retrieval, freed_joker_usable)
+from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, NEVER_OPENED_SURCHARGE, OPT
+from cardlab.sim.rng import below_n, deal_state
+
+EV_DRAW, EV_TAKE, EV_MELD, EV_OPEN, EV_LAYOFF, EV_RETRIEVE, EV_DISCARD, EV_OUT, EV_RECYCLE, EV_BLOCKED = range(1, 11)
+EVENT_NAMES = ("", "draw", "take", "meld", "open", "layoff", "retrieve", "discard", "out", "recycle", "blocked")
+LOG_W = 8
+LOG_ROWS = 1024
+MAX_TURNS = 2000  # a safety net; real rounds end far sooner (the stock runs out)
+DECK_MAX = 108
+PLAN_NONE, PLAN_LAYOFF, PLAN_RETRIEVE, PLAN_MELD, PLAN_OPEN = range(5)
+R_WON, R_OPENED, R_HAND, R_SCORE = range(4)
+MAX_ROUNDS = 200  # rounds kept per whole game (typical games last 3 to 20; a longer one is an error)
+
+
+@njit(cache=True)
+def log_event(log, li, code, seat, x0, x1, x2, x3, x4):
+    if li < log.shape[0]:
+        log[li, 0] = code
+        log[li, 1] = seat
+        log[li, 2] = x0
+        log[li, 3] = x1
+        log[li, 4] = x2
+        log[li, 5] = x3
+        log[li, 6] = x4
+    return li + 1
+
+
+@njit(cache=True)
+def meld_holds(m, kind):
+    """Does meld ``m`` hold natural ``kind``?"""
+    if kind < 0 or kind == JOKER:
+        return False
+    if m[M_TYPE] == SET:
+        return kind % 13 == m[M_A] - 1 and (m[M_B] >> (kind // 13) & 1) == 1
+    if kind // 13 != m[M_A]:
+        return False
+    for p in range(m[M_B], m[M_C] + 1):
+        if not (m[M_D] >> p & 1) and kind_at(m[M_A], p) == kind:
+            return True
+    return False
+
+
+@njit(cache=True)
+def lay_melds(melds, n, seat, hand, table, nt, log, li, tk):
+    """Put ``n`` melds from the hand on the table; returns (table size, log size, taken card among them)."""
+    used_tk = False
+    for i in range(n):
+        for f in range(5):
+            table[nt, f] = melds[i, f]
+        table[nt, 5] = seat
+        add_meld_cards(melds[i], hand, -1)
+        li = log_event(log, li, EV_MELD, seat, melds[i, 0], melds[i, 1], melds[i, 2], melds[i, 3], melds[i, 4])
+        used_tk = used_tk or meld_holds(melds[i], tk)
+        nt += 1
+    return nt, li, used_tk
+
+
+@njit(cache=True)
+def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
+    """How the top discard ``tk`` (already added to ``hand``) can reach the table this turn: (plan, meld index).
+
+    ``meld_free``: the hand without ``tk`` is known to hold no opening (not opened) or no meld
+    (opened), so only melds through ``tk`` matter and an isolated ``tk`` needs no search.
+    """
+    min_left = 1 if o[OPT.go_out_requires_discard] else 0
+    jmax = o[OPT.jokers_per_meld]
+    lone = meld_free and isolated(hand, tk, jmax)
+    if not opened:
+        if lone:
+            return PLAN_NONE, -1
+        v, _, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], tk, 0, min_left,
+                                jmax, out, scratch)
+        return (PLAN_OPEN, -1) if v >= 0 else (PLAN_NONE, -1)
+    if cards_in(hand) - 1 >= min_left:
+        for t in range(nt):
+            if layoff_slot(table[t], tk, jmax) >= 0:
+                return PLAN_LAYOFF, t
+        for t in range(nt):
+            if retrieve_slot(table[t], tk) >= 0 and freed_joker_usable(hand, tk, o, min_left, out, scratch):
+                return PLAN_RETRIEVE, t
+    if lone:
+        return PLAN_NONE, -1
+    v, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
+    return (PLAN_MELD, -1) if v >= 0 else (PLAN_NONE, -1)
+
+
+@njit(cache=True)
+def retrieve(seat, hand, t, kind, table, nt, o, min_left, out, scratch, log, li, tk):
+    """Take back the joker of meld ``t`` with natural ``kind``; under 'new_meld' lay it at once in new melds."""
+    slot = retrieve_slot(table[t], kind)
+    apply_retrieve(table[t], slot)
+    hand[kind] -= 1
+    hand[JOKER] += 1
+    li = log_event(log, li, EV_RETRIEVE, seat, t, kind, slot, 0, 0)
+    used_tk = kind == tk
+    if not o[OPT.freed_joker_anywhere]:
+        _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld], out, scratch)
+        nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+        used_tk = used_tk or used
+    return nt, li, used_tk
+
+
+@njit(cache=True)
+def layoff(seat, hand, t, kind, table, o, log, li):
+    slot = layoff_slot(table[t], kind, o[OPT.jokers_per_meld])
+    apply_layoff(table[t], kind, slot)
+    hand[kind] -= 1
+    return log_event(log, li, EV_LAYOFF, seat, t, kind, slot, 0, 0)
+
+
+@njit(cache=True)
+def shuffle(state, cards, lo, hi):
+    """Fisher-Yates shuffle of ``cards[lo:hi]`` from the stream."""
+    for i in range(hi - 1, lo, -1):
+        state, j = below_n(state, i - lo + 1)
+        j += lo
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+    return state
+
+
+@njit(cache=True)
+def round_scores(o, winners, opened, hv, rami_sec, score):
+    """The seed's scores (§7): winners 0; rami sec the penalty; opened H; never opened min(H + 25, cap)."""
+    for p in range(o[OPT.players]):
+        if winners[p]:
+            score[p] = 0
+        elif rami_sec:
+            score[p] = o[OPT.rami_sec_penalty]
+        elif opened[p]:
+            score[p] = hv[p]
+        else:
+            score[p] = min(hv[p] + NEVER_OPENED_SURCHARGE, o[OPT.never_opened_cap])
+
+
+@njit(cache=True)
+def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch, log, deck_log, res):
+    """Play one round dealt by ``dealer``; returns (state, turns, blocked, rami_sec, log rows).
+
+    ``res[R_WON|R_OPENED|R_HAND|R_SCORE, seat]`` receives the results; ``deck_log`` (if not empty)
+    the shuffled deck.
+    """
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    jmax = o[OPT.jokers_per_meld]
+    min_left = 1 if o[OPT.go_out_requires_discard] else 0
+    i = 0
+    for k in range(52):
+        deck[i] = k
+        deck[i + 1] = k
+        i += 2
+    for j in range(o[OPT.n_jokers]):
+        deck[i] = JOKER
+        i += 1
+    state = shuffle(state, deck, 0, n_cards)
+    if deck_log.shape[0] > 0:
+        deck_log[:n_cards] = deck[:n_cards]
+    hands[:, :] = 0
+    opened = np.zeros(P, np.int64)
+    open_turn = np.full(P, -1, np.int64)
+    # meld_free[p]: p's hand at the end of its last turn held no opening (not opened) or no meld
+    # (opened), so next turn only melds through the card drawn can appear: searches are skipped
+    # when that card is isolated. A pure speed-up: the decisions are the same.
+    meld_free = np.zeros(P, np.bool_)
+    i = 0
+    for r in range(o[OPT.hand_size]):
+        for k in range(P):
+            hands[(dealer + 1 + k) % P, deck[i]] += 1
+            i += 1
+    pile[0] = deck[i]
+    npile = 1
+    sp = i + 1
+    nt = 0
+    recycled = False
+    seat = (dealer + 1) % P
+    t = 0
+    li = 0
+    blocked = False
+    winner = -1
+    while True:
+        if sp == n_cards:
+            if o[OPT.recycle_discards] and not recycled and npile > 1:
+                m = npile - 1
+                for j in range(m):
+                    deck[n_cards - m + j] = pile[j]
+                state = shuffle(state, deck, n_cards - m, n_cards)
+                pile[0] = pile[npile - 1]
+                npile = 1
+                sp = n_cards - m
+                recycled = True
+                li = log_event(log, li, EV_RECYCLE, seat, m, 0, 0, 0, 0)
+            else:
+                blocked = True
+                li = log_event(log, li, EV_BLOCKED, seat, 0, 0, 0, 0, 0)
+                break
+        if t >= MAX_TURNS:
+            blocked = True
+            li = log_event(log, li, EV_BLOCKED, seat, 0, 0, 0, 0, 0)
+            break
+        hand = hands[seat]
+        pol = pols[seat]
+        nobody = True
+        opponent_close = False
+        for p in range(P):
+            if p != seat and opened[p]:
+                nobody = False
+                if cards_in(hands[p]) <= 3:
+                    opponent_close = True
+        # draw
+        top = pile[npile - 1] if npile > 0 else -1
+        offered = top >= 0 and (t >= P or o[OPT.discard_take_first_round] == 1) and not (
+            o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+        plan = PLAN_NONE
+        plan_meld = -1
+        if offered:
+            hand[top] += 1
+            plan, plan_meld = take_plan(hand, top, opened[seat], meld_free[seat], table, nt, o, out, scratch)
+            hand[top] -= 1
+            if o[OPT.discard_take_must_use] and plan == PLAN_NONE:
+                offered = False
+        state, take = choose_draw(pol, state, plan != PLAN_NONE, offered)
+        tk = -1
+        tk_used = False
+        drawn = -1
+        if take:
+            tk = top
+            hand[tk] += 1
+            npile -= 1
+            li = log_event(log, li, EV_TAKE, seat, tk, 0, 0, 0, 0)
+        else:
+            drawn = deck[sp]
+            sp += 1
+            hand[drawn] += 1
+            li = log_event(log, li, EV_DRAW, seat, drawn, 0, 0, 0, 0)
+        skip = meld_free[seat] and drawn >= 0 and isolated(hand, drawn, jmax)
+        was_opened = opened[seat] == 1
+        meld_free[seat] = False
+        # the taken discard goes to the table first when it must
+        if tk >= 0 and o[OPT.discard_take_must_use]:
+            if plan == PLAN_OPEN:
+                _, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], tk, 0,
+                                        min_left, jmax, out, scratch)
+                nt, li, tk_used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                opened[seat] = 1
+                open_turn[seat] = t
+                li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
+            elif plan == PLAN_LAYOFF:
+                li = layoff(seat, hand, plan_meld, tk, table, o, log, li)
+                tk_used = True
+            elif plan == PLAN_RETRIEVE:
+                nt, li, tk_used = retrieve(seat, hand, plan_meld, tk, table, nt, o, min_left, out, scratch, log, li, tk)
+            else:
+                _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
+                nt, li, tk_used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+        # opening
+        if not opened[seat] and o[OPT.rami_sec_exempt] and nobody:
+            v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, out, scratch)
+            if v >= 0 and n > 0:
+                melded = np.zeros(HAND_W, np.int64)
+                for j in range(n):
+                    add_meld_cards(out[j], melded, 1)
+                if cards_in(hand) - cards_in(melded) <= 1 and (tk < 0 or tk_used or melded[tk] > 0):
+                    nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                    tk_used = tk_used or used
+                    opened[seat] = 1
+                    open_turn[seat] = t
+                    li = log_event(log, li, EV_OPEN, seat, 1, 0, 0, 0, 0)
+        # a discard taken and kept must leave another card to discard: it sits out of the searches
+        forbidden = tk if tk >= 0 and not tk_used else -1
+        hidden = 0
+        if forbidden >= 0:
+            hidden = 1
+            hand[forbidden] -= 1
+        search_left = 1 if hidden > 0 else min_left
+        if not opened[seat] and skip and min_left == 0:
+            meld_free[seat] = True  # the card drawn fits no meld: still no opening
+        elif not opened[seat]:
+            state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch)
+            meld_free[seat] = not exists and hidden == 0 and min_left == 0
+            if n > 0:
+                nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                tk_used = tk_used or used
+                opened[seat] = 1
+                open_turn[seat] = t
+                li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
+        # once opened: jokers back, new melds, lay-offs
+        if opened[seat]:
+            retrieved = False
+            while True:
+                state, tt, k = choose_retrieval(pol, state, hand, table, nt, o, search_left, out, scratch)
+                if tt < 0:
+                    break
+                nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, search_left, out, scratch, log, li, tk)
+                tk_used = tk_used or used
+                retrieved = True
+            if not (was_opened and skip and not retrieved):
+                state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+                nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                tk_used = tk_used or used
+            meld_free[seat] = pol == 0 and search_left == 0
+        if hidden > 0:
+            hand[forbidden] += hidden
+        if opened[seat]:
+            while True:
+                state, k, tt = choose_layoff(pol, state, hand, table, nt, o, opponent_close,
+                                             tk if tk >= 0 and not tk_used else -1)
+                if k < 0:
+                    break
+                li = layoff(seat, hand, tt, k, table, o, log, li)
+                tk_used = tk_used or k == tk
+        if cards_in(hand) == 0:
+            winner = seat
+            li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
+            break
+        forbidden = tk if tk >= 0 and not tk_used and hand[tk] < 2 else -1  # a twin held may go
+        state, k = choose_discard(pol, state, hand, forbidden, table, nt, opened[seat], o, opponent_close, out,
+                                  scratch)
+        hand[k] -= 1
+        pile[npile] = k
+        npile += 1
+        li = log_event(log, li, EV_DISCARD, seat, k, 0, 0, 0, 0)
+        if cards_in(hand) == 0:
+            winner = seat
+            li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
+            break
+        t += 1
+        seat = (seat + 1) % P
+    turns = t if blocked else t + 1
+    # results
+    rami_sec = False
+    if winner >= 0:
+        rami_sec = open_turn[winner] == t
+        for p in range(P):
+            if p != winner and opened[p]:
+                rami_sec = False
+    for p in range(P):
+        h = 0
+        for k in range(HAND_W):
+            h += hands[p, k] * HAND_VALUE[k]
+        res[R_HAND, p] = h
+        res[R_OPENED, p] = opened[p]
+        res[R_WON, p] = 0
+    if winner >= 0:
+        res[R_WON, winner] = 1
+    else:
+        low = res[R_HAND, 0]
+        for p in range(P):
+            low = min(low, res[R_HAND, p])
+        for j in range(P):
+            p = (seat + j) % P
+            if res[R_HAND, p] == low:
+                res[R_WON, p] = 1
+                if o[OPT.blocked_tie_next]:
+                    break
+    round_scores(o, res[R_WON], res[R_OPENED], res[R_HAND], rami_sec, res[R_SCORE])
+    return state, turns, blocked, rami_sec, li
+
+
+@njit(cache=True)
+def _workspace(P):
+    return (np.zeros((P, HAND_W), np.int64), np.zeros(DECK_MAX, np.int64), np.zeros(DECK_MAX, np.int64),
+            np.zeros((MAX_MELDS, MELD_W), np.int64), np.zeros((MAX_MELDS, MELD_W), np.int64), new_scratch_nb(),
+            np.zeros((4, P), np.int64))
+
+
+@njit(cache=True)
+def new_scratch_nb():
+    return np.empty((CAND_MAX, CAND_W), np.int64)
+
+
+@njit(cache=True, parallel=True)
+def play_rounds_nb(seed, first, count, o, pols, dealer, turns, blocked, rami_sec, won, opened, hand_value, score,
+                   logs, log_rows, decks):
+    """Rounds ``first .. first+count-1``: round ``i`` from ``deal_state(seed, i)``, dealt by seat ``i % n``.
+
+    ``logs`` (count, LOG_ROWS, LOG_W) and ``decks`` (count, 108) are filled when not empty.
+    """
+    P = o[OPT.players]
+    record = logs.shape[0] > 0
+    blocks = min(count, 64)
+    for b in prange(blocks):
+        hands, deck, pile, table, out, scratch, res = _workspace(P)
+        no_log = np.zeros((0, LOG_W), np.int64)
+        no_deck = np.zeros(0, np.int64)
+        for d in range(b * count // blocks, (b + 1) * count // blocks):
+            deal = first + d
+            dl = deal % P
+            state = deal_state(seed, deal)
+            table[:, :] = 0
+            log = logs[d] if record else no_log
+            deck_log = decks[d] if record else no_deck
+            state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch, log,
+                                                  deck_log, res)
+            dealer[d] = dl
+            turns[d] = tn
+            blocked[d] = bl
+            rami_sec[d] = rs
+            if record:
+                log_rows[d] = li
+            for p in range(P):
+                won[d, p] = res[R_WON, p]
+                opened[d, p] = res[R_OPENED, p]
+                hand_value[d, p] = res[R_HAND, p]
+                score[d, p] = res[R_SCORE, p]
+
+
+@njit(cache=True)
+def game_over_nb(totals, target):
+    low = totals[0]
+    high = totals[0]
+    for p in range(totals.shape[0]):
+        low = min(low, totals[p])
+        high = max(high, totals[p])
+    if high < target:
+        return False
+    n_low = 0
+    for p in range(totals.shape[0]):
+        if totals[p] == low:
+            n_low += 1
+    return n_low == 1
+
+
+@njit(cache=True, parallel=True)
+def play_games_nb(seed, first, count, o, pols, max_rounds, rounds, dealer, turns, blocked, rami_sec, won, opened,
+                  hand_value, score, total):
+    """Whole games ``first .. first+count-1``; game ``g`` from ``deal_state(seed, g)`` (first dealer from it).
+
+    Row ``g * max_rounds + r`` holds round ``r`` of game ``g``; ``rounds[g]`` counts them
+    (``max_rounds + 1`` when the game was cut unfinished).
+    """
+    P = o[OPT.players]
+    blocks = min(count, 64)
+    for b in prange(blocks):
+        hands, deck, pile, table, out, scratch, res = _workspace(P)
+        no_log = np.zeros((0, LOG_W), np.int64)
+        no_deck = np.zeros(0, np.int64)
+        totals = np.zeros(P, np.int64)
+        for g in range(b * count // blocks, (b + 1) * count // blocks):
+            state = deal_state(seed, first + g)
+            state, dl = below_n(state, P)
+            totals[:] = 0
+            r = 0
+            while True:
+                if r == max_rounds:
+                    rounds[g] = max_rounds + 1
+                    break
+                row = g * max_rounds + r
+                table[:, :] = 0
+                state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch,
+                                                      no_log, no_deck, res)
+                dealer[row] = dl
+                turns[row] = tn
+                blocked[row] = bl
+                rami_sec[row] = rs
+                for p in range(P):
+                    won[row, p] = res[R_WON, p]
+                    opened[row, p] = res[R_OPENED, p]
+                    hand_value[row, p] = res[R_HAND, p]
+                    score[row, p] = res[R_SCORE, p]
+                    totals[p] += res[R_SCORE, p]
+                    total[row, p] = totals[p]
+                r += 1
+                dl = (dl + 1) % P
+                if game_over_nb(totals, o[OPT.target]):
+                    rounds[g] = r
+                    break

@@ -1,0 +1,242 @@
+"""Rami policies: every decision of a turn, as ``@njit`` functions selected by an integer id.
+
+The kernel (``kernels.py``) runs the turn and asks the policy at each decision; it checks and
+executes what the policy returns. Two policies:
+
+``heuristic`` (id 0), rules of thumb:
+
+* Draw: take the top discard whenever it can go to the table at once (it is then free progress);
+  otherwise draw from the stock.
+* Open with the melds of highest meld value (exact search) as soon as they reach the threshold
+  with a joker-free run, *except* hold back while no opponent has opened, the opening would leave
+  exactly two cards (one discard away from a rami sec next turn) and the stock still holds two
+  rounds of turns.
+* Once opened: take a joker back whenever the freed joker can go into a new meld at once (with
+  ``freed_joker_use='anywhere'``: whenever possible); lay down every meld of the hand (the melds
+  that leave the lowest hand value, exact search); lay off every natural that fits a table meld;
+  lay off a joker only when it leaves at most one card in hand or an opponent is close to going
+  out (a joker in hand is worth melds later but costs 20).
+* Discard the card of highest ``value x weight - keep``: ``keep`` protects cards in the hand's
+  best melds (100), then cards close to melds (6 per other suit of the same rank held, 5 per
+  same-suit neighbour, 3 per same-suit card two away, 8 if it would lay off on the table once
+  opened; "in the best melds" is checked cheaply: part of a joker-free set or run of three held); ``weight`` is 1, or 3 when an opponent who opened holds three cards or fewer (shed
+  high cards before being caught). Never a joker while another card is legal.
+
+``random`` (id 1), a legal baseline: draws from the discard with probability 1/2 when it may;
+opens, lays each meld and each lay-off with probability 1/2; never takes a joker back unless
+it has to; discards a uniformly random legal card.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, add_meld_cards, best_melds_nb, in_natural_meld, kind_at,
+                                    layoff_slot, meld_jokers, retrieve_slot)
+from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT
+from cardlab.sim.rng import below_n
+
+
+class Policy(NamedTuple):
+    HEURISTIC: int = 0
+    RANDOM: int = 1
+
+
+POLICY = Policy()
+POLICY_NAMES = ("heuristic", "random")
+
+
+@njit(cache=True)
+def cards_in(hand):
+    n = 0
+    for k in range(53):
+        n += hand[k]
+    return n
+
+
+@njit(cache=True)
+def coin(state):
+    state, r = below_n(state, 2)
+    return state, r == 1
+
+
+@njit(cache=True)
+def choose_draw(pol, state, usable, offered):
+    """Take the top discard? ``offered``: the rules allow it; ``usable``: it can reach the table this turn."""
+    if not offered:
+        return state, False
+    if pol == POLICY.HEURISTIC:
+        return state, usable
+    return coin(state)
+
+
+@njit(cache=True)
+def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
+    """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
+    value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
+                                o[OPT.jokers_per_meld], out, scratch)
+    if value < 0:
+        return state, 0, False
+    if pol == POLICY.HEURISTIC:
+        used = 0
+        for i in range(n):
+            used += meld_size_cards(out[i])
+        if nobody_opened and cards_in(hand) - used == 2 and stock_left >= 2 * o[OPT.players]:
+            return state, 0, True  # hold back: a rami sec is one card away
+        return state, n, True
+    state, yes = coin(state)
+    return state, (n if yes else 0), True
+
+
+@njit(cache=True)
+def meld_size_cards(m):
+    tmp = np.zeros(53, np.int64)
+    add_meld_cards(m, tmp, 1)
+    return cards_in(tmp)
+
+
+@njit(cache=True)
+def choose_melds(pol, state, hand, o, min_left, out, scratch):
+    """New melds for an opened player (written to ``out``; their count)."""
+    value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, o[OPT.jokers_per_meld], out, scratch)
+    if value <= 0:
+        return state, 0
+    if pol == POLICY.HEURISTIC:
+        return state, n
+    kept = 0
+    for i in range(n):
+        state, yes = coin(state)
+        if yes:
+            out[kept, :] = out[i, :]
+            kept += 1
+    return state, kept
+
+
+@njit(cache=True)
+def freed_joker_usable(hand, kind, o, min_left, out, scratch):
+    """After putting ``kind`` in place of a table joker, can the joker go into a new meld from this hand?"""
+    if o[OPT.freed_joker_anywhere]:
+        return True
+    hand[kind] -= 1
+    hand[JOKER] += 1
+    value, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld], out, scratch)
+    hand[kind] += 1
+    hand[JOKER] -= 1
+    return value >= 0
+
+
+@njit(cache=True)
+def choose_retrieval(pol, state, hand, table, nt, o, min_left, out, scratch):
+    """(meld index, natural) to take a joker back with, or (-1, -1)."""
+    if pol != POLICY.HEURISTIC:
+        return state, -1, -1
+    for t in range(nt):
+        if meld_jokers(table[t]) == 0:
+            continue
+        for k in range(52):
+            if hand[k] > 0 and retrieve_slot(table[t], k) >= 0 and freed_joker_usable(hand, k, o, min_left, out, scratch):
+                return state, t, k
+    return state, -1, -1
+
+
+@njit(cache=True)
+def choose_layoff(pol, state, hand, table, nt, o, opponent_close, forbidden):
+    """(natural or joker, meld index) to lay off, or (-1, -1) to stop.
+
+    Never leaves a hand that holds only ``forbidden`` (the discard taken this turn, not yet on the
+    table), which could not be discarded, nor an empty hand when going out needs a discard.
+    """
+    n_cards = cards_in(hand)
+    min_left = 1 if o[OPT.go_out_requires_discard] else 0
+    stuck = forbidden >= 0 and n_cards == 2
+    if n_cards - 1 < min_left or stuck:
+        return state, -1, -1
+    jmax = o[OPT.jokers_per_meld]
+    if pol == POLICY.HEURISTIC:
+        for k in range(52):
+            if hand[k] > 0:
+                for t in range(nt):
+                    if layoff_slot(table[t], k, jmax) >= 0:
+                        return state, k, t
+        if hand[JOKER] > 0 and (n_cards <= 2 or opponent_close):
+            for t in range(nt):
+                if layoff_slot(table[t], JOKER, jmax) >= 0:
+                    return state, JOKER, t
+        return state, -1, -1
+    state, go = coin(state)
+    if not go:
+        return state, -1, -1
+    count = 0
+    for k in range(53):
+        if hand[k] > 0:
+            for t in range(nt):
+                if layoff_slot(table[t], k, jmax) >= 0:
+                    count += 1
+    if count == 0:
+        return state, -1, -1
+    state, pick = below_n(state, count)
+    for k in range(53):
+        if hand[k] > 0:
+            for t in range(nt):
+                if layoff_slot(table[t], k, jmax) >= 0:
+                    if pick == 0:
+                        return state, k, t
+                    pick -= 1
+    return state, -1, -1
+
+
+@njit(cache=True)
+def neighbours(hand, k):
+    """How close natural ``k`` is to melds: other suits of its rank, same-suit cards one and two away."""
+    s = k // 13
+    r = k % 13
+    score = 0
+    for s2 in range(4):
+        if s2 != s and hand[s2 * 13 + r] > 0:
+            score += 6
+    for qi in range(2 if r == 0 else 1):
+        q = 14 if qi == 1 else r + 1
+        for d in range(1, 3):
+            for p in (q - d, q + d):
+                if 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
+                    score += 5 if d == 1 else 3
+    return score
+
+
+@njit(cache=True)
+def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_close, out, scratch):
+    """The card to discard (never ``forbidden``, the discard taken this turn while it is still in hand)."""
+    legal = 0
+    for k in range(53):
+        if hand[k] > 0 and k != forbidden:
+            legal += hand[k]
+    if pol != POLICY.HEURISTIC:
+        state, pick = below_n(state, legal)
+        for k in range(53):
+            if hand[k] > 0 and k != forbidden:
+                if pick < hand[k]:
+                    return state, k
+                pick -= hand[k]
+        return state, -1
+    weight = 3 if opponent_close else 1
+    best = -1
+    best_score = -(1 << 40)
+    for k in range(52):
+        if hand[k] == 0 or k == forbidden:
+            continue
+        keep = 100 if in_natural_meld(hand, k) else 0
+        keep += neighbours(hand, k)
+        if not opened:
+            for t in range(nt):
+                if layoff_slot(table[t], k, o[OPT.jokers_per_meld]) >= 0:
+                    keep += 8
+                    break
+        score = weight * HAND_VALUE[k] - keep
+        if score >= best_score:
+            best_score = score
+            best = k
+    if best < 0 and hand[JOKER] > 0 and forbidden != JOKER:
+        best = JOKER
+    return state, best

@@ -1,0 +1,277 @@
+"""Rami (French rami 51, scored the Catalan way) as data: cards, values, options and round scoring.
+
+The rules as coded (every choice is a named option of :class:`RamiOptions`, default first):
+
+* 2 to 6 players, each for themselves. Two 52-card packs and four jokers, 108 cards
+  (``n_jokers=2``: 106). Twin cards (same suit and rank) are interchangeable, so a hand is a
+  vector of 52 counts (0, 1 or 2) plus a joker count.
+* 13 cards each (``hand_size=14`` as a variant), dealt one at a time from the dealer's left;
+  the next card starts the discard pile, the rest is the stock. The dealer's left plays first,
+  play goes clockwise; the deal passes clockwise every round.
+* Melds: a *set* is 3 or 4 cards of one rank, all suits different (never twins); a *run* is 3 to
+  13 cards of one suit in the order A-2-…-10-J-Q-K-A, the ace at one end only (no K-A-2). At most
+  one joker per meld (``max_jokers_per_meld=1``; ``2`` or ``None`` = any number, always fewer
+  jokers than naturals). A joker counts as the card it stands for.
+* Meld value (for the opening): pips, J Q K 10, ace 1 low in a run and 11 high or in a set.
+  Hand value (what a loser pays): pips, J Q K 10, ace 11, joker 20; the whole deck holds 840.
+* A turn: draw (stock, or the top discard when it goes to the table this turn), table actions,
+  discard. Opening needs new melds worth ``open_threshold`` (51) with a joker-free run
+  (``open_needs_pure_run``). Once opened a player may lay new melds, lay off on any table meld,
+  and take a joker back by putting the natural it stands for in its place; the freed joker must
+  go into a new meld the same turn (``freed_joker_use='new_meld'``; ``'anywhere'``: it becomes
+  an ordinary hand card). An empty hand wins the round (``go_out_requires_discard=False``).
+* Rami sec: opening and going out in one turn while no opponent has opened; it keeps the
+  opening conditions unless ``rami_sec_exempt_from_opening`` (then an unopened player may meld
+  the whole hand in any valid melds while nobody has opened).
+* A turn that starts with an empty stock blocks the round (``recycle_discards=True``: the first
+  time, the discards under the top card are shuffled into a new stock). The lowest raw hand
+  value wins a blocked round; ties all score 0 (``blocked_tie='all_zero'``) or go to the tied
+  player first in turn order from the player to move (``'next_in_turn'``).
+* Scoring (exact): winners 0; rami sec: every other player ``rami_sec_penalty`` (200); a loser
+  who opened pays H, the hand value left; one who never opened pays min(H + 25, 100, T/2) with
+  the target T = 100 per opponent. A game ends after the round in which some total reaches T
+  and one player alone has the lowest total; otherwise everyone plays another round.
+* ``discard_take_first_round`` (off): the top discard may be taken in the first n turns.
+  ``discard_take_must_use`` (on): the taken discard must reach the table that turn.
+  ``single_card_must_draw_stock`` (on): a player holding one card draws from the stock.
+
+Choices where the sources are silent: the card taken from the discard may not be discarded the
+same turn, but a twin of it may (twins are interchangeable: with two copies in hand, one is the
+old one); ``max_jokers_per_meld`` above one needs
+four jokers (a two-joker deck plays one joker per meld).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from cardlab.sim.options import check_choice
+
+N_KINDS = 52  # natural cards: kind = suit * 13 + rank - 1 (rank 1 = ace .. 13 = king)
+JOKER = 52  # index of the joker in a count vector
+HAND_W = 53  # length of a hand's count vector: 52 naturals + jokers
+SUITS = "♣♦♥♠"
+SUIT_LETTERS = "CDHS"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+PLAYERS = (2, 3, 4, 5, 6)
+JOKER_COUNTS = (4, 2)
+HAND_SIZES = (13, 14)
+MAX_JOKERS = (1, 2, None)
+FREED_JOKER_USE = ("new_meld", "anywhere")
+BLOCKED_TIE = ("all_zero", "next_in_turn")
+NEVER_OPENED_SURCHARGE = 25
+NEVER_OPENED_CAP = 100
+JOKER_HAND_VALUE = 20
+
+
+def _rank_hand_value(rank: int) -> int:
+    return 11 if rank == 1 else min(rank, 10)
+
+
+#: Hand value of each entry of a count vector (ace 11, J Q K 10, joker 20).
+HAND_VALUE = np.array([_rank_hand_value(k % 13 + 1) for k in range(N_KINDS)] + [JOKER_HAND_VALUE], np.int64)
+#: Meld value of a set card by rank index 0..12 (ace 11).
+SET_VALUE = np.array([_rank_hand_value(r + 1) for r in range(13)], np.int64)
+#: Meld value of a run position 1..14 (1 = ace low, 14 = ace high); index 0 unused.
+RUN_VALUE = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11], np.int64)
+DECK_HAND_VALUE = 840
+
+
+def target(players: int) -> int:
+    """The game's target: 100 points per opponent."""
+    return 100 * (players - 1)
+
+
+def never_opened_cap(players: int) -> int:
+    """The most a never-opened loser pays: min(100, half the target)."""
+    return min(NEVER_OPENED_CAP, target(players) // 2)
+
+
+@dataclass(frozen=True)
+class RamiOptions:
+    """Every rule option of Rami, validated; kernels receive them as integers (:meth:`kernel_ints`)."""
+
+    players: int = 4
+    n_jokers: int = 4
+    hand_size: int = 13
+    open_threshold: int = 51
+    open_needs_pure_run: bool = True
+    max_jokers_per_meld: int | None = 1
+    discard_take_first_round: bool = False
+    discard_take_must_use: bool = True
+    single_card_must_draw_stock: bool = True
+    freed_joker_use: str = "new_meld"
+    go_out_requires_discard: bool = False
+    rami_sec_exempt_from_opening: bool = False
+    rami_sec_penalty: int = 200
+    recycle_discards: bool = False
+    blocked_tie: str = "all_zero"
+
+    def __post_init__(self):
+        check_choice("players", self.players, PLAYERS)
+        check_choice("n_jokers", self.n_jokers, JOKER_COUNTS)
+        check_choice("hand_size", self.hand_size, HAND_SIZES)
+        for name in ("open_threshold", "rami_sec_penalty"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 10_000:
+                raise ValueError(f"{name}: {value!r} is not allowed; use an integer from 0 to 10000")
+        for name in ("open_needs_pure_run", "discard_take_first_round", "discard_take_must_use",
+                     "single_card_must_draw_stock", "go_out_requires_discard", "rami_sec_exempt_from_opening",
+                     "recycle_discards"):
+            check_choice(name, getattr(self, name), (True, False))
+        if self.max_jokers_per_meld not in MAX_JOKERS or isinstance(self.max_jokers_per_meld, bool):
+            raise ValueError(f"max_jokers_per_meld: {self.max_jokers_per_meld!r} is not allowed; choose 1, 2 or None")
+        if self.n_jokers == 2 and self.max_jokers_per_meld != 1:
+            raise ValueError(f"max_jokers_per_meld: {self.max_jokers_per_meld!r} is not allowed with n_jokers=2; "
+                             "a two-joker deck plays one joker per meld (use 1)")
+        check_choice("freed_joker_use", self.freed_joker_use, FREED_JOKER_USE)
+        check_choice("blocked_tie", self.blocked_tie, BLOCKED_TIE)
+        if self.players * self.hand_size + 2 > 52 * 2 + self.n_jokers:
+            raise ValueError(f"hand_size: {self.hand_size} is not allowed with {self.players} players; "
+                             "the deck cannot deal it")
+
+    @property
+    def deck_size(self) -> int:
+        return 104 + self.n_jokers
+
+    @property
+    def target(self) -> int:
+        return target(self.players)
+
+    @property
+    def jokers_per_meld(self) -> int:
+        """The kernel's joker limit per meld (99 = no limit beyond fewer jokers than naturals)."""
+        return 99 if self.max_jokers_per_meld is None else int(self.max_jokers_per_meld)
+
+    def kernel_ints(self) -> np.ndarray:
+        """The options as the kernels read them (see :data:`OPT`)."""
+        o = np.zeros(len(OPT._fields), np.int64)
+        o[OPT.players] = self.players
+        o[OPT.n_jokers] = self.n_jokers
+        o[OPT.hand_size] = self.hand_size
+        o[OPT.open_threshold] = self.open_threshold
+        o[OPT.open_needs_pure_run] = self.open_needs_pure_run
+        o[OPT.jokers_per_meld] = self.jokers_per_meld
+        o[OPT.discard_take_first_round] = self.discard_take_first_round
+        o[OPT.discard_take_must_use] = self.discard_take_must_use
+        o[OPT.single_card_must_draw_stock] = self.single_card_must_draw_stock
+        o[OPT.freed_joker_anywhere] = self.freed_joker_use == "anywhere"
+        o[OPT.go_out_requires_discard] = self.go_out_requires_discard
+        o[OPT.rami_sec_exempt] = self.rami_sec_exempt_from_opening
+        o[OPT.rami_sec_penalty] = self.rami_sec_penalty
+        o[OPT.recycle_discards] = self.recycle_discards
+        o[OPT.blocked_tie_next] = self.blocked_tie == "next_in_turn"
+        o[OPT.target] = self.target
+        o[OPT.never_opened_cap] = never_opened_cap(self.players)
+        return o
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class OptIndex(NamedTuple):
+    """Positions of the options in the kernels' integer vector."""
+
+    players: int = 0
+    n_jokers: int = 1
+    hand_size: int = 2
+    open_threshold: int = 3
+    open_needs_pure_run: int = 4
+    jokers_per_meld: int = 5
+    discard_take_first_round: int = 6
+    discard_take_must_use: int = 7
+    single_card_must_draw_stock: int = 8
+    freed_joker_anywhere: int = 9
+    go_out_requires_discard: int = 10
+    rami_sec_exempt: int = 11
+    rami_sec_penalty: int = 12
+    recycle_discards: int = 13
+    blocked_tie_next: int = 14
+    target: int = 15
+    never_opened_cap: int = 16
+
+
+OPT = OptIndex()
+
+
+# ------------------------------------------------------------------------------- readable cards
+
+
+def card_name(kind: int) -> str:
+    """``'A♥'``, ``'10♠'`` or ``'JK'`` for an entry of a count vector."""
+    if kind == JOKER:
+        return "JK"
+    return RANKS[kind % 13] + SUITS[kind // 13]
+
+
+_CARD = re.compile(r"^(A|10|[2-9]|J|Q|K)([♣♦♥♠CDHS])$")
+
+
+def parse_hand(text: str) -> np.ndarray:
+    """A readable hand (``"A♥ 2♥ 3♥ K♠ JK 9♣"``; suits ♣♦♥♠ or C D H S; ``JK`` a joker) → count vector.
+
+    A repeated card is its twin (at most two copies); anything else raises a one-line ``ValueError``.
+
+    >>> h = parse_hand("A♥ AH JK")
+    >>> int(h[26]), int(h[52])
+    (2, 1)
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"hand: {text!r} is not allowed; give cards such as 'A♥ 2♥ 3♥ JK'")
+    counts = np.zeros(HAND_W, np.int8)
+    for token in text.replace(",", " ").split():
+        up = token.upper()
+        if up in ("JK", "JOKER"):
+            kind = JOKER
+        else:
+            m = _CARD.match(up)
+            if m is None:
+                raise ValueError(f"hand: card {token!r} does not exist; use a rank A 2..10 J Q K then a suit "
+                                 "♣ ♦ ♥ ♠ (or C D H S), or JK for a joker")
+            rank, suit = m.groups()
+            kind = (SUITS + SUIT_LETTERS).index(suit) % 4 * 13 + RANKS.index(rank)
+        counts[kind] += 1
+        if kind != JOKER and counts[kind] > 2:
+            raise ValueError(f"hand: card {token!r} appears {counts[kind]} times; the deck holds two of each")
+        if kind == JOKER and counts[kind] > 4:
+            raise ValueError("hand: 'JK' appears more than 4 times; the deck holds at most four jokers")
+    return counts
+
+
+def hand_text(counts) -> str:
+    """A count vector as readable cards, in suit then rank order, jokers last."""
+    return " ".join(card_name(k) for k in range(HAND_W) for _ in range(int(counts[k])))
+
+
+def hand_value(counts) -> int:
+    """H: the hand value of a count vector (ace 11, joker 20)."""
+    return int(np.dot(np.asarray(counts, np.int64), HAND_VALUE))
+
+
+# ------------------------------------------------------------------------------- round scoring
+
+
+def round_scores(options: RamiOptions, winners, opened, hand_values, rami_sec: bool) -> list[int]:
+    """The seed's round scores (§7), in plain Python; kernels compute the same."""
+    n = options.players
+    out = []
+    for p in range(n):
+        if winners[p]:
+            out.append(0)
+        elif rami_sec:
+            out.append(options.rami_sec_penalty)
+        elif opened[p]:
+            out.append(int(hand_values[p]))
+        else:
+            out.append(min(int(hand_values[p]) + NEVER_OPENED_SURCHARGE, never_opened_cap(n)))
+    return out
+
+
+def game_over(totals, players: int) -> bool:
+    """§8: some total reached the target and one player alone holds the lowest total."""
+    totals = list(totals)
+    low = min(totals)
+    return max(totals) >= target(players) and totals.count(low) == 1
