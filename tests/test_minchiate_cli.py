@@ -94,7 +94,7 @@ def test_option_study(tmp_path, capsys):
     (["simulate", "minchiate", "--games", "5", "--n-deals", "0"], "--n-deals: 0 is not allowed"),
     (["simulate", "minchiate", "--deals", "5", "--expose-last-cards", "nobody"], "--expose-last-cards: 'nobody'"),
     (["simulate", "minchiate", "--deals", "5", "--policy", "greedy"], "--policy: 'greedy' is not allowed"),
-    (["replay", "minchiate", "--deal", "5:2"], "--deal: '5:2' is not allowed"),
+    (["replay", "minchiate", "--deal", "5:2"], "--deal: '5:2' is an empty range"),
 ])
 def test_bad_input_one_line_no_file(tmp_path, capsys, argv, text):
     out = tmp_path / "bad.parquet"

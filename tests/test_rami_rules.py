@@ -128,7 +128,7 @@ def test_cli_simulate_report_replay(tmp_path, capsys):
     (["simulate", "rami", "--players", "7", "--deals", "5"], "--players: 7 is not allowed"),
     (["simulate", "rami", "--open-threshold", "-1", "--deals", "5"], "--open-threshold: -1 is not allowed"),
     (["simulate", "rami", "--n-jokers", "2", "--max-jokers-per-meld", "2", "--deals", "5"], "n_jokers=2"),
-    (["replay", "rami", "--deal", "5:2"], "--deal: '5:2' is not allowed"),
+    (["replay", "rami", "--deal", "5:2"], "--deal: '5:2' is an empty range"),
     (["simulate", "rami", "--freed-joker-use", "pocket", "--deals", "5"], "--freed-joker-use: 'pocket'"),
 ])
 def test_cli_bad_input_leaves_no_file(tmp_path, capsys, argv, needle):

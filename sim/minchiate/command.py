@@ -41,9 +41,6 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("--card-bonus-rule", default="beyond_42", help="beyond_42 (the only rule)")
     p.add_argument("--cappotto-double", action=yes_no, default=False,
                    help="double the resti of a deal in which a team took no trick")
-    if command == "replay":
-        p.add_argument("--deal", default=None, help="deal index, or a range a:b (deals a .. b-1)")
-        p.add_argument("--json", action="store_true", help="one JSON object per deal (JSON lines) instead of text")
 
 
 def rules(args) -> dict:
@@ -78,6 +75,8 @@ def study(args, *, threads, progress, out):
 
 def deal_range(text) -> range:
     """``--deal 5`` or ``--deal 5:8`` (deals 5, 6, 7)."""
+    if isinstance(text, range):  # the shared --deal flag, already parsed and checked
+        return text
     if text is None:
         raise ValueError("deal: give --deal i or --deal a:b")
     try:
@@ -95,6 +94,8 @@ def deal_range(text) -> range:
 
 def replay(args) -> str:
     """``cardlab replay minchiate``: deals as text, or JSON lines with ``--json``."""
+    if getattr(args, "game_index", None) is not None:
+        raise ValueError("game_index: minchiate replays deals one by one; give --deal i or --deal a:b")
     from cardlab.sim.minchiate.simulate import Study, replay_study
 
     deals = deal_range(args.deal)

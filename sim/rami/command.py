@@ -54,9 +54,6 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     r.add_argument("--rami-sec-penalty", type=int, default=200, help="what each opponent pays for a rami sec (200)")
     r.add_argument("--recycle-discards", action="store_true", help="reshuffle the discards once when the stock ends")
     r.add_argument("--blocked-tie", default="all_zero", help="all_zero (default) or next_in_turn")
-    if command == "replay":
-        p.add_argument("--deal", help="index of the round to show, or a range a:b")
-        p.add_argument("--json", action="store_true", help="one JSON record per round (JSON lines)")
 
 
 def rules(args) -> dict:
@@ -94,6 +91,8 @@ def study(args, *, threads, progress, out):
 
 def deal_range(text) -> range:
     """``--deal i`` or ``--deal a:b`` (rounds a .. b-1)."""
+    if isinstance(text, range):  # the shared --deal flag, already parsed and checked
+        return text
     if text is None:
         raise ValueError("deal: give --deal i (one round) or --deal a:b (rounds a to b-1)")
     try:
@@ -111,6 +110,8 @@ def deal_range(text) -> range:
 
 def replay(args) -> str:
     """``cardlab replay rami``: rounds turn by turn (or JSON lines with ``--json``), checked by the referee."""
+    if getattr(args, "game_index", None) is not None:
+        raise ValueError("game_index: rami replays rounds one by one; give --deal i or --deal a:b")
     from cardlab.sim.rami.simulate import replay as replay_round
     from cardlab.sim.rami.simulate import replay_json
 
