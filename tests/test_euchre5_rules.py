@@ -164,3 +164,29 @@ def test_referee_rejects_bad_logs():
         check_hand(options, 0, [int(h) for h in hands], kitty, good + plays + [(0, "play", parse_card("9♣"))])
     with pytest.raises(RefereeError, match="stick the dealer"):
         check_hand(options, 0, [int(h) for h in hands], kitty, [(p, "pass", -1) for p in (1, 2, 3, 4, 0)] * 2)
+
+
+def test_round_two_strengths_equal_the_strength_count():
+    """name_nb counts the three suits from shared suit lengths: the same numbers as strength_nb."""
+    from numba import njit
+
+    from cardlab.sim.cards import popcount
+    from cardlab.sim.euchre5.policies import ACES, LANES, has, lane_strength, strength_nb
+
+    @njit
+    def both(hand, t):
+        lengths = (popcount(hand & LANES[0]), popcount(hand & LANES[1]), popcount(hand & LANES[2]),
+                   popcount(hand & LANES[3]))
+        jacks = 0
+        kings = 0
+        for s in range(4):
+            jacks |= has(hand, 16 * s + 9) << s
+            kings |= has(hand, 16 * s + 11) << s
+        return strength_nb(hand, t), lane_strength(lengths, jacks, kings, popcount(hand & ACES), t)
+
+    rng = np.random.default_rng(1)
+    for _ in range(3000):
+        hand = np.uint64(sum(1 << int(c) for c in rng.choice(DECK, 5, replace=False)))
+        for t in range(4):
+            a, b = both(hand, t)
+            assert a == b

@@ -68,6 +68,7 @@ BEATS = _T.beats  # (trump, card) -> cards that beat it
 ORDER = np.array([sorted((int(c) for c in np.flatnonzero(EFF[t] >= 0)), key=lambda c: -KEY[t, c]) for t in range(4)],
                  np.int64)  # (trump, i) -> the deck from the strongest card down
 BOWERS = np.array([(1 << (LANE * t + 9)) | (1 << (LANE * (3 - t) + 9)) for t in range(4)], np.uint64)
+LANES = np.array([sum(1 << (LANE * s + r) for r in range(EIGHT, 13)) for s in range(4)], np.uint64)  # printed suits
 ACES = np.uint64(sum(1 << (LANE * s + 12) for s in range(4)))
 ACE_RANK_KEY = 12 - EIGHT  # key of a plain Ace
 
@@ -174,18 +175,47 @@ def accept_nb(hand, upcard, seat_from_dealer, may_discard_upcard):
     return bid_strength_nb(hand, upcard, upcard // LANE, seat_from_dealer, may_discard_upcard) >= ACCEPT_AT
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def lane_strength(lengths, jacks, kings, aces, t):
+    """:func:`strength_nb` for trump ``t`` from per-suit counts (``lengths``: cards per printed suit;
+    ``jacks``, ``kings``: bit ``s`` set when the hand holds that card of suit ``s``; ``aces``: count).
+    The trump Ace's 2 as a trump plus 2 as an Ace equals 2 per Ace held and 2 per trump."""
+    m = 3 - t
+    jt = (jacks >> t) & 1
+    jm = (jacks >> m) & 1
+    n_trumps = lengths[t] + jm
+    total = 2 * n_trumps + 4 * jt + 3 * jm + ((kings >> t) & 1) + 2 * aces
+    if n_trumps >= 2:
+        total += (lengths[m] - jm == 0)
+        for s in range(4):
+            if s != t and s != m:
+                total += lengths[s] == 0
+    return total
+
+
 @njit(cache=True, error_model="numpy")
 def name_nb(hand, upcard, seat_from_dealer, stuck):
-    """Round two: the suit to name (never the upcard's), or -1 to pass."""
+    """Round two: the suit to name (never the upcard's), or -1 to pass. The three strengths share
+    one count of the hand's suits (the same values as :func:`bid_strength_nb`)."""
+    lengths = (popcount(hand & LANES[0]), popcount(hand & LANES[1]), popcount(hand & LANES[2]),
+               popcount(hand & LANES[3]))
+    jacks = 0
+    kings = 0
+    for s in range(4):
+        jacks |= has(hand, LANE * s + 9) << s
+        kings |= has(hand, LANE * s + 11) << s
+    aces = popcount(hand & ACES)
     best = -1
     best_s = -1
     for t in range(4):
         if t == upcard // LANE:
             continue
-        s = bid_strength_nb(hand, upcard, t, seat_from_dealer, True)
+        s = lane_strength(lengths, jacks, kings, aces, t)
         if s > best_s:
             best_s = s
             best = t
+    if seat_from_dealer == 1:
+        best_s += FIRST_SEAT_BONUS
     if best_s >= NAME_AT or stuck:
         return best
     return -1
