@@ -80,8 +80,9 @@ def test_cli_games_use_the_games_chunk(monkeypatch, capsys):
 
 def _start(args, tmp_path):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # a test runner started in the background ignores SIGINT, and children inherit that: restore it
     return subprocess.Popen(CLI + args, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _wait_for(predicate, proc, timeout=120):
