@@ -240,14 +240,14 @@ def isolated(hand, k, jmax):
         return False
     for qi in range(2 if r == 0 else 1):
         q = 14 if qi == 1 else r + 1
-        near = np.zeros(5, np.bool_)  # positions q-2 .. q+2 held
-        for d in range(-2, 3):
+        near = 0  # bits 0..3: positions q-2, q-1, q+1, q+2 held
+        for i, d in enumerate((-2, -1, 1, 2)):
             p = q + d
-            if d != 0 and 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
-                near[d + 2] = True
-        if (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4]):
+            if 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
+                near |= 1 << i
+        if near & (near >> 1):  # two neighbouring bits: q-2 q-1, q-1 q+1 or q+1 q+2 complete a run
             return False
-        if jokers and (near[0] or near[1] or near[3] or near[4]):
+        if jokers and near:
             return False
     return True
 
