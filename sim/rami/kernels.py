@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.rami.melds import (CAND_MAX, CAND_W, M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
+from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
                                     MODE_MELD, SET, add_meld_cards, apply_layoff, apply_retrieve, best_melds_nb,
-                                    isolated, kind_at, layoff_slot, retrieve_slot)
+                                    isolated, kind_at, layoff_slot, new_scratch_nb, retrieve_slot)
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, freed_joker_usable)
 from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, NEVER_OPENED_SURCHARGE, OPT
@@ -389,11 +389,6 @@ def _workspace(P):
     return (np.zeros((P, HAND_W), np.int64), np.zeros(DECK_MAX, np.int64), np.zeros(DECK_MAX, np.int64),
             np.zeros((MAX_MELDS, MELD_W), np.int64), np.zeros((MAX_MELDS, MELD_W), np.int64), new_scratch_nb(),
             np.zeros((4, P), np.int64))
-
-
-@njit(cache=True)
-def new_scratch_nb():
-    return np.empty((CAND_MAX, CAND_W), np.int64)
 
 
 @njit(cache=True, parallel=True)
