@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.rami.melds import (CAND_MAX, CAND_W, M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
+from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
                                     MODE_MELD, SET, add_meld_cards, apply_layoff, apply_retrieve, best_melds_nb,
-                                    isolated, kind_at, layoff_slot, retrieve_slot)
+                                    isolated, kind_at, layoff_slot, new_scratch_nb, retrieve_slot)
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, freed_joker_usable)
 from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, NEVER_OPENED_SURCHARGE, OPT
@@ -84,9 +84,11 @@ def lay_melds(melds, n, seat, hand, table, nt, log, li, tk):
 
 @njit(cache=True)
 def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
-    """How the top discard ``tk`` (already added to ``hand``) can reach the table this turn: (plan, meld index).
+    """How the top discard ``tk`` (already added to ``hand``) can reach the table this turn: (plan, meld index,
+    melds in ``out``).
 
-    ``meld_free``: the hand without ``tk`` is known to hold no opening (not opened) or no meld
+    For PLAN_OPEN and PLAN_MELD the melds to lay (through ``tk``) are left in ``out``, so the turn
+    lays them without searching again. ``meld_free``: the hand without ``tk`` is known to hold no opening (not opened) or no meld
     (opened), so only melds through ``tk`` matter and an isolated ``tk`` needs no search.
     """
     min_left = 1 if o[OPT.go_out_requires_discard] else 0
@@ -94,21 +96,21 @@ def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
     lone = meld_free and isolated(hand, tk, jmax)
     if not opened:
         if lone:
-            return PLAN_NONE, -1
-        v, _, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], tk, 0, min_left,
+            return PLAN_NONE, -1, 0
+        v, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], tk, 0, min_left,
                                 jmax, out, scratch)
-        return (PLAN_OPEN, -1) if v >= 0 else (PLAN_NONE, -1)
+        return (PLAN_OPEN, -1, n) if v >= 0 else (PLAN_NONE, -1, 0)
     if cards_in(hand) - 1 >= min_left:
         for t in range(nt):
             if layoff_slot(table[t], tk, jmax) >= 0:
-                return PLAN_LAYOFF, t
+                return PLAN_LAYOFF, t, 0
         for t in range(nt):
             if retrieve_slot(table[t], tk) >= 0 and freed_joker_usable(hand, tk, o, min_left, out, scratch):
-                return PLAN_RETRIEVE, t
+                return PLAN_RETRIEVE, t, 0
     if lone:
-        return PLAN_NONE, -1
-    v, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
-    return (PLAN_MELD, -1) if v >= 0 else (PLAN_NONE, -1)
+        return PLAN_NONE, -1, 0
+    v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
+    return (PLAN_MELD, -1, n) if v >= 0 else (PLAN_NONE, -1, 0)
 
 
 @njit(cache=True)
@@ -240,9 +242,10 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
             o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
         plan = PLAN_NONE
         plan_meld = -1
+        plan_n = 0
         if offered:
             hand[top] += 1
-            plan, plan_meld = take_plan(hand, top, opened[seat], meld_free[seat], table, nt, o, out, scratch)
+            plan, plan_meld, plan_n = take_plan(hand, top, opened[seat], meld_free[seat], table, nt, o, out, scratch)
             hand[top] -= 1
             if o[OPT.discard_take_must_use] and plan == PLAN_NONE:
                 offered = False
@@ -263,12 +266,10 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
         skip = meld_free[seat] and drawn >= 0 and isolated(hand, drawn, jmax)
         was_opened = opened[seat] == 1
         meld_free[seat] = False
-        # the taken discard goes to the table first when it must
+        # the taken discard goes to the table first when it must (``out`` still holds the plan's melds)
         if tk >= 0 and o[OPT.discard_take_must_use]:
             if plan == PLAN_OPEN:
-                _, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], tk, 0,
-                                        min_left, jmax, out, scratch)
-                nt, li, tk_used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
                 opened[seat] = 1
                 open_turn[seat] = t
                 li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
@@ -278,8 +279,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
             elif plan == PLAN_RETRIEVE:
                 nt, li, tk_used = retrieve(seat, hand, plan_meld, tk, table, nt, o, min_left, out, scratch, log, li, tk)
             else:
-                _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
-                nt, li, tk_used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
         # opening
         if not opened[seat] and o[OPT.rami_sec_exempt] and nobody:
             v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, out, scratch)
@@ -389,11 +389,6 @@ def _workspace(P):
     return (np.zeros((P, HAND_W), np.int64), np.zeros(DECK_MAX, np.int64), np.zeros(DECK_MAX, np.int64),
             np.zeros((MAX_MELDS, MELD_W), np.int64), np.zeros((MAX_MELDS, MELD_W), np.int64), new_scratch_nb(),
             np.zeros((4, P), np.int64))
-
-
-@njit(cache=True)
-def new_scratch_nb():
-    return np.empty((CAND_MAX, CAND_W), np.int64)
 
 
 @njit(cache=True, parallel=True)

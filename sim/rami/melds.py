@@ -49,9 +49,33 @@ MAX_LEVELS = 96  # frames: at most one per distinct card plus one per meld (52 +
 APPLIED_NONE, APPLIED_SKIP = -1, -2
 
 
+# the work space, one flat buffer per thread carved into: candidate melds, search frames, the
+# melds on the current path, the hand being searched, card weights, the search context
+_CAND_END = CAND_MAX * CAND_W
+_FRAMES_END = _CAND_END + MAX_LEVELS * FRAME_W
+_CUR_END = _FRAMES_END + MAX_MELDS * MELD_W
+_CNT_END = _CUR_END + HAND_W
+_WTS_END = _CNT_END + 52
+SCRATCH_SIZE = _WTS_END + CTX_W
+
+
 def new_scratch() -> np.ndarray:
-    """Work space of the meld search (one per thread): candidate melds along the search path."""
-    return np.empty((CAND_MAX, CAND_W), np.int64)
+    """Work space of the meld search (one per thread, allocated once and reused by every search)."""
+    return np.empty(SCRATCH_SIZE, np.int64)
+
+
+@njit(cache=True)
+def new_scratch_nb():
+    return np.empty(SCRATCH_SIZE, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _views(scratch):
+    """The parts of the work space (views, no allocation): cand, frames, cur, cnt, wts, ctx."""
+    return (scratch[:_CAND_END].reshape((CAND_MAX, CAND_W)),
+            scratch[_CAND_END:_FRAMES_END].reshape((MAX_LEVELS, FRAME_W)),
+            scratch[_FRAMES_END:_CUR_END].reshape((MAX_MELDS, MELD_W)),
+            scratch[_CUR_END:_CNT_END], scratch[_CNT_END:_WTS_END], scratch[_WTS_END:])
 
 
 @njit(cache=True, inline="always")
@@ -240,14 +264,14 @@ def isolated(hand, k, jmax):
         return False
     for qi in range(2 if r == 0 else 1):
         q = 14 if qi == 1 else r + 1
-        near = np.zeros(5, np.bool_)  # positions q-2 .. q+2 held
-        for d in range(-2, 3):
+        near = 0  # bits 0..3: positions q-2, q-1, q+1, q+2 held
+        for i, d in enumerate((-2, -1, 1, 2)):
             p = q + d
-            if d != 0 and 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
-                near[d + 2] = True
-        if (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4]):
+            if 1 <= p <= 14 and hand[kind_at(s, p)] > 0:
+                near |= 1 << i
+        if near & (near >> 1):  # two neighbouring bits: q-2 q-1, q-1 q+1 or q+1 q+2 complete a run
             return False
-        if jokers and (near[0] or near[1] or near[3] or near[4]):
+        if jokers and near:
             return False
     return True
 
@@ -379,9 +403,8 @@ def _leaf(f, L, cnt, ctx, cur, best):
 
 
 @njit(cache=True)
-def _search(cnt, ctx, cur, best, wts, jw, remw, cand):
-    """Branch and bound over the lowest undecided card, with an explicit stack of frames."""
-    f = np.empty((MAX_LEVELS, FRAME_W), np.int64)
+def _search(cnt, ctx, cur, best, wts, jw, remw, cand, f):
+    """Branch and bound over the lowest undecided card, with an explicit stack of ``f`` frames."""
     for k in range(FRAME_W):
         f[0, k] = 0
     f[0, F_REMW] = remw
@@ -475,7 +498,8 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     """
     if need_pure and not has_pure_run(hand):
         return -1, 0, 0
-    ctx = np.zeros(CTX_W, np.int64)
+    cand, frames, cur, cnt, wts, ctx = _views(scratch)
+    ctx[:] = 0
     ctx[C_MODE] = mode
     ctx[C_PURE] = need_pure
     ctx[C_MINVAL] = min_value
@@ -484,8 +508,6 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     ctx[C_MINLEFT] = min_left
     ctx[C_JMAX] = jmax
     ctx[C_BEST] = -1
-    cnt = np.empty(HAND_W, np.int64)
-    wts = np.empty(52, np.int64)
     for k in range(HAND_W):
         cnt[k] = hand[k]
     remw = 0
@@ -496,10 +518,9 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
         remw += cnt[k] * wts[k]
     jw = HAND_VALUE[JOKER] if mode == MODE_HAND else 11
     remw += cnt[JOKER] * jw
-    cur = np.empty((MAX_MELDS, MELD_W), np.int64)
     for i in range(MAX_MELDS):
         cur[i, M_OWNER] = 0
-    _search(cnt, ctx, cur, out, wts, jw, remw, scratch)
+    _search(cnt, ctx, cur, out, wts, jw, remw, cand, frames)
     if ctx[C_OVERFLOW]:
         raise ValueError("hand: too large for the meld search")
     if ctx[C_BEST] < 0:

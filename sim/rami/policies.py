@@ -30,11 +30,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
 from numba import njit
 
-from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, add_meld_cards, best_melds_nb, in_natural_meld, kind_at,
-                                    layoff_slot, meld_jokers, retrieve_slot)
+from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, best_melds_nb, in_natural_meld, kind_at, layoff_slot,
+                                    meld_jokers, meld_size, retrieve_slot)
 from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT
 from cardlab.sim.rng import below_n
 
@@ -82,19 +81,12 @@ def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out
     if pol == POLICY.HEURISTIC:
         used = 0
         for i in range(n):
-            used += meld_size_cards(out[i])
+            used += meld_size(out[i])
         if nobody_opened and cards_in(hand) - used == 2 and stock_left >= 2 * o[OPT.players]:
             return state, 0, True  # hold back: a rami sec is one card away
         return state, n, True
     state, yes = coin(state)
     return state, (n if yes else 0), True
-
-
-@njit(cache=True)
-def meld_size_cards(m):
-    tmp = np.zeros(53, np.int64)
-    add_meld_cards(m, tmp, 1)
-    return cards_in(tmp)
 
 
 @njit(cache=True)
