@@ -119,10 +119,10 @@ def _report(df, meta, plot) -> None:
 def _finish_run(df, meta, out, plot, count_text) -> None:
     """After a simulate or study: say what was written (and draw it), or print the report."""
     if out:
-        from cardlab import analysis
-
         print(f"wrote {count_text} to {out}")
         if plot:
+            from cardlab import analysis  # only here: importing it (matplotlib) costs ~0.8 s per run
+
             _report(*analysis.load_run(out), plot)
     else:
         _report(df, meta, plot)
