@@ -276,10 +276,10 @@ def _finish_run(df, meta, out, plot, count_text, args_of_run=None) -> None:
     if getattr(args_of_run, "summary", False):
         meta = {**meta, "summary": True}
     if out:
-        from cardlab import analysis
-
         print(f"wrote {count_text}{' as a summary' if meta.get('summary') else ''} to {out}")
         if plot:
+            from cardlab import analysis  # only here: importing it (matplotlib) costs ~0.8 s per run
+
             _report(*analysis.load_run(out), plot)
     else:
         _report(df, meta, plot)
