@@ -302,11 +302,10 @@ def _simulate(args) -> None:
 
 def _study(args) -> None:
     game = games_registry.command(args.game)
+    if not game.STUDIES:
+        raise ValueError(f"study: {args.game} has no study yet")
     if args.study not in game.STUDIES:
-        if not game.STUDIES:
-            raise ValueError(f"study: {args.game} has no study yet")
-        if args.study not in game.STUDIES:
-            raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
+        raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
     runner.check_positive_int("deals", args.deals)
     _warn_size(args, "deals", args.deals)
     if args.summary and not args.out:

@@ -73,32 +73,15 @@ def study(args, *, threads, progress, out):
     return df, {**Study.build(**kw).metadata(), "study": args.study, "deals": args.deals}
 
 
-def deal_range(text) -> range:
-    """``--deal 5`` or ``--deal 5:8`` (deals 5, 6, 7)."""
-    if isinstance(text, range):  # the shared --deal flag, already parsed and checked
-        return text
-    if text is None:
-        raise ValueError("deal: give --deal i or --deal a:b")
-    try:
-        if ":" in str(text):
-            a, b = (int(v) for v in str(text).split(":"))
-        else:
-            a = int(text)
-            b = a + 1
-    except ValueError:
-        raise ValueError(f"deal: {text!r} is not allowed; give an index such as 5 or a range such as 5:8") from None
-    if a < 0 or b <= a:
-        raise ValueError(f"deal: {text!r} is not allowed; give an index >= 0 or a range a:b with 0 <= a < b")
-    return range(a, b)
-
-
 def replay(args) -> str:
     """``cardlab replay minchiate``: deals as text, or JSON lines with ``--json``."""
     if getattr(args, "game_index", None) is not None:
         raise ValueError("game_index: minchiate replays deals one by one; give --deal i or --deal a:b")
     from cardlab.sim.minchiate.simulate import Study, replay_study
 
-    deals = deal_range(args.deal)
+    if args.deal is None:
+        raise ValueError("deal: give --deal i or --deal a:b")
+    deals = args.deal  # a range: the CLI's shared --deal flag parses and checks it
     study = Study.build(**rules(args))
     replays = [replay_study(study, d) for d in deals]
     if args.json:

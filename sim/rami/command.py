@@ -89,25 +89,6 @@ def study(args, *, threads, progress, out):
     return df, meta
 
 
-def deal_range(text) -> range:
-    """``--deal i`` or ``--deal a:b`` (rounds a .. b-1)."""
-    if isinstance(text, range):  # the shared --deal flag, already parsed and checked
-        return text
-    if text is None:
-        raise ValueError("deal: give --deal i (one round) or --deal a:b (rounds a to b-1)")
-    try:
-        if ":" in text:
-            a, b = (int(v) for v in text.split(":"))
-        else:
-            a = int(text)
-            b = a + 1
-    except ValueError:
-        raise ValueError(f"deal: {text!r} is not allowed; give an index i or a range a:b") from None
-    if a < 0 or b <= a:
-        raise ValueError(f"deal: {text!r} is not allowed; give 0 <= a < b")
-    return range(a, b)
-
-
 def replay(args) -> str:
     """``cardlab replay rami``: rounds turn by turn (or JSON lines with ``--json``), checked by the referee."""
     if getattr(args, "game_index", None) is not None:
@@ -115,7 +96,9 @@ def replay(args) -> str:
     from cardlab.sim.rami.simulate import replay as replay_round
     from cardlab.sim.rami.simulate import replay_json
 
-    rounds = deal_range(args.deal)
+    if args.deal is None:
+        raise ValueError("deal: give --deal i (one round) or --deal a:b (rounds a to b-1)")
+    rounds = args.deal  # a range: the CLI's shared --deal flag parses and checks it
     kw = rules(args)
     texts = []
     for deal in rounds:
