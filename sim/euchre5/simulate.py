@@ -15,6 +15,7 @@ from cardlab.sim.euchre5.kernels import (N_RES, RES_ALONE, RES_CALLED, RES_DEALE
                                          play_games_nb)
 from cardlab.sim.euchre5.policies import POLICY_NAMES
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
+from cardlab.sim.euchre5 import search_play
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
 
@@ -53,11 +54,16 @@ class Study:
     options: Euchre5Options
     policies: tuple[str, ...]
     seed: int
+    search_worlds: int = search_play.DEFAULT_WORLDS  # worlds per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # every seat's policy in the search's rollouts
 
     @classmethod
-    def build(cls, *, options=None, policy="heuristic", seed=0, **rules) -> "Study":
+    def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
+              **rules) -> "Study":
         options = make_options(options, **rules)
-        return cls(options, parse_per_seat("policy", policy, PLAYERS, POLICY_NAMES), check_seed(seed))
+        policies = parse_per_seat("policy", policy, PLAYERS, search_play.POLICY_NAMES)
+        return cls(options, policies, check_seed(seed),
+                   *search_play.check_search_options(policies, search_worlds, search_rollout))
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -65,10 +71,16 @@ class Study:
 
     @cached_property
     def policy_ids(self) -> np.ndarray:
-        return np.array([POLICY_NAMES.index(p) for p in self.policies], np.int64)
+        return np.array([search_play.POLICY_NAMES.index(p) for p in self.policies], np.int64)
+
+    @property
+    def searching(self) -> bool:
+        return search_play.uses_search(self.policies)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play hands ``first .. first+count-1``; returns columns (and the dealt cards and logs when ``record``)."""
+        if self.searching:  # search seats: sim.euchre5.search_play
+            return search_play.search_columns(self, first, count, record=record)
         out = np.empty((N_RES, count), np.int8)
         rows = count if record else 0
         hands = np.zeros((rows, PLAYERS), np.uint64)
@@ -82,6 +94,8 @@ class Study:
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
+        if self.searching:
+            return search_play.search_game_columns(self, first, count, record=record)
         m = self.options.max_hands
         slot = m if record else min(m, GAME_SLOT)
         slots = np.empty((count, slot, N_RES), np.int8)
@@ -111,6 +125,8 @@ class Study:
     def metadata(self, unit: str = "deal") -> dict:
         meta = {"game": "euchre5", "options": self.options.to_dict(), "policies": list(self.policies),
                 "seed": self.seed}
+        if self.searching:
+            meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
         return {**meta, "unit": unit} if unit != "deal" else meta
 
 
@@ -222,7 +238,13 @@ def replay(*, deal, seed: int = 0, policy="heuristic", options: Euchre5Options |
     cols = study.play(deals.start, len(deals), record=True)
     hands = check_rows(study.options, cols)
     text = "\n\n".join(f"deal {i}: " + describe_hand(h) for i, h in zip(deals, hands))
-    return Replay(hands, [hand_record(h, i) for i, h in zip(deals, hands)], text)
+    records = [hand_record(h, i) for i, h in zip(deals, hands)]
+    if "search_means" in cols:  # searched decisions: each candidate's mean
+        text = "\n\n".join(f"deal {i}: " + describe_hand(h) + search_play.describe_searches(m, s)
+                           for i, h, m, s in zip(deals, hands, cols["moves"], cols["search_means"]))
+        records = [dict(r, searches=search_play.search_records(m, s))
+                   for r, m, s in zip(records, cols["moves"], cols["search_means"])]
+    return Replay(hands, records, text)
 
 
 def replay_game(*, game: int, seed: int = 0, policy="heuristic", options: Euchre5Options | None = None,
@@ -245,9 +267,14 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", options: Euchre
     totals = [0] * PLAYERS
     for h, hand in enumerate(hands):
         totals = [a + b for a, b in zip(totals, hand.scores)]
-        lines.append(f"\n=== hand {h + 1}: " + describe_hand(hand))
+        lines.append(f"\n=== hand {h + 1}: " + describe_hand(hand)
+                     + (search_play.describe_searches(cols["moves"][h], cols["search_means"][h])
+                        if "search_means" in cols else ""))
         lines.append("totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals)))
     winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
     lines.append(f"\nwinner{'s' if len(winners) > 1 else ''}: {', '.join(winners)} ({study.options.tie_rule} ties)")
     records = [dict(hand_record(hand, h), game=game) for h, hand in enumerate(hands)]
+    if "search_means" in cols:
+        records = [dict(r, searches=search_play.search_records(cols["moves"][h], cols["search_means"][h]))
+                   for h, r in enumerate(records)]
     return Replay(hands, records, "\n".join(lines))

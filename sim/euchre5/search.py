@@ -1,0 +1,755 @@
+"""Euchre-for-five search policy: determinized Monte Carlo search (PIMC) for bids, calls and cards.
+
+A ``search`` seat decides by sampling: at each decision with more than one choice it
+
+1. samples ``worlds`` deals of the cards it has not seen, consistent with what it knows (below);
+2. in every world tries each choice and plays the rest of the hand with the rollout policy at
+   every seat (the heuristic by default; ``rollout = POLICY.RANDOM`` plays uniformly random legal
+   actions, the same random draws for every choice of one world);
+3. takes the choice with the best mean **edge**: its points for the hand minus the mean points of
+   the other four seats. The edge is the same for every member of a side up to a positive scale
+   and orders the hand's outcomes as the side's points difference does (a march over three or
+   four tricks, a euchre with no trick over one or two), so the searcher plays for its side, as
+   its side is in that world. Ties go to what the heuristic would do, then to the lowest card.
+
+Every choice is tried on the same worlds, so their comparison is paired.
+
+**Decisions searched.** Round one (pass or accept; the dealer's exchange that follows is the
+heuristic's), round two (pass, unless stuck, or name each other suit), the call (each callable
+card, or alone) and every card with more than one legal choice. The dealer's discard is the
+heuristic's. In a bidding search the later bidders, the exchange, the call and the play of the
+world's completion follow the rollout policy; passes already made are not read as information
+about the passers' hands (only facts are: see below).
+
+**What a seat knows.** Its own hand; the upcard (in the kitty in round two; in round one with the
+dealer, or in the kitty when the dealer discarded it, which only the dealer knows; always with the
+dealer when ``dealer_may_discard_upcard`` is off); its own discard when it is the dealer; every
+card played; every void shown (a seat that did not follow the led effective suit holds none of
+it, the left bower counting as a trump); the called card, which until it is played lies with a
+seat other than the maker (the maker too when ``allow_call_own_card``) or in the kitty, so in a
+world the partner is whoever holds it and a called card sampled into the kitty leaves the maker
+forced alone (the "buried card"); its holder knows it is the partner. The kitty's other cards
+stay unseen.
+
+**Sampling** (``cardlab.sim.barbu.search.sample_world_nb``, the game-agnostic sampler of Barbu's
+search): the holders are the five seats and the kitty (holder 5). Cards some holder cannot have
+are placed first under Hall's condition (never fails, no retries); the rest go to holders with
+room in proportion to their room. Without constraints a world is uniform over the deals the
+seat cannot tell apart.
+
+**Randomness.** Decision ``n`` (the action number in the hand's log) of hand ``unit`` draws its
+worlds from a stream keyed by ``(seed, unit, n)`` (whole games: ``(seed, game, hand * 64 + n)``),
+never from a shared generator: results are the same for any thread count or chunk size. The
+hand's own stream (dealing, random seats) is used exactly as in ``kernels.play_hand_nb``, so a
+table without search seats plays here move for move as there.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.barbu.search import sample_world_nb
+from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card
+from cardlab.sim.rng import below_n, deal_state, mix64
+from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
+                                         RES_ROUND, RES_SCORE, RES_TRICKS, RES_TRUMP, callable_nb, deal_nb,
+                                         decide_call_nb, knows_ally, log_action, play_hand_nb)
+from cardlab.sim.euchre5.policies import (BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, discard_nb,
+                                          follow_nb, lead_nb, name_nb, random_of)
+from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
+                                       MAX_ACTIONS, NAME, PARTNERED, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
+
+SEARCH = 2  # policy id of a search seat (after POLICY.RANDOM 0 and POLICY.HEURISTIC 1)
+POLICY_NAMES = ("random", "heuristic", "search")
+ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
+DEFAULT_WORLDS = 32
+MAX_WORLDS = 4096
+HOLDERS = PLAYERS + 1  # the five seats and the kitty
+KITTY_HOLDER = PLAYERS
+SEARCH_SALT = np.uint64(0x3E2C4B5A69788796)
+ROLLOUT_SALT = np.uint64(0x0E0C4EE5EA5C40DE)
+GAME_DECISIONS = 64  # decision keys per hand of a whole game
+# Columns of a bidding decision's candidate means (card decisions use the card id; round two a suit 0-3).
+PASS_COL, ACCEPT_COL, ALONE_COL = 62, 63, 63
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def search_state(seed, unit, decision):
+    """The searcher's stream for one decision, keyed by (seed, unit, decision) alone."""
+    return mix64(deal_state(seed, unit) ^ mix64(SEARCH_SALT + np.uint64(decision)))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def edge4(scores, s):
+    """4 × (seat ``s``'s points minus the mean points of the other four) from five scores."""
+    total = 0
+    for q in range(PLAYERS):
+        total += scores[q]
+    return 5 * scores[s] - total
+
+
+@njit(cache=True, error_model="numpy")
+def points_nb(rules, alone, maker_tricks):
+    """§6: (points to each attacker, points to each defender)."""
+    if maker_tricks >= 3:
+        if maker_tricks < TRICKS:
+            return 1, 0
+        if alone == ALONE_BY_CHOICE:
+            return rules[RULE.LONE_MARCH], 0
+        if alone == FORCED_ALONE:
+            return rules[RULE.FORCED_MARCH], 0
+        return 2, 0
+    if maker_tricks > 0:
+        return 0, rules[RULE.DEFEND_LOW]
+    return 0, rules[RULE.DEFEND_HIGH]
+
+
+@njit(cache=True, error_model="numpy")
+def hand_edge4(rules, maker, partner, alone, maker_tricks, s):
+    """:func:`edge4` of seat ``s`` for a played hand."""
+    attack, defend = points_nb(rules, alone, maker_tricks)
+    attackers = 1 if partner < 0 else 2
+    own = attack if (s == maker or s == partner) else defend
+    return 5 * own - attack * attackers - defend * (PLAYERS - attackers)
+
+
+@njit(cache=True, error_model="numpy")
+def policy_card_nb(policy, hand, led, best, trump, remaining, in_trick, attacker, ally, last, state):
+    """The card a random or heuristic seat plays (as ``kernels.play_hand_nb``); returns (state, card)."""
+    legal = hand
+    if led >= 0:
+        follow = hand & SUIT_MASKS[trump, led]
+        if follow != ZERO:
+            legal = follow
+    if legal & (legal - ONE) == ZERO:
+        return state, ctz(legal)
+    if policy == POLICY.RANDOM:
+        return random_of(state, legal)
+    if led < 0:
+        return state, lead_nb(hand, trump, remaining, attacker)
+    return state, follow_nb(legal, trump, best, ally, last, remaining & ~hand & ~in_trick)
+
+
+@njit(cache=True, error_model="numpy")
+def play_tricks_nb(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, led, best,
+                   winner, in_trick, maker_tricks, first_card, policy, state):
+    """Play on from move ``k`` of trick ``t`` to the end of the hand, every seat playing ``policy``
+    (``first_card >= 0``: the seat to move plays it first). ``hands`` are consumed. Returns
+    (the attackers' tricks, state)."""
+    forced = first_card
+    while t < TRICKS:
+        for kk in range(k, PLAYERS):
+            p = leader + kk
+            if p >= PLAYERS:
+                p -= PLAYERS
+            hand = hands[p]
+            if forced >= 0:
+                c = forced
+                forced = -1
+            else:
+                ally = led >= 0 and knows_ally(p, winner, maker, partner, revealed, alone_public)
+                state, c = policy_card_nb(policy, hand, led, best, trump, remaining, in_trick,
+                                          p == maker or p == partner, ally, kk == PLAYERS - 1, state)
+            hands[p] = hand & ~bit(c)
+            in_trick |= bit(c)
+            if c == called:
+                revealed = True
+            if led < 0:
+                led = EFF[trump, c]
+                best = c
+            elif bit(c) & BEATS[trump, best] != ZERO:
+                best = c
+                winner = p
+        remaining &= ~in_trick
+        if winner == maker or winner == partner:
+            maker_tricks += 1
+        leader = winner
+        t += 1
+        k = 0
+        led = -1
+        best = -1
+        in_trick = ZERO
+    return maker_tricks, state
+
+
+@njit(cache=True, error_model="numpy")
+def bid_on_nb(hands, upcard, dealer, rules, policy, rnd, k_start, state):
+    """Continue the bidding from place ``k_start`` (1 = left of the dealer) of round ``rnd`` with
+    ``policy`` at every seat (as ``kernels.play_hand_nb`` bids). Returns (maker, trump, state);
+    maker -1 when every seat passed (a void hand)."""
+    up_suit = upcard // LANE
+    if rnd == 1:
+        for k in range(k_start, PLAYERS + 1):
+            p = (dealer + k) % PLAYERS
+            if policy == POLICY.RANDOM:
+                state, r = below_n(state, 2)
+                yes = r == 1
+            else:
+                yes = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
+            if yes:
+                return p, up_suit, state
+        k_start = 1
+    for k in range(k_start, PLAYERS + 1):
+        p = (dealer + k) % PLAYERS
+        stuck = k == PLAYERS and rules[RULE.STICK] != 0
+        if policy == POLICY.RANDOM:
+            if stuck:
+                state, r = below_n(state, 3)
+                r += 1
+            else:
+                state, r = below_n(state, 4)
+            named = -1 if r == 0 else (r - 1 if r - 1 < up_suit else r)
+        else:
+            named = name_nb(hands[p], upcard, k, stuck)
+        if named >= 0:
+            return p, named, state
+    return -1, -1, state
+
+
+@njit(cache=True, error_model="numpy")
+def world_kitty(world, upcard, kitty):
+    """The world's kitty as three card ids, the upcard first (``world[5]`` holds the other two)."""
+    kitty[0] = upcard
+    m = world[KITTY_HOLDER] & ~bit(upcard)
+    for j in range(1, KITTY):
+        kitty[j] = lowest_card(m)
+        m &= m - ONE
+
+
+@njit(cache=True, error_model="numpy")
+def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
+    """A world from seat ``s``'s view: the cards of ``holders`` (five hands and the kitty) that ``s``
+    does not know (``known[h]``: cards ``s`` knows holder ``h`` has) dealt anew, ``excluded[h]``
+    respected; ``world`` receives the six holders. Returns the stream."""
+    for h in range(HOLDERS):
+        view[h] = holders[h] if h == s else holders[h] & ~known[h]
+    state = sample_world_nb(state, s, HOLDERS, view, excluded, world, slack)
+    for h in range(HOLDERS):
+        if h != s:
+            world[h] |= known[h]
+    return state
+
+
+@njit(cache=True, error_model="numpy")
+def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, totals):
+    """A searched bid of seat ``s`` at place ``k`` of round ``rnd``: returns the column of the best
+    candidate (``PASS_COL``, ``ACCEPT_COL`` or a suit); ``totals`` gets each candidate's summed
+    :func:`edge4`. The upcard is known in the kitty; nothing else is."""
+    upcard = kitty[0]
+    up_suit = upcard // LANE
+    stuck = rnd == 2 and k == PLAYERS and rules[RULE.STICK] != 0
+    holders = np.empty(HOLDERS, np.uint64)
+    known = np.zeros(HOLDERS, np.uint64)
+    excluded = np.zeros(HOLDERS, np.uint64)
+    view = np.empty(HOLDERS, np.uint64)
+    world = np.empty(HOLDERS, np.uint64)
+    work = np.empty(PLAYERS, np.uint64)
+    slack = np.empty(1 << HOLDERS, np.int64)
+    wk = np.empty(KITTY, np.int64)
+    res = np.empty(N_RES, np.int64)
+    no_log = np.empty((0, 3), np.int8)
+    roll_policies = np.full(PLAYERS, rollout, np.int64)
+    for p in range(PLAYERS):
+        holders[p] = hands[p]
+    holders[KITTY_HOLDER] = bit(kitty[0]) | bit(kitty[1]) | bit(kitty[2])
+    known[KITTY_HOLDER] = bit(upcard)
+    cands = np.empty(5, np.int64)
+    n_c = 0
+    if not stuck:
+        cands[n_c] = PASS_COL
+        n_c += 1
+    if rnd == 1:
+        cands[n_c] = ACCEPT_COL
+        n_c += 1
+    else:
+        for t in range(4):
+            if t != up_suit:
+                cands[n_c] = t
+                n_c += 1
+    for j in range(n_c):
+        totals[cands[j]] = 0
+    for _ in range(worlds):
+        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)
+        world_kitty(world, upcard, wk)
+        for j in range(n_c):
+            col = cands[j]
+            for p in range(PLAYERS):
+                work[p] = world[p]
+            r = roll
+            if col == PASS_COL:
+                maker, trump, r = bid_on_nb(work, upcard, dealer, rules, rollout, rnd, k + 1, r)
+            else:
+                maker = s
+                trump = up_suit if col == ACCEPT_COL else col
+            if maker < 0:
+                continue  # a void hand: nobody scores, edge 0
+            play_hand_nb(work, wk, dealer, rules, roll_policies, maker, trump, r, no_log, res)
+            totals[col] += edge4(res[RES_SCORE:RES_SCORE + PLAYERS], s)
+    return cands, n_c
+
+
+@njit(cache=True, error_model="numpy")
+def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policy, maker, trump, rnd, called, exchange_pending,
+                   state):
+    """Play a hand on from the maker's call (``called`` card, -1 alone): the dealer's discard when
+    still pending (the call came first), then five tricks, every seat playing ``policy``. Returns
+    (partner, alone, attackers' tricks, state)."""
+    if exchange_pending:
+        choices = hands[dealer]
+        if rules[RULE.DISCARD_UPCARD] == 0:
+            choices &= ~bit(upcard)
+        if policy == POLICY.RANDOM:
+            state, d = random_of(state, choices)
+        else:
+            keep = ZERO
+            if called >= 0 and dealer != maker and choices & bit(called) != ZERO:
+                keep = bit(called)
+            d = discard_nb(choices, trump, keep)
+        hands[dealer] &= ~bit(d)
+        kitty_mask |= bit(d)
+    own = called >= 0 and hands[maker] & bit(called) != ZERO
+    partner = -1
+    if called < 0 or own:
+        alone = ALONE_BY_CHOICE
+    elif kitty_mask & bit(called) != ZERO:
+        alone = FORCED_ALONE
+    else:
+        alone = PARTNERED
+        for q in range(PLAYERS):
+            if hands[q] & bit(called) != ZERO:
+                partner = q
+    remaining = DECK_BITS
+    if rnd == 2:
+        remaining &= ~bit(upcard)
+    leader = (dealer + 1) % PLAYERS
+    tricks, state = play_tricks_nb(hands, trump, maker, partner, called, called < 0, False, remaining, 0, 0, leader,
+                                   -1, -1, leader, ZERO, 0, -1, policy, state)
+    return partner, alone, tricks, state
+
+
+@njit(cache=True, error_model="numpy")
+def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, trump, rnd, exchange_pending, worlds,
+                   rollout, totals):
+    """The searched call of maker ``s``: each callable card and going alone (``ALONE_COL``) tried on
+    the same worlds; returns (candidate mask of cards, best column); ``totals`` gets summed edges."""
+    cards = callable_nb(holders[s], trump, upcard, rules)
+    view = np.empty(HOLDERS, np.uint64)
+    world = np.empty(HOLDERS, np.uint64)
+    work = np.empty(PLAYERS, np.uint64)
+    slack = np.empty(1 << HOLDERS, np.int64)
+    totals[ALONE_COL] = 0
+    m = cards
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        totals[c] = 0
+    for _ in range(worlds):
+        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)
+        m = cards | bit(ALONE_COL)
+        while m != ZERO:
+            col = lowest_card(m)
+            m &= m - ONE
+            for p in range(PLAYERS):
+                work[p] = world[p]
+            called = -1 if col == ALONE_COL else col
+            partner, alone, tricks, _ = finish_call_nb(work, world[KITTY_HOLDER], upcard, dealer, rules, rollout, s,
+                                                       trump, rnd, called, exchange_pending, roll)
+            totals[col] += hand_edge4(rules, s, partner, alone, tricks, s)
+    return cards
+
+
+@njit(cache=True, error_model="numpy")
+def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, trump, maker, partner, alone, called,
+                   alone_public, revealed, remaining, t, k, leader, led, best, winner, in_trick, maker_tricks, legal,
+                   fallback, totals):
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each legal card's
+    summed :func:`edge4`. ``partner``/``alone`` are the true ones, used once the called card is out
+    (``revealed``) or when the maker is alone by choice; otherwise each world's holder of the called
+    card is the partner (the kitty: forced alone; the maker itself: alone by choice)."""
+    view = np.empty(HOLDERS, np.uint64)
+    world = np.empty(HOLDERS, np.uint64)
+    work = np.empty(PLAYERS, np.uint64)
+    slack = np.empty(1 << HOLDERS, np.int64)
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        totals[c] = 0
+    for _ in range(worlds):
+        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)
+        w_partner = partner
+        w_alone = alone
+        if called >= 0 and not revealed:
+            w_partner = -1
+            if world[maker] & bit(called) != ZERO:
+                w_alone = ALONE_BY_CHOICE
+            elif world[KITTY_HOLDER] & bit(called) != ZERO:
+                w_alone = FORCED_ALONE
+            else:
+                w_alone = PARTNERED
+                for q in range(PLAYERS):
+                    if world[q] & bit(called) != ZERO:
+                        w_partner = q
+        m = legal
+        while m != ZERO:
+            c = lowest_card(m)
+            m &= m - ONE
+            for p in range(PLAYERS):
+                work[p] = world[p]
+            tricks, _ = play_tricks_nb(work, trump, maker, w_partner, called, alone_public, revealed, remaining, t, k,
+                                       leader, led, best, winner, in_trick, maker_tricks, c, rollout, roll)
+            totals[c] += hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
+    choice = fallback
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        if totals[c] > totals[choice]:
+            choice = c
+    return choice
+
+
+@njit(cache=True, error_model="numpy")
+def knowledge_nb(s, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exchange_pending, maker, called,
+                 revealed, voids, holders, known, excluded):
+    """Fill ``holders`` (the true six holders), ``known`` and ``excluded`` for seat ``s`` after the
+    bidding (see "What a seat knows" in the module docstring)."""
+    for p in range(PLAYERS):
+        holders[p] = hands[p]
+        known[p] = ZERO
+        excluded[p] = voids[p]
+    holders[KITTY_HOLDER] = kitty_mask
+    known[KITTY_HOLDER] = ZERO
+    excluded[KITTY_HOLDER] = ZERO
+    up = bit(upcard)
+    if rnd == 2:
+        known[KITTY_HOLDER] = up
+    elif s == dealer:
+        if discard >= 0:
+            known[KITTY_HOLDER] = bit(discard)
+    elif exchange_pending or rules[RULE.DISCARD_UPCARD] == 0:
+        known[dealer] = hands[dealer] & up  # with the dealer until played
+    else:
+        for p in range(PLAYERS):
+            if p != dealer:
+                excluded[p] |= up  # with the dealer, or its discard
+    if called >= 0 and not revealed and rules[RULE.CALL_OWN] == 0 and s != maker:
+        excluded[maker] |= bit(called)
+
+
+@njit(cache=True, error_model="numpy")
+def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies, force_maker, force_trump, worlds,
+                        rollout, state, log, means, res):
+    """Play one hand as ``kernels.play_hand_nb`` does (same arguments, same use of ``state``), with
+    ``SEARCH`` seats searching their bids, call and cards. Decision ``n`` (the action number)
+    searches from the stream ``(seed, unit, base + n)``. ``means`` (MAX_ACTIONS x 64, or no rows)
+    receives each searched decision's candidate means (edge per hand; NaN elsewhere)."""
+    keep = means.shape[0] > 0
+    if log.shape[0] > 0:
+        log[:] = -1
+    if keep:
+        means[:] = np.nan
+    totals = np.zeros(64, np.int64)
+    n = 0
+    upcard = kitty[0]
+    up_suit = upcard // LANE
+    kitty_mask = bit(kitty[0]) | bit(kitty[1]) | bit(kitty[2])
+    res[:] = 0
+    res[RES_DEALER] = dealer
+    res[RES_MAKER] = -1
+    res[RES_TRUMP] = -1
+    res[RES_PARTNER] = -1
+    res[RES_CALLED] = -1
+    maker = -1
+    trump = -1
+    rnd = 0
+    if force_maker >= 0:
+        maker = force_maker
+        trump = force_trump
+        rnd = 1 if trump == up_suit else 2
+    else:
+        for k in range(1, PLAYERS + 1):  # round one
+            p = (dealer + k) % PLAYERS
+            if policies[p] == POLICY.RANDOM:
+                state, r = below_n(state, 2)
+                yes = r == 1
+            elif policies[p] == SEARCH:
+                cands, n_c = search_bid_nb(search_state(seed, unit, base + n), p, hands, kitty, dealer, rules, 1, k,
+                                           worlds, rollout, totals)
+                heur = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
+                best_col = ACCEPT_COL if heur else PASS_COL
+                for j in range(n_c):
+                    if totals[cands[j]] > totals[best_col]:
+                        best_col = cands[j]
+                yes = best_col == ACCEPT_COL
+                if keep:
+                    for j in range(n_c):
+                        means[n, cands[j]] = totals[cands[j]] / (4.0 * worlds)
+            else:
+                yes = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
+            n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
+            if yes:
+                maker = p
+                trump = up_suit
+                rnd = 1
+                break
+        if maker < 0:
+            for k in range(1, PLAYERS + 1):  # round two
+                p = (dealer + k) % PLAYERS
+                stuck = k == PLAYERS and rules[RULE.STICK] != 0
+                if policies[p] == POLICY.RANDOM:
+                    if stuck:
+                        state, r = below_n(state, 3)
+                        r += 1
+                    else:
+                        state, r = below_n(state, 4)
+                    named = -1 if r == 0 else (r - 1 if r - 1 < up_suit else r)
+                elif policies[p] == SEARCH:
+                    cands, n_c = search_bid_nb(search_state(seed, unit, base + n), p, hands, kitty, dealer, rules, 2,
+                                               k, worlds, rollout, totals)
+                    heur = name_nb(hands[p], upcard, k, stuck)
+                    best_col = PASS_COL if heur < 0 else heur
+                    for j in range(n_c):
+                        if totals[cands[j]] > totals[best_col]:
+                            best_col = cands[j]
+                    named = -1 if best_col == PASS_COL else best_col
+                    if keep:
+                        for j in range(n_c):
+                            means[n, cands[j]] = totals[cands[j]] / (4.0 * worlds)
+                else:
+                    named = name_nb(hands[p], upcard, k, stuck)
+                if named < 0:
+                    n = log_action(log, n, p, PASS, -1)
+                else:
+                    n = log_action(log, n, p, NAME, named)
+                    maker = p
+                    trump = named
+                    rnd = 2
+                    break
+            if maker < 0:
+                return state
+    holders = np.empty(HOLDERS, np.uint64)
+    known = np.empty(HOLDERS, np.uint64)
+    excluded = np.empty(HOLDERS, np.uint64)
+    voids = np.zeros(PLAYERS, np.uint64)
+    called = -2
+    discard = -1
+    if rnd == 1:  # the dealer's exchange
+        hands[dealer] |= bit(upcard)
+        kitty_mask &= ~bit(upcard)
+        if rules[RULE.CALL_FIRST] != 0:
+            state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker,
+                                     trump, rnd, -1, True, voids, worlds, rollout, state, log, means, totals, holders,
+                                     known, excluded)
+        choices = hands[dealer]
+        if rules[RULE.DISCARD_UPCARD] == 0:
+            choices &= ~bit(upcard)
+        if policies[dealer] == POLICY.RANDOM:
+            state, d = random_of(state, choices)
+        else:
+            keep_card = ZERO
+            if called >= 0 and dealer != maker and choices & bit(called) != ZERO:
+                keep_card = bit(called)
+            d = discard_nb(choices, trump, keep_card)
+        hands[dealer] &= ~bit(d)
+        kitty_mask |= bit(d)
+        discard = d
+        n = log_action(log, n, dealer, DISCARD, d)
+    if called == -2:
+        state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker, trump,
+                                 rnd, discard, False, voids, worlds, rollout, state, log, means, totals, holders,
+                                 known, excluded)
+    own = called >= 0 and hands[maker] & bit(called) != ZERO
+    partner = -1
+    if called < 0 or own:
+        alone = ALONE_BY_CHOICE
+    elif kitty_mask & bit(called) != ZERO:
+        alone = FORCED_ALONE
+    else:
+        alone = PARTNERED
+        for q in range(PLAYERS):
+            if hands[q] & bit(called) != ZERO:
+                partner = q
+
+    alone_public = called < 0
+    revealed = False
+    remaining = DECK_BITS
+    if rnd == 2:
+        remaining &= ~bit(upcard)
+    leader = (dealer + 1) % PLAYERS
+    maker_tricks = 0
+    for t in range(TRICKS):
+        led = -1
+        best = -1
+        winner = leader
+        in_trick = ZERO
+        for k in range(PLAYERS):
+            p = leader + k
+            if p >= PLAYERS:
+                p -= PLAYERS
+            hand = hands[p]
+            legal = hand
+            if led >= 0:
+                follow = hand & SUIT_MASKS[trump, led]
+                if follow != ZERO:
+                    legal = follow
+            policy = policies[p]
+            ally = led >= 0 and knows_ally(p, winner, maker, partner, revealed, alone_public)
+            state, c = policy_card_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hand, led, best, trump,
+                                      remaining, in_trick, p == maker or p == partner, ally, k == PLAYERS - 1, state)
+            if policy == SEARCH and legal & (legal - ONE) != ZERO:
+                knowledge_nb(p, hands, kitty_mask, upcard, dealer, rules, rnd, discard, False, maker, called,
+                             revealed, voids, holders, known, excluded)
+                c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
+                                   rules, trump, maker, partner, alone, called, alone_public, revealed, remaining, t,
+                                   k, leader, led, best, winner, in_trick, maker_tricks, legal, c, totals)
+                if keep:
+                    m = legal
+                    while m != ZERO:
+                        x = lowest_card(m)
+                        m &= m - ONE
+                        means[n, x] = totals[x] / (4.0 * worlds)
+            if led >= 0 and hand & SUIT_MASKS[trump, led] == ZERO:
+                voids[p] |= SUIT_MASKS[trump, led]
+            hands[p] = hand & ~bit(c)
+            in_trick |= bit(c)
+            n = log_action(log, n, p, PLAY, c)
+            if c == called:
+                revealed = True
+            if led < 0:
+                led = EFF[trump, c]
+                best = c
+            elif bit(c) & BEATS[trump, best] != ZERO:
+                best = c
+                winner = p
+        remaining &= ~in_trick
+        if winner == maker or winner == partner:
+            maker_tricks += 1
+        leader = winner
+
+    attack, defend = points_nb(rules, alone, maker_tricks)
+    for q in range(PLAYERS):
+        res[RES_SCORE + q] = attack if (q == maker or q == partner) else defend
+    res[RES_MAKER] = maker
+    res[RES_TRUMP] = trump
+    res[RES_ROUND] = rnd
+    res[RES_ALONE] = alone
+    res[RES_PARTNER] = partner
+    res[RES_TRICKS] = maker_tricks
+    res[RES_CALLED] = called
+    return state
+
+
+@njit(cache=True, error_model="numpy")
+def _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker, trump, rnd, discard,
+          exchange_pending, voids, worlds, rollout, state, log, means, totals, holders, known, excluded):
+    """The maker's call (``kernels.decide_call_nb``, searched for a ``SEARCH`` maker); logs it.
+    Returns (state, called card or -1 for alone, next action number)."""
+    policy = policies[maker]
+    state, called = decide_call_nb(hands[maker], trump, upcard, rules, POLICY.HEURISTIC if policy == SEARCH else policy,
+                                   state)
+    if policy == SEARCH:
+        cards = callable_nb(hands[maker], trump, upcard, rules)
+        if cards != ZERO:
+            knowledge_nb(maker, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exchange_pending, maker, -1,
+                         False, voids, holders, known, excluded)
+            cards = search_call_nb(search_state(seed, unit, base + n), maker, holders, known, excluded, upcard, dealer,
+                                   rules, trump, rnd, exchange_pending, worlds, rollout, totals)
+            best_col = ALONE_COL if called < 0 else called
+            m = cards | bit(ALONE_COL)
+            while m != ZERO:
+                col = lowest_card(m)
+                m &= m - ONE
+                if totals[col] > totals[best_col]:
+                    best_col = col
+            called = -1 if best_col == ALONE_COL else best_col
+            if means.shape[0] > 0:
+                m = cards | bit(ALONE_COL)
+                while m != ZERO:
+                    col = lowest_card(m)
+                    m &= m - ONE
+                    means[n, col] = totals[col] / (4.0 * worlds)
+    n = log_action(log, n, maker, CALL if called >= 0 else ALONE, called)
+    return state, called, n
+
+
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
+def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, out, log_hands, log_kitty, log_moves,
+                         log_means):
+    """``kernels.play_deals_nb`` with search seats: hand ``i`` dealt by seat ``i % 5`` from (seed, i),
+    one hand per parallel work item (a searched hand is long). ``log_means`` (count, MAX_ACTIONS,
+    64) is filled when it has rows."""
+    record = log_moves.shape[0] > 0
+    for j in prange(count):
+        hands = np.empty(PLAYERS, np.uint64)
+        scratch = np.empty(DECK.shape[0], np.int8)
+        kitty = np.empty(KITTY, np.int64)
+        res = np.empty(N_RES, np.int64)
+        i = first + j
+        state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
+        log = np.empty((0, 3), np.int8)
+        means = np.empty((0, 64), np.float32)
+        if record:
+            log = log_moves[j]
+            log_hands[j, :] = hands
+            log_kitty[j, :] = kitty
+        if log_means.shape[0] > 0:
+            means = log_means[j]
+        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, state,
+                            log, means, res)
+        for r in range(N_RES):
+            out[r, j] = res[r]
+
+
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
+def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, out, lengths, log_hands, log_kitty,
+                         log_moves, log_means):
+    """``kernels.play_games_nb`` with search seats (same streams, same end of game); one game per
+    parallel work item. Hand ``h`` of game ``g`` searches from ``(seed, g, h * 64 + n)``."""
+    record = log_moves.shape[0] > 0
+    target = rules[RULE.TARGET]
+    max_hands = rules[RULE.MAX_HANDS]
+    play_on = rules[RULE.TIE_RULE] == TIE_PLAY_ON
+    for j in prange(count):
+        hands = np.empty(PLAYERS, np.uint64)
+        scratch = np.empty(DECK.shape[0], np.int8)
+        kitty = np.empty(KITTY, np.int64)
+        res = np.empty(N_RES, np.int64)
+        totals = np.empty(PLAYERS, np.int64)
+        g = first + j
+        state, dealer = below_n(deal_state(seed, g), PLAYERS)
+        totals[:] = 0
+        h = 0
+        while True:
+            state = deal_nb(state, scratch, hands, kitty)
+            log = np.empty((0, 3), np.int8)
+            means = np.empty((0, 64), np.float32)
+            if record:
+                log = log_moves[j, h]
+                log_hands[j, h, :] = hands
+                log_kitty[j, h, :] = kitty
+            if log_means.shape[0] > 0:
+                means = log_means[j, h]
+            state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
+                                        worlds, rollout, state, log, means, res)
+            top = 0
+            for q in range(PLAYERS):
+                totals[q] += res[RES_SCORE + q]
+                top = max(top, totals[q])
+            if h < out.shape[1]:
+                for r in range(N_RES):
+                    out[j, h, r] = res[r]
+            h += 1
+            if h >= max_hands:
+                break
+            if top >= target:
+                leaders = 0
+                for q in range(PLAYERS):
+                    leaders += totals[q] == top
+                if not (play_on and leaders > 1):
+                    break
+            dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
+        lengths[j] = h

@@ -1,0 +1,145 @@
+"""The search policy in the Euchre-for-five facade: runs with ``search`` seats, and what replay shows.
+
+``Study.play`` and ``Study.play_games`` hand any table with a ``search`` seat to
+:func:`search_columns` and :func:`search_game_columns`, which call the search kernels of
+``sim.euchre5.search`` (same dealing, same streams, same columns as the plain kernels; a record
+adds ``search_means``: for every logged action, each searched candidate's mean edge, NaN
+elsewhere). :func:`describe_searches` and :func:`search_records` turn those means into replay text
+and JSON.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardlab.sim.cards import SUIT_SYMBOLS, card_name
+from cardlab.sim.euchre5.rules import ACTION_KINDS, KITTY, MAX_ACTIONS, PLAYERS
+from cardlab.sim.euchre5.search import (ACCEPT_COL, ALONE_COL, DEFAULT_WORLDS, MAX_WORLDS, PASS_COL, POLICY_NAMES,
+                                        ROLLOUT_NAMES, SEARCH, play_search_deals_nb, play_search_games_nb)
+from cardlab.sim.options import check_choice
+
+__all__ = ["DEFAULT_WORLDS", "POLICY_NAMES", "ROLLOUT_NAMES", "check_search_options", "describe_searches",
+           "search_columns", "search_game_columns", "search_records", "uses_search"]
+
+
+def uses_search(policies) -> bool:
+    """Whether any seat of ``policies`` (names or kernel ids) searches."""
+    return any(p == "search" or (not isinstance(p, str) and p == SEARCH) for p in policies)
+
+
+def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
+    """``(search_worlds, search_rollout)`` with their defaults; either given without a search seat is an error."""
+    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
+        if value is not None and not uses_search(policies):
+            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
+    worlds = DEFAULT_WORLDS if worlds is None else worlds
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
+    rollout = "heuristic" if rollout is None else rollout
+    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
+    return int(worlds), rollout
+
+
+def _search_args(study) -> tuple:
+    return int(study.search_worlds), ROLLOUT_NAMES.index(study.search_rollout)
+
+
+def search_columns(study, first: int, count: int, *, record: bool = False, policies=None) -> dict:
+    """``Study.play`` for a table with search seats (``policies``: kernel ids overriding the study's)."""
+    from cardlab.sim.euchre5.simulate import result_columns
+    from cardlab.sim.euchre5.kernels import N_RES
+
+    out = np.empty((N_RES, count), np.int8)
+    rows = count if record else 0
+    hands = np.zeros((rows, PLAYERS), np.uint64)
+    kitty = np.zeros((rows, KITTY), np.int8)
+    moves = np.zeros((rows, MAX_ACTIONS, 3), np.int8)
+    means = np.full((rows, MAX_ACTIONS, 64), np.nan, np.float32)
+    play_search_deals_nb(study.seed, first, count, study.rules, study.policy_ids if policies is None else policies,
+                         *_search_args(study), out, hands, kitty, moves, means)
+    columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
+    if record:
+        columns.update(hands=hands, kitty=kitty, moves=moves, search_means=means)
+    return columns
+
+
+def search_game_columns(study, first: int, count: int, *, record: bool = False) -> dict:
+    """``Study.play_games`` for a table with search seats: every hand of each game kept (no slot)."""
+    from cardlab.sim.euchre5.simulate import result_columns
+    from cardlab.sim.euchre5.kernels import N_RES
+
+    m = study.options.max_hands
+    slots = np.empty((count, m, N_RES), np.int8)
+    lengths = np.empty(count, np.int64)
+    rows = count if record else 0
+    hands = np.zeros((rows, m, PLAYERS), np.uint64)
+    kitty = np.zeros((rows, m, KITTY), np.int8)
+    moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
+    means = np.full((rows, m, MAX_ACTIONS, 64), np.nan, np.float32)
+    play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, *_search_args(study), slots,
+                         lengths, hands, kitty, moves, means)
+    keep = np.arange(m)[None, :] < lengths[:, None]
+    out = slots[keep].T
+    game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
+    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    columns = {"game": game, "deal": (np.arange(len(game)) - offsets).astype(np.int16), **result_columns(out)}
+    if record:
+        columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep], search_means=means[keep])
+    return columns
+
+
+def _decisions(moves: np.ndarray, means: np.ndarray):
+    """Each searched decision of a hand: (action number, seat, kind, {candidate: mean}, chosen)."""
+    bids = 0  # bidding actions so far: the first five are round one
+    for n, (seat, kind_id, value) in enumerate(moves.tolist()):
+        if kind_id < 0:
+            break
+        kind = ACTION_KINDS[kind_id]
+        round_two = kind in ("pass", "accept", "name") and bids >= PLAYERS
+        if kind in ("pass", "accept", "name"):
+            bids += 1
+        row = means[n]
+        cols = [int(c) for c in np.flatnonzero(~np.isnan(row))]
+        if not cols:
+            continue
+        if round_two:
+            names = {c: "pass" if c == PASS_COL else f"name {SUIT_SYMBOLS[c]}" for c in cols}
+            chosen = "pass" if kind == "pass" else f"name {SUIT_SYMBOLS[value]}"
+        elif kind in ("pass", "accept"):
+            names = {c: "pass" if c == PASS_COL else "accept" for c in cols}
+            chosen = kind
+        elif kind in ("call", "alone"):
+            names = {c: "alone" if c == ALONE_COL else f"call {card_name(c)}" for c in cols}
+            chosen = "alone" if kind == "alone" else f"call {card_name(value)}"
+        else:
+            names = {c: card_name(c) for c in cols}
+            chosen = card_name(value)
+        yield n, int(seat), kind, {names[c]: float(row[c]) for c in cols}, chosen
+
+
+def search_records(moves: np.ndarray, means: np.ndarray) -> list:
+    """The searched decisions of one hand as JSON-ready dicts: ``action`` (its number in the hand's
+    actions), ``seat``, ``decision`` (bid, call or play), ``candidates`` ({candidate: mean edge}) and
+    ``chosen``."""
+    out = []
+    for n, seat, kind, cands, chosen in _decisions(moves, means):
+        what = "play" if kind == "play" else "call" if kind in ("call", "alone") else "bid"
+        out.append({"action": n, "seat": seat, "decision": what,
+                    "candidates": {k: round(v, 4) for k, v in sorted(cands.items(), key=lambda kv: -kv[1])},
+                    "chosen": chosen})
+    return out
+
+
+def describe_searches(moves: np.ndarray, means: np.ndarray) -> str:
+    """The searched decisions of one hand as text: each candidate's mean edge (points of the seat
+    minus the mean of the other four, per hand) over the sampled worlds, the chosen one starred.
+    Empty when nothing was searched."""
+    lines = []
+    for n, seat, kind, cands, chosen in _decisions(moves, means):
+        ranked = sorted(cands.items(), key=lambda kv: -kv[1])
+        text = "  ".join(f"{name} {mean:+.2f}" + ("*" if name == chosen else "") for name, mean in ranked)
+        what = "play" if kind == "play" else "call" if kind in ("call", "alone") else "bid"
+        lines.append(f"action {n + 1}, seat {seat} ({what}): {text}")
+    if not lines:
+        return ""
+    return ("\nsearched decisions (mean edge of the searcher for each candidate over the sampled worlds: its points "
+            "minus the other four seats' mean; * = chosen):\n" + "\n".join(lines))
