@@ -340,8 +340,11 @@ def plot_trump_study(df: pd.DataFrame, *, fig=None):
     return fig
 
 
+from .euchre5_strength import format_strength_study, plot_strength_study  # noqa: E402  the ladder's report
+
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
+    "strength": (format_strength_study, plot_strength_study),
 }

@@ -9,6 +9,7 @@ import argparse
 
 STUDIES = {
     "trumps": "every hand played with each seat as maker and each trump suit (paired)",
+    "strength": "random, heuristic and search seats in paired matches on the same hands",
 }
 
 RULE_FLAGS = ("players", "lone_march_points", "forced_alone_march_points", "defender_points", "call_rule",
@@ -19,7 +20,11 @@ RULE_FLAGS = ("players", "lone_march_points", "forced_alone_march_points", "defe
 def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """Every option of the rules (§9), named as there with dashes, plus policy and seed."""
     p.add_argument("--policy", default="heuristic",
-                   help="heuristic or random, or one per seat: heuristic,random,random,random,random")
+                   help="heuristic, random or search, or one per seat: search,heuristic,heuristic,random,heuristic")
+    p.add_argument("--search-worlds", type=int, default=None,
+                   help="worlds sampled per searched decision (default 32; with --policy search or study strength)")
+    p.add_argument("--search-rollout", default=None,
+                   help="policy of every seat in the search's rollouts: heuristic (default) or random")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     r = p.add_argument_group("rules")
     r.add_argument("--players", type=int, default=5, help="always 5 (the game is for five)")
@@ -60,7 +65,11 @@ def _span(value) -> str:
 
 def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
-    return dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
+    out = dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
+    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
+        if getattr(args, name, None) is not None:
+            out[name] = getattr(args, name)
+    return out
 
 
 def simulate(args, *, threads, chunk_size, progress, out):
@@ -78,11 +87,18 @@ def simulate(args, *, threads, chunk_size, progress, out):
 
 
 def study(args, *, threads, progress, out):
-    """``cardlab study euchre5 trumps``: the same hands played with every maker and trump."""
+    """``cardlab study euchre5 trumps|strength``: the same hands played with every maker and trump, or
+    by random, heuristic and search seats."""
     from cardlab.sim.euchre5 import studies
     from cardlab.sim.euchre5.simulate import Study
 
     kw = rules(args)
+    if args.study == "strength":
+        from cardlab.sim.euchre5.strength import strength_metadata, strength_study
+
+        meta = strength_metadata(**kw)
+        df = strength_study(deals=args.deals, threads=threads, progress=progress, out=out, **kw)
+        return df, {**meta, "deals": args.deals}
     meta = Study.build(**kw).metadata()
     df = studies.trump_study(deals=args.deals, threads=threads, progress=progress, out=out, **kw)
     return df, {**meta, "study": args.study, "deals": args.deals, "thresholds": studies.THRESHOLDS}

@@ -49,13 +49,13 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.sim.barbu.search import sample_world_nb
-from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card
+from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
                                          RES_ROUND, RES_SCORE, RES_TRICKS, RES_TRUMP, callable_nb, deal_nb,
                                          decide_call_nb, knows_ally, log_action, play_hand_nb)
-from cardlab.sim.euchre5.policies import (BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, discard_nb,
-                                          follow_nb, lead_nb, name_nb, random_of)
+from cardlab.sim.euchre5.policies import (BEATS, BOWERS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb,
+                                          discard_nb, follow_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
                                        MAX_ACTIONS, NAME, PARTNERED, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
@@ -753,3 +753,47 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, o
                     break
             dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
         lengths[j] = h
+
+
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
+def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, out):
+    """Hand ``deals[j]`` (dealt as in :func:`play_search_deals_nb`) played with the per-seat
+    ``policies[j]``: the strength ladder's tables, any mix in one parallel call. ``out`` (N_RES, rows)."""
+    for j in prange(deals.shape[0]):
+        hands = np.empty(PLAYERS, np.uint64)
+        scratch = np.empty(DECK.shape[0], np.int8)
+        kitty = np.empty(KITTY, np.int64)
+        res = np.empty(N_RES, np.int64)
+        i = deals[j]
+        state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
+        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, state,
+                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
+        for r in range(N_RES):
+            out[r, j] = res[r]
+
+
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
+def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, out):
+    """``kernels.trump_study_nb`` with search seats: deal ``i`` played once per (maker seat, trump),
+    the bidding skipped, the call and the play searched; one (deal, maker, trump) per work item.
+    Every variant starts from the same cards, the same hand stream and the same search streams."""
+    for v in prange(count * PLAYERS * 4):
+        j = v // (PLAYERS * 4)
+        m = (v // 4) % PLAYERS
+        t = v % 4
+        i = first + j
+        dealer = i % PLAYERS
+        hands = np.empty(PLAYERS, np.uint64)
+        scratch = np.empty(DECK.shape[0], np.int8)
+        kitty = np.empty(KITTY, np.int64)
+        res = np.empty(N_RES, np.int64)
+        state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
+        h = hands[m]
+        play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, state,
+                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
+        for r in range(N_RES):
+            out[j, m, t, r] = res[r]
+        seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1
+        out[j, m, t, N_RES] = bid_strength_nb(h, kitty[0], t, seat, rules[RULE.DISCARD_UPCARD] != 0)
+        out[j, m, t, N_RES + 1] = popcount(h & BOWERS[t])
+        out[j, m, t, N_RES + 2] = popcount(h & SUIT_MASKS[t, t])

@@ -29,7 +29,13 @@ THRESHOLDS = {"accept": ACCEPT_AT, "name": NAME_AT, "alone": ALONE_AT}
 def study_columns(study: Study, first: int, count: int) -> dict:
     """Rows of deals ``first .. first+count-1``: one per (deal, maker seat, trump)."""
     out = np.empty((count, PLAYERS, 4, N_STUDY), np.int8)
-    trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out)
+    if study.searching:  # search seats search the call and the play: sim.euchre5.search
+        from cardlab.sim.euchre5.search import ROLLOUT_NAMES, search_trump_study_nb
+
+        search_trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
+                              ROLLOUT_NAMES.index(study.search_rollout), out)
+    else:
+        trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out)
     rows = out.reshape(count * PLAYERS * 4, N_STUDY)
     deal = np.repeat(np.arange(first, first + count, dtype=np.int64), PLAYERS * 4)
     dealer = (deal % PLAYERS).astype(np.int8)
@@ -52,21 +58,26 @@ def study_columns(study: Study, first: int, count: int) -> dict:
 
 
 def trump_study(*, deals: int, seed: int = 0, policy="heuristic", options=None, threads: int | None = None,
-                chunk_size: int = 1 << 16, progress: bool = False, out=None, **rules) -> pd.DataFrame | None:
+                chunk_size: int = 1 << 16, progress: bool = False, out=None, search_worlds=None, search_rollout=None,
+                **rules) -> pd.DataFrame | None:
     """Play every deal with each seat as maker and each trump; one row per (deal, maker, trump).
 
     Columns: ``deal``, ``dealer``, ``maker``, ``seat`` (places after the dealer, 5 = the dealer),
     ``trump``, ``relation`` (0 upcard suit, 1 same colour, 2 other colour), ``round``,
     ``strength`` (the heuristic's bid strength for that seat and trump), ``bowers`` and
     ``trumps`` held as dealt, ``alone``, ``called``, ``maker_tricks``, ``maker_points`` and
-    ``edge`` (maker points minus the mean of the other four seats).
+    ``edge`` (maker points minus the mean of the other four seats). With ``policy`` naming
+    ``search`` seats (``search_worlds``, ``search_rollout``), they search the call and the play.
 
     >>> df = trump_study(deals=50, seed=3)
     >>> len(df), sorted(df.relation.unique().tolist())
     (1000, [0, 1, 2])
     """
-    study = Study.build(options=options, policy=policy, seed=seed, **rules)
+    study = Study.build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
+                        search_rollout=search_rollout, **rules)
     runner.set_threads(threads)
+    if study.searching:
+        chunk_size = min(chunk_size, 256)
     return runner.run(partial(study_columns, study), deals=deals,
                       first_deal=0, chunk_size=chunk_size, progress=progress, out=out,
                       meta={**study.metadata(), "study": "trumps", "thresholds": THRESHOLDS})
