@@ -244,8 +244,8 @@ def test_search_means_depend_only_on_what_the_searcher_has_seen():
                      np.zeros(5, np.uint64), holders, known, excluded)
         out = np.zeros(64, np.int64)
         partner = [q for q in range(5) if int(h[q]) >> called & 1]
-        search_card_nb(search_state(5, j, 20), s, holders, known, excluded, 16, POLICY.HEURISTIC, study.rules,
-                       trump, maker, partner[0] if partner else -1, 0, called, False, False,
+        search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC,
+                       study.rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
                        DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, -1, -1, s,
                        np.uint64(0), 0, h[s], int(cards_of(int(h[s]))[0]), out)
         totals.append(out)
@@ -341,3 +341,28 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_bid_search_depends_only_on_the_searchers_hand_and_the_upcard():
+    from cardlab.sim.euchre5.search import ACCEPT_COL, PASS_COL, search_bid_nb
+
+    study = Study.build(policy="heuristic", seed=6)
+    cols = study.play(0, 1, record=True)
+    hands = cols["hands"][0].astype(np.uint64)
+    kitty = cols["kitty"][0].astype(np.int64)
+    dealer = int(cols["dealer"][0])
+    s = (dealer + 2) % 5
+    results = []
+    for order in ((0, 1, 2, 3, 4), (4, 3, 2, 1, 0)):  # every other seat's hidden cards moved around
+        h = hands.copy()
+        others = [q for q in order if q != s]
+        h[[q for q in range(5) if q != s]] = hands[others]
+        for rnd in (1, 2):
+            totals = np.zeros(64, np.int64)
+            cands, n = search_bid_nb(np.uint64(search_state(6, 0, rnd)), s, h, kitty, dealer, study.rules, rnd, 2, 12,
+                                     POLICY.HEURISTIC, totals)
+            results.append((rnd, sorted(cands[:n].tolist()), totals.copy()))
+    for a, b in zip(results[:2], results[2:]):
+        assert a[0] == b[0] and a[1] == b[1]
+        np.testing.assert_array_equal(a[2], b[2])
+    assert results[0][1] == [PASS_COL, ACCEPT_COL] and len(results[1][1]) == 4  # pass and the three other suits
