@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .minchiate_strength import format_strength_study, plot_strength_study
 from .stats import mean_ci, proportion_ci
 
 SOURCES = ("draws", "exposed", "declarations", "captures", "card_points", "pile_combos", "beyond42", "last_trick")
@@ -238,4 +239,5 @@ REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "options": (format_option_study, plot_option_study),
+    "strength": (format_strength_study, plot_strength_study),
 }

@@ -9,6 +9,7 @@ import argparse
 
 STUDIES = {
     "options": "every rule option switched from its setting in turn, paired on the same deals",
+    "strength": "random, heuristic and search partnerships in paired matches on the same deals",
 }
 
 RULE_FLAGS = ("players", "n_deals", "steal_29", "cutter_cap", "expose_last_cards", "dealer_takes_from_fola",
@@ -20,7 +21,11 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """Minchiate's rule flags (every option of its rules, named as there), policy and seed."""
     yes_no = argparse.BooleanOptionalAction
     p.add_argument("--policy", default="heuristic",
-                   help="heuristic or random, or one per seat: heuristic,random,heuristic,random")
+                   help="heuristic, random or search, or one per seat: search,heuristic,random,heuristic")
+    p.add_argument("--search-worlds", type=int, default=None,
+                   help="worlds sampled per searched decision (default 32; with --policy search or study strength)")
+    p.add_argument("--search-rollout", default=None,
+                   help="policy of every seat in the search's rollouts: heuristic (default) or random")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--players", type=int, default=4, help="4 (two partnerships; the only table)")
     p.add_argument("--n-deals", type=int, default=1, help="deals per whole game with --games (default 1; 4 = "
@@ -45,7 +50,11 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
 
 def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
-    return dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
+    out = dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
+    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
+        if getattr(args, name, None) is not None:
+            out[name] = getattr(args, name)
+    return out
 
 
 def simulate(args, *, threads, chunk_size, progress, out):
@@ -64,11 +73,17 @@ def simulate(args, *, threads, chunk_size, progress, out):
 
 
 def study(args, *, threads, progress, out):
-    """``cardlab study minchiate options``: the same deals under every option switched in turn."""
+    """``cardlab study minchiate options|strength``: the same deals under every option switched in turn, or
+    played by random, heuristic and search partnerships."""
     from cardlab.sim.minchiate import studies
     from cardlab.sim.minchiate.simulate import Study
 
     kw = rules(args)
+    if args.study == "strength":
+        from cardlab.sim.minchiate.strength import strength_metadata, strength_study
+
+        df = strength_study(deals=args.deals, threads=threads, progress=progress, out=out, **kw)
+        return df, {**strength_metadata(**kw), "deals": args.deals}
     df = studies.option_study(deals=args.deals, threads=threads, progress=progress, out=out, **kw)
     return df, {**Study.build(**kw).metadata(), "study": args.study, "deals": args.deals}
 

@@ -215,10 +215,12 @@ def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
 
 
 @njit(cache=True, error_model="numpy")
-def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
-    """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), and when ``record``
-    the move ``log`` and ``declared``. ``work`` (int64, :data:`WORK_SIZE`) and ``words`` (uint64, 12) are
-    scratch space reused from deal to deal."""
+def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
+    """Steps 1-6 of a deal (shuffle, draws, deal, exposed cards, Fola, discards, declarations), as
+    :func:`play_deal_nb` plays them; the hands after the discards are left in ``words``.
+
+    Returns ``(state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi)``: the deal's
+    stream, Δ and the largest |Δ| so far, the cutter's and the dealer's discards and the Fola left."""
     for i in range(out.shape[0]):
         out[i] = 0
     if record:
@@ -227,12 +229,8 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
     perm = work[0:N_CARDS]
     resti = work[N_CARDS:N_CARDS + 2]
     tricks = work[N_CARDS + 2:N_CARDS + 4]
-    cards = work[N_CARDS + 4:N_CARDS + 8]
-    seats = work[N_CARDS + 8:N_CARDS + 12]
     hand_lo = words[0:4]
     hand_hi = words[4:8]
-    pile_lo = words[8:10]
-    pile_hi = words[10:12]
     for i in range(12):
         words[i] = ZERO
     for t in range(2):
@@ -334,6 +332,91 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
         src[8 * (p % 2) + SRC_DECLARATIONS] += v
         delta += v if p % 2 == 0 else -v
         delta, max_delta = settle(delta, resti, max_delta)
+    return state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi
+
+
+@njit(cache=True, error_model="numpy")
+def end_points_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, src, combo_scratch):
+    """Step 8 before the rounding: pay the Matto debt (the piles change), then add each team's card points,
+    pile combinations, cards beyond 42 and last trick to ``src``; returns their Δ (team 0 - team 1)."""
+    end_delta = 0
+    # the end: Matto debt, then every team's pile
+    if matto_owed:
+        payer = matto_owner % 2
+        if tricks[payer] == 0:
+            c = MATTO
+        else:
+            c = -1
+            for i in range(PAY_ORDER.shape[0]):
+                if has_card(pile_lo[payer], pile_hi[payer], PAY_ORDER[i]):
+                    c = PAY_ORDER[i]
+                    break
+        if c >= 0:
+            pile_lo[payer] &= ~lo_bit(c)
+            pile_hi[payer] &= ~hi_bit(c)
+            pile_lo[1 - payer] |= lo_bit(c)
+            pile_hi[1 - payer] |= hi_bit(c)
+    for t in range(2):
+        cp = pile_value(pile_lo[t], pile_hi[t])
+        pc = 0
+        if opts[OPT.PILE_COMBOS] != 0:
+            pc = combos_nb(pile_lo[t], pile_hi[t], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
+                           opts[OPT.MATTO_C3] != 0, combo_scratch)
+        size = popcount(pile_lo[t]) + popcount(pile_hi[t])
+        b42 = max(0, size - PILE_PAR)
+        lt = LAST_TRICK_POINTS if t == last_team else 0
+        src[8 * t + SRC_CARD_POINTS] += cp
+        src[8 * t + SRC_PILE_COMBOS] += pc
+        src[8 * t + SRC_BEYOND42] += b42
+        src[8 * t + SRC_LAST_TRICK] += lt
+        end = cp + pc + b42 + lt
+        end_delta += end if t == 0 else -end
+    return end_delta
+
+
+@njit(cache=True, error_model="numpy")
+def finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, delta, max_delta, resti,
+                   out, combo_scratch):
+    """Step 8: the end points (:func:`end_points_nb`), the resti left rounded up, the cappotto, and ``out``'s
+    totals."""
+    src = out[COL.SOURCES:COL.SOURCES + 16]
+    delta += end_points_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, src, combo_scratch)
+    if delta > 0:
+        resti[0] += (delta + RESTO - 1) // RESTO
+    elif delta < 0:
+        resti[1] += (-delta + RESTO - 1) // RESTO
+    if opts[OPT.CAPPOTTO] != 0 and (tricks[0] == 0 or tricks[1] == 0):
+        resti[0] *= 2
+        resti[1] *= 2
+    for t in range(2):
+        total = 0
+        for s in range(8):
+            total += src[8 * t + s]
+        out[COL.POINTS + t] = total
+        out[COL.RESTI + t] = resti[t]
+        out[COL.TRICKS + t] = tricks[t]
+    out[COL.MAX_DELTA] = max_delta
+    out[COL.MATTO_OWED] = 1 if matto_owed else 0
+
+
+@njit(cache=True, error_model="numpy")
+def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
+    """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), and when ``record``
+    the move ``log`` and ``declared``. ``work`` (int64, :data:`WORK_SIZE`) and ``words`` (uint64, 12) are
+    scratch space reused from deal to deal."""
+    state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
+        seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch)
+    resti = work[N_CARDS:N_CARDS + 2]
+    tricks = work[N_CARDS + 2:N_CARDS + 4]
+    cards = work[N_CARDS + 4:N_CARDS + 8]
+    seats = work[N_CARDS + 8:N_CARDS + 12]
+    hand_lo = words[0:4]
+    hand_hi = words[4:8]
+    pile_lo = words[8:10]
+    pile_hi = words[10:12]
+    dealer = deal % 4
+    cutter = (dealer + 3) % 4
+    src = out[COL.SOURCES:COL.SOURCES + 16]
     # the play
     played_lo, played_hi = ZERO, ZERO
     led_suits = 0  # bit s: plain suit s has been led
@@ -409,53 +492,8 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
             pile_hi[dealer % 2] |= dd_hi
         leader = win_seat
     last_team = leader % 2
-    # the end: Matto debt, then every team's pile
-    if matto_owed:
-        payer = matto_owner % 2
-        if tricks[payer] == 0:
-            c = MATTO
-        else:
-            c = -1
-            for i in range(PAY_ORDER.shape[0]):
-                if has_card(pile_lo[payer], pile_hi[payer], PAY_ORDER[i]):
-                    c = PAY_ORDER[i]
-                    break
-        if c >= 0:
-            pile_lo[payer] &= ~lo_bit(c)
-            pile_hi[payer] &= ~hi_bit(c)
-            pile_lo[1 - payer] |= lo_bit(c)
-            pile_hi[1 - payer] |= hi_bit(c)
-    for t in range(2):
-        cp = pile_value(pile_lo[t], pile_hi[t])
-        pc = 0
-        if opts[OPT.PILE_COMBOS] != 0:
-            pc = combos_nb(pile_lo[t], pile_hi[t], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
-                           opts[OPT.MATTO_C3] != 0, combo_scratch)
-        size = popcount(pile_lo[t]) + popcount(pile_hi[t])
-        b42 = max(0, size - PILE_PAR)
-        lt = LAST_TRICK_POINTS if t == last_team else 0
-        src[8 * t + SRC_CARD_POINTS] += cp
-        src[8 * t + SRC_PILE_COMBOS] += pc
-        src[8 * t + SRC_BEYOND42] += b42
-        src[8 * t + SRC_LAST_TRICK] += lt
-        end = cp + pc + b42 + lt
-        delta += end if t == 0 else -end
-    if delta > 0:
-        resti[0] += (delta + RESTO - 1) // RESTO
-    elif delta < 0:
-        resti[1] += (-delta + RESTO - 1) // RESTO
-    if opts[OPT.CAPPOTTO] != 0 and (tricks[0] == 0 or tricks[1] == 0):
-        resti[0] *= 2
-        resti[1] *= 2
-    for t in range(2):
-        total = 0
-        for s in range(8):
-            total += src[8 * t + s]
-        out[COL.POINTS + t] = total
-        out[COL.RESTI + t] = resti[t]
-        out[COL.TRICKS + t] = tricks[t]
-    out[COL.MAX_DELTA] = max_delta
-    out[COL.MATTO_OWED] = 1 if matto_owed else 0
+    finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, delta, max_delta, resti, out,
+                   combo_scratch)
     return state
 
 

@@ -12,9 +12,10 @@ import pandas as pd
 from cardlab.sim import runner
 from cardlab.sim.minchiate.kernels import (COL, LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS,
                                            LOG_WIDTH, play_deals_nb, play_games_nb)
-from cardlab.sim.minchiate.policies import POLICY_NAMES
 from cardlab.sim.minchiate.referee import RefereeError, referee_deal
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions, card_name
+from cardlab.sim.minchiate.search_play import (DEFAULT_WORLDS, POLICY_NAMES, check_search_options, describe_searches,
+                                               json_searches, search_games, search_raw, uses_search)
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
 
@@ -31,16 +32,20 @@ def make_options(options: MinchiateOptions | None = None, **rules) -> MinchiateO
 
 @dataclass(frozen=True)
 class Study:
-    """Everything that decides a run's results: rules, policies and seed."""
+    """Everything that decides a run's results: rules, policies, seed (and the search's worlds and rollouts)."""
 
     options: MinchiateOptions
     policies: tuple[str, ...]
     seed: int
+    search_worlds: int = DEFAULT_WORLDS  # worlds sampled per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
 
     @classmethod
-    def build(cls, *, options=None, policy="heuristic", seed=0, **rules) -> "Study":
+    def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
+              **rules) -> "Study":
         options = make_options(options, **rules)
-        return cls(options, parse_per_seat("policy", policy, PLAYERS, POLICY_NAMES), check_seed(seed))
+        policies = parse_per_seat("policy", policy, PLAYERS, POLICY_NAMES)
+        return cls(options, policies, check_seed(seed), *check_search_options(policies, search_worlds, search_rollout))
 
     @cached_property
     def flags(self) -> np.ndarray:
@@ -52,6 +57,8 @@ class Study:
 
     def raw(self, first: int, count: int, *, record: bool = False):
         """Kernel output ``(out, logs, declared)`` for deals ``first .. first+count-1``."""
+        if uses_search(self.policies):  # search seats: sim.minchiate.search_play
+            return search_raw(self, np.arange(first, first + count), record=record)[:3]
         out = np.zeros((count, COL.WIDTH), np.int32)
         logs = np.zeros((count if record else 0, LOG_WIDTH), np.int8)
         declared = np.zeros((count if record else 0, 4), np.int16)
@@ -65,16 +72,22 @@ class Study:
 
     def play_games(self, first: int, count: int) -> dict:
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
-        out = np.zeros((count, COL.WIDTH), np.int32)
-        play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out)
+        if uses_search(self.policies):
+            out = search_games(self, first, count)
+        else:
+            out = np.zeros((count, COL.WIDTH), np.int32)
+            play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out)
         cols = columns(out, wide=True)
         cols["first_dealer"] = cols.pop("dealer")
         return dict(game=np.arange(first, first + count, dtype=np.int64), n_deals=np.full(count, self.options.n_deals,
                                                                                           np.int32), **cols)
 
     def metadata(self) -> dict:
-        return {"game": "minchiate", "options": self.options.to_dict(), "policies": list(self.policies),
+        meta = {"game": "minchiate", "options": self.options.to_dict(), "policies": list(self.policies),
                 "seed": self.seed}
+        if uses_search(self.policies):
+            meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
+        return meta
 
 
 def columns(out: np.ndarray, wide: bool = False) -> dict:
@@ -147,6 +160,11 @@ def simulate_games(*, games: int, seed: int = 0, policy="heuristic", options: Mi
 def kernel_record(study: Study, deal: int) -> tuple[dict, dict]:
     """The referee's record of one deal and the kernel's row, after checking that they agree."""
     out, logs, declared = study.raw(deal, 1, record=True)
+    return check_record(study, deal, out, logs, declared)
+
+
+def check_record(study: Study, deal: int, out, logs, declared) -> tuple[dict, dict]:
+    """:func:`kernel_record` from the kernel's recorded output of that one deal."""
     log = logs[0].astype(np.int64)
     rec = referee_deal(study.options, deal, log[LOG_PERM:LOG_PERM + 97], log[LOG_CUTTER_DISCARDS:LOG_DEALER_DISCARDS],
                        log[LOG_DEALER_DISCARDS:LOG_PLAYS], declared[0], log[LOG_PLAYS:LOG_PLAYS + 84])
@@ -190,8 +208,13 @@ def replay(*, deal: int, seed: int = 0, policy="heuristic", options: MinchiateOp
 
 def replay_study(study: Study, deal: int) -> DealReplay:
     """:func:`replay` for a built :class:`Study`."""
-    rec, _ = kernel_record(study, deal)
-    return DealReplay(rec, describe(rec), json.dumps(json_record(rec), ensure_ascii=False))
+    if not uses_search(study.policies):
+        rec, _ = kernel_record(study, deal)
+        return DealReplay(rec, describe(rec), json.dumps(json_record(rec), ensure_ascii=False))
+    out, logs, declared, means = search_raw(study, [deal], record=True)
+    rec, _ = check_record(study, deal, out, logs, declared)
+    record = dict(json_record(rec), searched=json_searches(rec, means[0]))
+    return DealReplay(rec, describe(rec) + describe_searches(rec, means[0]), json.dumps(record, ensure_ascii=False))
 
 
 def _names(cards) -> list[str]:

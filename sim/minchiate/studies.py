@@ -54,7 +54,8 @@ def option_study(*, deals: int, seed: int = 0, policy="heuristic", threads=None,
     """
     base = Study.build(policy=policy, seed=seed, **rules)
     variants = option_variants(base.options)
-    studies = {name: Study(opts, base.policies, base.seed) for name, opts in variants.items()}
+    studies = {name: Study(opts, base.policies, base.seed, base.search_worlds, base.search_rollout)
+               for name, opts in variants.items()}
     names = list(studies)
 
     def play(first, count):

@@ -1,0 +1,723 @@
+"""Minchiate's search policy: determinized Monte Carlo search (PIMC) over the deal kernels.
+
+At each card decision with more than one legal card, a ``search`` seat ``s``
+
+1. samples ``worlds`` deals of the cards it has not seen, consistent with everything it has seen
+   (below): each other seat gets as many cards as it holds, and, during trick 1, the discards it
+   has not seen are sampled too (they score under ``discards_to='own_team_pile'``);
+2. in every sampled world plays each legal card and then the rest of the deal with the rollout
+   policy at every seat: the heuristic (default; the same ``heuristic_card`` the heuristic seats
+   play, each seat knowing what it would know) or uniformly random legal cards (the same random
+   draws for every candidate of one world);
+3. plays the card with the best mean outcome for its **side**: the partnership's final points for
+   the whole deal minus the opponents' (draws, exposed cards, declarations, captures, card points,
+   pile combinations, cards beyond 42, last trick). The net resti are that difference settled in
+   units of 60 (within one resto of it), so the points difference is the resti's finer measure.
+   Ties go to the card the heuristic would play, then to the lowest card id.
+
+Every candidate card is tried on the same worlds, so their comparison is paired.
+
+**What a seat has seen.** Its own hand; every card played and by whom; the Fola left face up; its
+own discards (everybody's once trick 1 is complete: they are then shown); the cutter's draw and
+every card the dealer took from the Fola (taken face up); the exposed card(s); every card of a
+declared combination (declarations are shown; the Matto too when a seat declaring a combination
+holds it, as its bonus shows it). A revealed card stays with its holder until played, except that
+during trick 1 a drawn or exposed card that may be discarded (zero value, not trump 29) may lie in
+that player's unseen discards. A card is ruled out for a seat once that seat played a card that
+would have been illegal had it held it (tested with the kernels' ``legal_cards`` on the two-card
+hand): a plain suit not followed (a void in it), a trump on a plain lead, a plain card on a trump
+lead or on another suit (no trump either), another card played when the King rule would have
+forced that suit's King (the King is elsewhere). The Matto, always legal, shows nothing. The
+unseen discards hold only cards that may be discarded (when a player's discards had to fall back
+on other cards, a deal that practically never occurs, any card may lie there). A combination *not*
+declared is not used: under ``declarations='policy'`` a player may keep one hidden.
+
+**Sampling** never fails: every unseen card has the set of holders (other seats, unseen discard
+piles) that may hold it; cards with fewer possible holders go first, each to a holder with
+probability proportional to the cards that holder still takes, among the holders that keep the
+rest possible (Hall's condition checked on every set of holders: the cards only a set may hold
+never exceed the room it has); the free cards then fill the room left, in proportion to it. The
+true deal satisfies every constraint, so a consistent completion always exists.
+
+**Other decisions stay heuristic**: a search seat discards (as cutter or dealer) and declares like
+a heuristic seat (every combination). Only card play is searched.
+
+**Randomness.** The searcher's draws come from a stream keyed by (seed, deal, decision), the
+decision being the move number 0..83, so a searched deal is reproducible alone whatever the
+threads, chunks or other deals. The deal's own stream (shuffle, random seats) is used exactly as
+in ``kernels.play_deal_nb``: a table without search seats plays identically here and there.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.cards import ONE, ZERO, ctz, popcount
+from cardlab.sim.minchiate.combos import (HIGH_RUN, HIGH_SHIFT, LOW_RUN, M_C3, M_C4, M_C5_ALL, M_C5_HIGH, M_C5_LOW,
+                                          M_KINGS, M_MATTO)
+from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, WORK_SIZE, end_points_nb,
+                                           finish_deal_nb, hi_bit, legal_cards, lo_bit, settle, setup_deal_nb)
+from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, HEURISTIC, LO_MATTO, LO_TRUMPS, NO_SUIT, RANDOM,
+                                            beats, heuristic_card, random_card, suit_of_nb)
+from cardlab.sim.minchiate.rules import CARD_VALUES, MATTO, N_CARDS, N_TRUMPS, OPT, SUIT_BASE
+from cardlab.sim.rng import below_n, deal_state, mix64
+
+SEARCH = 2  # policy id after heuristic (0) and random (1)
+POLICY_NAMES = ("heuristic", "random", "search")
+ROLLOUT_NAMES = ("heuristic", "random")  # rollout policies, ids as in POLICY_NAMES
+DEFAULT_WORLDS = 32
+MAX_WORLDS = 4096
+N_MOVES = 84
+SEARCH_SALT = np.uint64(0x3F1C_A5E9_77D2_40B1)
+ROLLOUT_SALT = np.uint64(0x6A09_E667_F3BC_C909)
+LO_ALL = LO_TRUMPS | LO_MATTO
+MAX_HOLDERS = 5  # three other seats and at most two unseen discard piles
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def search_state(seed, deal, decision):
+    """The searcher's stream for one decision of one deal, keyed by (seed, deal, decision) alone."""
+    return mix64(deal_state(seed, deal) ^ mix64(SEARCH_SALT + np.uint64(decision)))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _in(lo, hi, c):
+    if c <= MATTO:
+        return (lo >> np.uint64(c)) & ONE != ZERO
+    return (hi >> np.uint64(c - SUIT_BASE)) & ONE != ZERO
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def single_card(legal_lo, legal_hi):
+    """The only legal card, or -1 when there is a choice."""
+    if legal_hi == ZERO and legal_lo & (legal_lo - ONE) == ZERO:
+        return ctz(legal_lo)
+    if legal_lo == ZERO and legal_hi & (legal_hi - ONE) == ZERO:
+        return ctz(legal_hi) + SUIT_BASE
+    return -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _run_bits(bits):
+    """The bits of ``bits`` that lie in runs of three or more consecutive set bits."""
+    out = ZERO
+    b = bits
+    while b:
+        start = ctz(b)
+        rest = ~(b >> np.uint64(start))
+        length = ctz(rest) if rest else 64 - start
+        run = ((ONE << np.uint64(length)) - ONE) << np.uint64(start)
+        if length >= 3:
+            out |= run
+        b &= ~run
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def combo_cards_nb(lo, hi, c5_merge, share):
+    """Cards shown by declaring every combination of the hand (lo, hi): the union of the combinations'
+    cards (as ``combos.combos_nb`` takes them), and the Matto when held and a combination is shown."""
+    free = lo
+    shown = ZERO
+    r1 = _run_bits(free & LOW_RUN)
+    shown |= r1
+    if not share:
+        free &= ~r1
+    r2 = _run_bits((free >> HIGH_SHIFT) & HIGH_RUN) << HIGH_SHIFT
+    shown |= r2
+    if not share:
+        free &= ~r2
+    for m in (M_C3, M_C4):
+        if free & m == m:
+            shown |= m
+            if not share:
+                free &= ~m
+    if c5_merge and free & M_C5_ALL == M_C5_ALL:
+        shown |= M_C5_ALL
+    else:
+        if free & M_C5_HIGH == M_C5_HIGH:
+            shown |= M_C5_HIGH
+            if not share:
+                free &= ~M_C5_HIGH
+        if free & M_C5_LOW == M_C5_LOW:
+            shown |= M_C5_LOW
+    shown_hi = ZERO
+    if popcount(hi & M_KINGS) >= 3:
+        shown_hi = hi & M_KINGS
+    if (shown != ZERO or shown_hi != ZERO) and lo & M_MATTO:
+        shown |= M_MATTO
+    return shown, shown_hi
+
+
+@njit(cache=True, error_model="numpy")
+def shown_absent_nb(c, cand_lo, cand_hi, led, first_of_suit, trump_played):
+    """Cards of ``cand`` the seat that played ``c`` cannot hold: holding one would have made ``c`` illegal."""
+    out_lo, out_hi = ZERO, ZERO
+    if led == NO_SUIT:  # a lead (or a play after a led Matto): every card is legal
+        return out_lo, out_hi
+    c_lo, c_hi = lo_bit(c), hi_bit(c)
+    for word in range(2):
+        m = cand_lo if word == 0 else cand_hi
+        while m:
+            b = ctz(m)
+            m &= m - ONE
+            x_lo = (ONE << np.uint64(b)) if word == 0 else ZERO
+            x_hi = (ONE << np.uint64(b)) if word == 1 else ZERO
+            l_lo, l_hi = legal_cards(c_lo | x_lo, c_hi | x_hi, led, first_of_suit, trump_played)
+            if l_lo & c_lo == ZERO and l_hi & c_hi == ZERO:
+                out_lo |= x_lo
+                out_hi |= x_hi
+    return out_lo, out_hi
+
+
+@njit(cache=True, error_model="numpy")
+def heuristic_move_nb(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
+                      fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi):
+    """The heuristic's card for seat ``p``, knowing what ``kernels.play_deal_nb`` lets it know."""
+    known_lo, known_hi = fola_lo | played_lo | hand_lo, fola_hi | played_hi | hand_hi
+    if trick > 0 or p == cutter:
+        known_lo |= cd_lo
+        known_hi |= cd_hi
+    if trick > 0 or p == dealer:
+        known_lo |= dd_lo
+        known_hi |= dd_hi
+    return heuristic_card(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
+                          ~known_lo & LO_ALL, ~known_hi & DECK_HI)
+
+
+@njit(cache=True, error_model="numpy")
+def close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks):
+    """Give the trick to ``win_seat``'s team (the excused Matto to its owner's); returns (captured points, Matto owed)."""
+    w = win_seat % 2
+    tricks[w] += 1
+    pts = 0
+    owed = False
+    for n in range(4):
+        c = cards[n]
+        if c == MATTO:
+            owner = seats[n] % 2
+            pile_lo[owner] |= LO_MATTO
+            if owner != w:
+                owed = True
+            continue
+        if seats[n] % 2 != w:
+            pts += CARD_VALUES[c]
+        pile_lo[w] |= lo_bit(c)
+        pile_hi[w] |= hi_bit(c)
+    return pts, owed
+
+
+@njit(cache=True, error_model="numpy")
+def rollout_nb(opts, rollout, state, first_card, dealer, cutter, t, n, leader, led, trump_played, win_seat, win_card,
+               led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats,
+               played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, src, combo_scratch):
+    """Play on from position ``n`` of trick ``t`` to the end of the deal (the arrays are consumed).
+
+    The seat to play puts down ``first_card`` (-1: the rollout policy chooses), then every seat plays
+    the ``rollout`` policy. Returns the points difference (team 0 - team 1) scored from here on,
+    captures and the end of the deal, and the stream (random rollouts draw from it).
+    """
+    diff = 0
+    forced = first_card
+    while t < 21:
+        while n < 4:
+            p = (leader + n) % 4
+            if forced >= 0:
+                c = forced
+                forced = -1
+            else:
+                first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
+                legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
+                c = single_card(legal_lo, legal_hi)
+                if c < 0:
+                    if rollout == HEURISTIC:
+                        c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
+                                              win_card, t, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi,
+                                              cd_lo, cd_hi, dd_lo, dd_hi)
+                    else:
+                        state, c = random_card(state, legal_lo, legal_hi)
+            hand_lo[p] &= ~lo_bit(c)
+            hand_hi[p] &= ~hi_bit(c)
+            played_lo |= lo_bit(c)
+            played_hi |= hi_bit(c)
+            cards[n] = c
+            seats[n] = p
+            n += 1
+            if c == MATTO:
+                matto_owner = p
+                continue
+            if led == NO_SUIT:
+                led = suit_of_nb(c)
+            if c < N_TRUMPS:
+                trump_played = True
+            if beats(c, win_card, led):
+                win_seat, win_card = p, c
+        if led >= 0 and led < 4:
+            led_suits |= 1 << led
+        pts, owed = close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks)
+        matto_owed = matto_owed or owed
+        diff += pts if win_seat % 2 == 0 else -pts
+        if t == 0 and opts[OPT.DISCARDS_OWN] != 0:
+            pile_lo[cutter % 2] |= cd_lo
+            pile_hi[cutter % 2] |= cd_hi
+            pile_lo[dealer % 2] |= dd_lo
+            pile_hi[dealer % 2] |= dd_hi
+        leader = win_seat
+        t += 1
+        n = 0
+        led = NO_SUIT
+        trump_played = False
+        win_seat, win_card = -1, -1
+    for i in range(16):
+        src[i] = 0
+    diff += end_points_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, leader % 2, src, combo_scratch)
+    return diff, state
+
+
+# ---------------------------------------------------------------- what the searcher knows, and the worlds
+
+
+@njit(cache=True, error_model="numpy")
+def unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi,
+                    dd_lo, dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi,
+                    cd_fallback, dd_fallback, holder_seat, need, cards_out, allowed_out):
+    """The cards seat ``s`` has not seen and, for each, the holders that may hold it (see the module docstring).
+
+    Holders ``0 .. nh-1`` are the other seats in order (``holder_seat[h]`` = seat), then the cutter's
+    and the dealer's discards when ``s`` has not seen them (``holder_seat[h]`` = 4 + 0 / 1). Fills
+    ``need`` (cards each holder takes), ``cards_out[:m]`` and ``allowed_out[:m]`` (a holder bit set);
+    returns ``(m, nh)``.
+    """
+    knows_cd = t > 0 or s == cutter
+    knows_dd = t > 0 or s == dealer
+    seat_h = np.full(4, -1, np.int64)
+    nh = 0
+    for q in range(4):
+        if q != s:
+            seat_h[q] = nh
+            holder_seat[nh] = q
+            need[nh] = popcount(hand_lo[q]) + popcount(hand_hi[q])
+            nh += 1
+    cp = -1
+    if not knows_cd and (cd_lo | cd_hi) != ZERO:
+        cp = nh
+        holder_seat[nh] = 4
+        need[nh] = popcount(cd_lo) + popcount(cd_hi)
+        nh += 1
+    dp = -1
+    if not knows_dd and (dd_lo | dd_hi) != ZERO:
+        dp = nh
+        holder_seat[nh] = 5
+        need[nh] = popcount(dd_lo) + popcount(dd_hi)
+        nh += 1
+    seen_lo = hand_lo[s] | played_lo | fola_lo
+    seen_hi = hand_hi[s] | played_hi | fola_hi
+    if knows_cd:
+        seen_lo |= cd_lo
+        seen_hi |= cd_hi
+    if knows_dd:
+        seen_lo |= dd_lo
+        seen_hi |= dd_hi
+    m = 0
+    for word in range(2):
+        u = (~seen_lo & LO_ALL) if word == 0 else (~seen_hi & DECK_HI)
+        while u:
+            b = ctz(u)
+            u &= u - ONE
+            x = b if word == 0 else b + SUIT_BASE
+            blank = (DISCARD_LO >> np.uint64(b)) & ONE != ZERO if word == 0 else \
+                (DISCARD_HI >> np.uint64(b)) & ONE != ZERO
+            allowed = 0
+            owner = -1
+            certain = False
+            for q in range(4):
+                if q == s:
+                    continue
+                if _in(declared_lo[q], declared_hi[q], x):
+                    owner = q
+                    certain = True
+                elif _in(drawn_lo[q], drawn_hi[q], x):
+                    owner = q
+            for q in range(4):
+                if q != s and (owner < 0 or q == owner) and not _in(excluded_lo[q], excluded_hi[q], x):
+                    allowed |= 1 << seat_h[q]
+            if not certain:
+                if cp >= 0 and (owner < 0 or owner == cutter) and (blank or cd_fallback):
+                    allowed |= 1 << cp
+                if dp >= 0 and (owner < 0 or owner == dealer) and (blank or dd_fallback):
+                    allowed |= 1 << dp
+            cards_out[m] = x
+            allowed_out[m] = allowed
+            m += 1
+    return m, nh
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _keeps_possible(slack, n_sets, T, q):
+    """Whether giving a card that holders ``T`` may hold to holder ``q`` keeps Hall's condition."""
+    for S in range(n_sets):
+        if S >> q & 1 and S & T != T and slack[S] < 1:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room):
+    """Give each unseen card ``cards[i]`` (``i < m``) a holder ``assign[i]`` among ``allowed[i]``, each holder
+    ``h`` taking ``need[h]`` cards; Hall's condition keeps every step completable. Returns the stream.
+
+    ``slack`` (``2**nh``) and ``room`` (``nh``) are scratch. Constrained cards (fewer holders than all)
+    go first, fewest holders first; the free cards then fill the room left, each holder in
+    proportion to its room.
+    """
+    n_sets = 1 << nh
+    full = n_sets - 1
+    n_free = 0
+    for h in range(nh):
+        room[h] = need[h]
+    for i in range(m):
+        if allowed[i] == full:
+            n_free += 1
+    for S in range(n_sets):
+        cap = 0
+        for h in range(nh):
+            if S >> h & 1:
+                cap += need[h]
+        slack[S] = cap - (n_free if S == full else 0)
+    for i in range(m):
+        T = allowed[i]
+        if T != full:
+            for S in range(n_sets):
+                if S & T == T:
+                    slack[S] -= 1
+    for width in range(1, nh):  # fewest holders first
+        for i in range(m):
+            T = allowed[i]
+            if T == full or popcount(np.uint64(T)) != width:
+                continue
+            total = 0
+            for h in range(nh):
+                if T >> h & 1 and room[h] > 0 and _keeps_possible(slack, n_sets, T, h):
+                    total += room[h]
+            q = -1
+            if total > 0:
+                state, r = below_n(state, total)
+                for h in range(nh):
+                    if T >> h & 1 and room[h] > 0 and _keeps_possible(slack, n_sets, T, h):
+                        if r < room[h]:
+                            q = h
+                            break
+                        r -= room[h]
+            else:  # unreachable when the constraints hold for the true deal: any holder with room
+                for h in range(nh):
+                    if room[h] > 0:
+                        q = h
+                        break
+            assign[i] = q
+            room[q] -= 1
+            for S in range(n_sets):
+                if S >> q & 1:
+                    slack[S] -= 1
+                if S & T == T:
+                    slack[S] += 1
+    left = n_free
+    for i in range(m):
+        if allowed[i] != full:
+            continue
+        state, r = below_n(state, left)
+        q = 0
+        while r >= room[q]:
+            r -= room[q]
+            q += 1
+        assign[i] = q
+        room[q] -= 1
+        left -= 1
+    return state
+
+
+@njit(cache=True, error_model="numpy")
+def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallback, dealer, cutter, t, n, leader, led,
+                   trump_played, win_seat, win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo,
+                   pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi,
+                   drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback, dd_fallback,
+                   totals, combo_scratch):
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed
+    points difference for ``s``'s side over the worlds, from this move to the end of the deal."""
+    for c in range(N_CARDS):
+        totals[c] = 0
+    sign = 1 if s % 2 == 0 else -1
+    holder_seat = np.empty(MAX_HOLDERS, np.int64)
+    need = np.empty(MAX_HOLDERS, np.int64)
+    room = np.empty(MAX_HOLDERS, np.int64)
+    u_cards = np.empty(N_CARDS, np.int64)
+    allowed = np.empty(N_CARDS, np.int64)
+    assign = np.empty(N_CARDS, np.int64)
+    slack = np.empty(1 << MAX_HOLDERS, np.int64)
+    m, nh = unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi, fola_lo, fola_hi, cd_lo,
+                            cd_hi, dd_lo, dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo,
+                            excluded_hi, cd_fallback, dd_fallback, holder_seat, need, u_cards, allowed)
+    w_lo = np.empty(4, np.uint64)
+    w_hi = np.empty(4, np.uint64)
+    k_lo = np.empty(4, np.uint64)
+    k_hi = np.empty(4, np.uint64)
+    p_lo = np.empty(2, np.uint64)
+    p_hi = np.empty(2, np.uint64)
+    k_tricks = np.empty(2, np.int64)
+    k_cards = np.empty(4, np.int64)
+    k_seats = np.empty(4, np.int64)
+    src = np.empty(16, np.int64)
+    state = sstate
+    for _ in range(worlds):
+        state = sample_world_nb(state, m, nh, need, u_cards, allowed, assign, slack, room)
+        for q in range(4):
+            w_lo[q] = hand_lo[q] if q == s else ZERO
+            w_hi[q] = hand_hi[q] if q == s else ZERO
+        wcd_lo, wcd_hi, wdd_lo, wdd_hi = cd_lo, cd_hi, dd_lo, dd_hi
+        for h in range(nh):
+            if holder_seat[h] == 4:
+                wcd_lo, wcd_hi = ZERO, ZERO
+            elif holder_seat[h] == 5:
+                wdd_lo, wdd_hi = ZERO, ZERO
+        for i in range(m):
+            x = u_cards[i]
+            q = holder_seat[assign[i]]
+            if q < 4:
+                w_lo[q] |= lo_bit(x)
+                w_hi[q] |= hi_bit(x)
+            elif q == 4:
+                wcd_lo |= lo_bit(x)
+                wcd_hi |= hi_bit(x)
+            else:
+                wdd_lo |= lo_bit(x)
+                wdd_hi |= hi_bit(x)
+        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        for word in range(2):
+            lm = legal_lo if word == 0 else legal_hi
+            while lm:
+                b = ctz(lm)
+                lm &= lm - ONE
+                c = b if word == 0 else b + SUIT_BASE
+                for q in range(4):
+                    k_lo[q] = w_lo[q]
+                    k_hi[q] = w_hi[q]
+                for i in range(2):
+                    p_lo[i] = pile_lo[i]
+                    p_hi[i] = pile_hi[i]
+                    k_tricks[i] = tricks[i]
+                for i in range(n):
+                    k_cards[i] = cards[i]
+                    k_seats[i] = seats[i]
+                diff, _ = rollout_nb(opts, rollout, roll, c, dealer, cutter, t, n, leader, led, trump_played,
+                                     win_seat, win_card, led_suits, matto_owner, matto_owed, k_lo, k_hi, p_lo, p_hi,
+                                     k_tricks, k_cards, k_seats, played_lo, played_hi, fola_lo, fola_hi, wcd_lo,
+                                     wcd_hi, wdd_lo, wdd_hi, src, combo_scratch)
+                totals[c] += sign * diff
+    choice = fallback
+    for word in range(2):
+        lm = legal_lo if word == 0 else legal_hi
+        while lm:
+            b = ctz(lm)
+            lm &= lm - ONE
+            c = b if word == 0 else b + SUIT_BASE
+            if totals[c] > totals[choice]:
+                choice = c
+    return choice
+
+
+# ---------------------------------------------------------------- whole deals with search seats
+
+
+@njit(cache=True, error_model="numpy")
+def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, declared,
+                          combo_scratch, means):
+    """Play deal ``deal`` as ``kernels.play_deal_nb`` does, with ``search`` seats searching their card play.
+
+    ``means`` (84 x 97, or 0 rows to skip) receives, for each searched move, each candidate card's mean
+    final points difference for the searcher's side (NaN elsewhere). Returns the deal's stream.
+    """
+    plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
+    any_search = False
+    for p in range(4):
+        plain[p] = HEURISTIC if policies[p] == SEARCH else policies[p]
+        any_search = any_search or policies[p] == SEARCH
+    state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
+        seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
+    keep_means = means.shape[0] > 0
+    if keep_means:
+        means[:] = np.nan
+    perm = work[0:N_CARDS]
+    resti = work[N_CARDS:N_CARDS + 2]
+    tricks = work[N_CARDS + 2:N_CARDS + 4]
+    cards = work[N_CARDS + 4:N_CARDS + 8]
+    seats = work[N_CARDS + 8:N_CARDS + 12]
+    hand_lo = words[0:4]
+    hand_hi = words[4:8]
+    pile_lo = words[8:10]
+    pile_hi = words[10:12]
+    dealer = deal % 4
+    cutter = (dealer + 3) % 4
+    src = out[COL.SOURCES:COL.SOURCES + 16]
+    # what the table has shown before the first lead
+    drawn_lo = np.zeros(4, np.uint64)
+    drawn_hi = np.zeros(4, np.uint64)
+    declared_lo = np.zeros(4, np.uint64)
+    declared_hi = np.zeros(4, np.uint64)
+    excluded_lo = np.zeros(4, np.uint64)
+    excluded_hi = np.zeros(4, np.uint64)
+    cd_fallback = (cd_lo & ~DISCARD_LO) != ZERO or (cd_hi & ~DISCARD_HI) != ZERO
+    dd_fallback = (dd_lo & ~DISCARD_LO) != ZERO or (dd_hi & ~DISCARD_HI) != ZERO
+    totals = np.zeros(N_CARDS if any_search else 0, np.int64)
+    if any_search:
+        k = out[COL.CUTTER_CARDS]
+        for i in range(k):
+            drawn_lo[cutter] |= lo_bit(perm[i])
+            drawn_hi[cutter] |= hi_bit(perm[i])
+        for i in range(k + 84, N_CARDS):  # the Fola as dealt, less what stays in it: the dealer's take
+            c = perm[i]
+            if not _in(fola_lo, fola_hi, c):
+                drawn_lo[dealer] |= lo_bit(c)
+                drawn_hi[dealer] |= hi_bit(c)
+        for j in range(1, 5):
+            if j < 4 and opts[OPT.EXPOSE_ALL] == 0:
+                continue
+            p = (dealer + j) % 4
+            c = perm[k + 40 + 11 * j - 1]
+            drawn_lo[p] |= lo_bit(c)
+            drawn_hi[p] |= hi_bit(c)
+        for p in range(4):
+            declared_lo[p], declared_hi[p] = combo_cards_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0,
+                                                            opts[OPT.MAY_SHARE] != 0)
+    # the play (as kernels.play_deal_nb, with the search hook)
+    played_lo, played_hi = ZERO, ZERO
+    led_suits = 0
+    matto_owner = -1
+    matto_owed = False
+    leader = (dealer + 1) % 4
+    plays = LOG_PLAYS
+    for trick in range(21):
+        led = NO_SUIT
+        trump_played = False
+        win_seat, win_card = -1, -1
+        for n in range(4):
+            p = (leader + n) % 4
+            first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
+            legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
+            c = single_card(legal_lo, legal_hi)
+            if c >= 0:
+                pass  # a forced card: no decision
+            elif policies[p] == RANDOM:
+                state, c = random_card(state, legal_lo, legal_hi)
+            else:
+                c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
+                                      trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
+                                      dd_lo, dd_hi)
+                if policies[p] == SEARCH:
+                    move = 4 * trick + n
+                    c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, legal_lo, legal_hi,
+                                       c, dealer, cutter, trick, n, leader, led, trump_played, win_seat, win_card,
+                                       led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi,
+                                       tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi,
+                                       dd_lo, dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo,
+                                       excluded_hi, cd_fallback, dd_fallback, totals, combo_scratch)
+                    if keep_means:
+                        so_far = 0
+                        for i in range(8):
+                            so_far += src[i] - src[8 + i]
+                        if p % 2 == 1:
+                            so_far = -so_far
+                        for word in range(2):
+                            lm = legal_lo if word == 0 else legal_hi
+                            while lm:
+                                b = ctz(lm)
+                                lm &= lm - ONE
+                                x = b if word == 0 else b + SUIT_BASE
+                                means[move, x] = so_far + totals[x] / worlds
+            if any_search:
+                a_lo, a_hi = shown_absent_nb(c, ~(played_lo | hand_lo[p]) & LO_ALL, ~(played_hi | hand_hi[p]) & DECK_HI,
+                                             led, first_of_suit, trump_played)
+                excluded_lo[p] |= a_lo
+                excluded_hi[p] |= a_hi
+            hand_lo[p] &= ~lo_bit(c)
+            hand_hi[p] &= ~hi_bit(c)
+            played_lo |= lo_bit(c)
+            played_hi |= hi_bit(c)
+            cards[n] = c
+            seats[n] = p
+            if record:
+                log[plays] = c
+            plays += 1
+            if c == MATTO:
+                matto_owner = p
+                continue
+            if led == NO_SUIT:
+                led = suit_of_nb(c)
+            if c < N_TRUMPS:
+                trump_played = True
+            if beats(c, win_card, led):
+                win_seat, win_card = p, c
+        if led >= 0 and led < 4:
+            led_suits |= 1 << led
+        pts, owed = close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks)
+        matto_owed = matto_owed or owed
+        w = win_seat % 2
+        src[8 * w + SRC_CAPTURES] += pts
+        delta += pts if w == 0 else -pts
+        delta, max_delta = settle(delta, resti, max_delta)
+        if trick == 0 and opts[OPT.DISCARDS_OWN] != 0:
+            pile_lo[cutter % 2] |= cd_lo
+            pile_hi[cutter % 2] |= cd_hi
+            pile_lo[dealer % 2] |= dd_lo
+            pile_hi[dealer % 2] |= dd_hi
+        leader = win_seat
+    finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, leader % 2, delta, max_delta, resti, out,
+                   combo_scratch)
+    return state
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs, declared, means):
+    """Play the deals numbered ``deals`` (any order) with search seats; row ``j`` of ``out`` (and of ``logs``,
+    ``declared``, ``means`` when they have rows) is deal ``deals[j]``. Parallel over deals: a searched
+    deal is long enough to be a work item alone."""
+    record = logs.shape[0] > 0
+    keep_means = means.shape[0] > 0
+    for j in prange(deals.shape[0]):
+        work = np.empty(WORK_SIZE, np.int64)
+        words = np.empty(12, np.uint64)
+        log = np.empty(LOG_WIDTH, np.int8)
+        decl = np.empty(4, np.int16)
+        scratch = np.empty(12, np.int64)
+        mean = means[j] if keep_means else np.empty((0, N_CARDS), np.float32)
+        play_searched_deal_nb(seed, deals[j], opts, policies, worlds, rollout, record, work, words, out[j], log, decl,
+                              scratch, mean)
+        if record:
+            for i in range(LOG_WIDTH):
+                logs[j, i] = log[i]
+            for i in range(4):
+                declared[j, i] = decl[i]
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, out):
+    """Whole games with search seats, as ``kernels.play_games_nb``: row ``j`` sums the deals of game
+    ``first_game + j`` (``max_delta`` is their largest, ``dealer`` the first dealer)."""
+    for j in prange(count):
+        work = np.empty(WORK_SIZE, np.int64)
+        words = np.empty(12, np.uint64)
+        log = np.empty(LOG_WIDTH, np.int8)
+        decl = np.empty(4, np.int16)
+        scratch = np.empty(12, np.int64)
+        row = np.empty(out.shape[1], out.dtype)
+        none = np.empty((0, N_CARDS), np.float32)
+        for i in range(out.shape[1]):
+            out[j, i] = 0
+        g = first_game + j
+        for d in range(n_deals):
+            play_searched_deal_nb(seed, g * n_deals + d, opts, policies, worlds, rollout, False, work, words, row,
+                                  log, decl, scratch, none)
+            for i in range(out.shape[1]):
+                if i == COL.MAX_DELTA:
+                    out[j, i] = max(out[j, i], row[i])
+                else:
+                    out[j, i] += row[i]
+        out[j, COL.DEALER] = (g * n_deals) % 4

@@ -1,0 +1,106 @@
+"""The search policy in the Minchiate facade: option checks, the search kernels' calls, and what
+``replay`` shows of a search.
+
+A run with a ``search`` seat goes through ``search.play_search_deals_nb`` (single deals) or
+``search.play_search_games_nb`` (whole games) in place of the plain kernels; both deal deal ``i``
+from ``(seed, i)`` and play the seats without search exactly as the plain kernels do.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, LOG_WIDTH
+from cardlab.sim.minchiate.rules import N_CARDS, card_name
+from cardlab.sim.minchiate.search import (DEFAULT_WORLDS, MAX_WORLDS, N_MOVES, POLICY_NAMES, ROLLOUT_NAMES,
+                                          play_search_deals_nb, play_search_games_nb)
+from cardlab.sim.options import check_choice
+
+__all__ = ["DEFAULT_WORLDS", "POLICY_NAMES", "ROLLOUT_NAMES", "check_search_options", "describe_searches",
+           "json_searches", "search_games", "search_raw", "uses_search"]
+
+
+def uses_search(policies) -> bool:
+    """Whether any seat (policy names or kernel ids) searches."""
+    return any(p == "search" or (not isinstance(p, str) and p == POLICY_NAMES.index("search")) for p in policies)
+
+
+def check_worlds(worlds) -> int:
+    """Validate ``search_worlds``: an integer from 1 to ``MAX_WORLDS``."""
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
+    return int(worlds)
+
+
+def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
+    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
+    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
+        if value is not None and not uses_search(policies):
+            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
+    rollout = "heuristic" if rollout is None else rollout
+    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
+    return check_worlds(DEFAULT_WORLDS if worlds is None else worlds), rollout
+
+
+def search_raw(study, deals, *, record: bool = False, policies=None):
+    """The search kernel on the deal numbers ``deals``: ``(out, logs, declared, means)``.
+
+    ``policies`` (kernel ids per seat) overrides the study's; ``logs``, ``declared`` and ``means``
+    (deals x 84 moves x 97 cards: each searched candidate's mean, NaN elsewhere) have no rows
+    unless ``record``.
+    """
+    deals = np.asarray(deals, np.int64)
+    count = len(deals)
+    rows = count if record else 0
+    out = np.zeros((count, COL.WIDTH), np.int32)
+    logs = np.zeros((rows, LOG_WIDTH), np.int8)
+    declared = np.zeros((rows, 4), np.int16)
+    means = np.zeros((rows, N_MOVES, N_CARDS), np.float32)
+    play_search_deals_nb(study.seed, deals, study.flags, study.policy_ids if policies is None else policies,
+                         study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), out, logs, declared, means)
+    return out, logs, declared, means
+
+
+def search_games(study, first: int, count: int) -> np.ndarray:
+    """Kernel rows of whole games ``first .. first+count-1`` with search seats."""
+    out = np.zeros((count, COL.WIDTH), np.int32)
+    play_search_games_nb(study.seed, first, count, study.options.n_deals, study.flags, study.policy_ids,
+                         study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), out)
+    return out
+
+
+def _searched(rec: dict, means: np.ndarray):
+    """``(trick, seat, played, [(card, mean), ...] best first)`` for every searched move of a deal."""
+    for move in range(means.shape[0]):
+        row = means[move]
+        candidates = np.flatnonzero(~np.isnan(row))
+        if len(candidates) == 0:
+            continue
+        t, n = divmod(move, 4)
+        seat, played = rec["tricks"][t][n]
+        ranked = sorted(candidates, key=lambda c: (-row[c], c))
+        yield t, int(seat), int(played), [(int(c), float(row[c])) for c in ranked]
+
+
+def describe_searches(rec: dict, means: np.ndarray) -> str:
+    """The searched decisions of one deal: each candidate card's mean final points difference for the
+    searcher's side (its team's points minus the opponents' for the whole deal), the played card starred."""
+    lines = []
+    for t, seat, played, ranked in _searched(rec, means):
+        text = "  ".join(f"{card_name(c)} {m:+.1f}" + ("*" if c == played else "") for c, m in ranked)
+        lines.append(f"trick {t + 1}, seat {seat}: {text}")
+    if not lines:
+        return ""
+    return ("\nsearched decisions (mean final points difference of the searcher's side over the sampled worlds; "
+            "* = played):\n" + "\n".join(lines))
+
+
+def json_searches(rec: dict, means: np.ndarray) -> list:
+    """The searched decisions as JSON-ready records: trick (1-based), seat, played card, candidate means."""
+    return [{"trick": t + 1, "seat": seat, "played": card_name(played),
+             "candidates": [[card_name(c), round(m, 3)] for c, m in ranked]}
+            for t, seat, played, ranked in _searched(rec, means)]
+
+
+def moves_of(logs: np.ndarray) -> np.ndarray:
+    """The 84 cards in play order of each recorded deal."""
+    return logs[:, LOG_PLAYS:LOG_PLAYS + N_MOVES]
