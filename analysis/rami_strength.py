@@ -42,7 +42,7 @@ def _check(df: pd.DataFrame) -> int:
 def example_study() -> pd.DataFrame:
     """Two two-player rounds small enough to read: a lone random seat pays 40, every other seat 10.
 
-    >>> example_study().loc[0, "lone_random_in_search"]
+    >>> int(example_study().loc[0, "lone_random_in_search"])
     40
     """
     rows = []

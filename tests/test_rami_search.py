@@ -251,3 +251,12 @@ def test_command_line_search_replay_and_strength(tmp_path, capsys):
     assert main(["study", "rami", "strength", "--players", "2", "--search-worlds", "2", "--deals", "2",
                  "--threads", "1"]) == 0
     assert "Points per round a seat saves" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["cardlab.sim.rami.strength", "cardlab.analysis.rami_strength"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
