@@ -160,9 +160,8 @@ def plot_strength(df: pd.DataFrame, *, fig=None, level: float = 0.95):
     ax1.set_title(f"One seat changes policy ({level:.0%} CI)")
     colours = ["tab:grey", "tab:blue", "tab:red"]
     xs = np.arange(len(LADDER))
-    ax2.bar(xs, 100 * table["rami_sec"], color=colours,
-            yerr=100 * np.vstack([table["rami_sec"] - table["rami_sec_low"], table["rami_sec_high"] - table["rami_sec"]]),
-            capsize=3)
+    err = np.vstack([table["rami_sec"] - table["rami_sec_low"], table["rami_sec_high"] - table["rami_sec"]])
+    ax2.bar(xs, 100 * table["rami_sec"], color=colours, yerr=100 * err, capsize=3)
     ax2.set_xticks(xs, LADDER)
     ax2.set_ylabel("rami sec, % of rounds")
     ax2.set_title("Rami sec rate, every seat one policy")

@@ -7,7 +7,8 @@ Seat 0 searches (``--seats k``: seats 0..k-1), the others play the heuristic; de
 Warms up (compiles) first, checks a recorded run with the referee (every move legal, scores
 recomputed) and counts its searched decisions, then times ``repeats`` runs of fresh rounds and
 reports the median. Also times the command line writing Parquet (``cardlab simulate rami
---policy search ... --out``), output included. Results go to benchmarks/results/rami_search.json.
+--policy search ... --out``), output included. Results go to benchmarks/results/rami_search.json
+(``rami_search_<k>seats.json`` with ``--seats k``).
 """
 from __future__ import annotations
 
@@ -86,7 +87,8 @@ def main():
         result["cli_rounds_per_s"] = cli_rate(args.cli_rounds, args.worlds, policy)
         print(f"cardlab simulate rami --policy {policy} --out (all cores, W={args.worlds}): "
               f"{result['cli_rounds_per_s']:,.2f} rounds/s")
-    out = Path(__file__).parent / "results" / "rami_search.json"
+    name = "rami_search.json" if args.seats == 1 else f"rami_search_{args.seats}seats.json"
+    out = Path(__file__).parent / "results" / name
     out.write_text(json.dumps(result, indent=1))
     print(f"results written to {out}")
 

@@ -56,8 +56,8 @@ def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=No
     mean_rows = np.zeros(rows, np.int64)
     pols = study.policy_ids if policies is None else np.asarray(policies, np.int64)
     play_search_rounds_nb(study.seed, np.asarray(deals, np.int64), study.options.kernel_ints(), pols,
-                          study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, logs,
-                          log_rows, decks, means, mean_rows)
+                          study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats,
+                          logs, log_rows, decks, means, mean_rows)
     return ints, seats, logs, log_rows, decks, means, mean_rows
 
 
