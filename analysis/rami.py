@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .stats import mean_ci, proportion_ci
+from .rami_strength import format_strength, plot_strength
 
 _EXPECTED = "expected a Rami run: deal or round rows with dealer, turns, blocked, rami_sec, won_i, opened_i, score_i"
 
@@ -246,4 +247,5 @@ REPORTS = {
     "game": (format_game_report, plot_game_report),
     "threshold": (format_study, plot_study),
     "options": (format_study, plot_study),
+    "strength": (format_strength, plot_strength),  # the strength ladder: analysis.rami_strength
 }

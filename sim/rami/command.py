@@ -10,6 +10,7 @@ import argparse
 STUDIES = {
     "threshold": "every round played with the opening threshold at 30, 40 and 51",
     "options": "every round played with the defaults and with each other rule option switched",
+    "strength": "random, heuristic and search seats in paired matches on the same rounds",
 }
 
 RULE_FLAGS = ("players", "n_jokers", "hand_size", "open_threshold", "open_needs_pure_run", "max_jokers_per_meld",
@@ -31,7 +32,11 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """Rami's rule flags (every option of its rules, named as there), policy and seed."""
     p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
     p.add_argument("--policy", default="heuristic",
-                   help="heuristic or random, or one per seat: heuristic,random,random,random")
+                   help="heuristic, random or search, or one per seat: search,heuristic,random,heuristic")
+    p.add_argument("--search-worlds", type=int, default=None,
+                   help="worlds sampled per searched decision (default 32; with --policy search or study strength)")
+    p.add_argument("--search-rollout", default=None,
+                   help="policy of every seat in the search's rollouts: heuristic (default) or random")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     r = p.add_argument_group("rules")
     r.add_argument("--n-jokers", type=int, default=4, help="4 (108 cards, default) or 2 (106 cards)")
@@ -58,7 +63,11 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
 
 def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
-    return dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
+    out = dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
+    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
+        if getattr(args, name, None) is not None:
+            out[name] = getattr(args, name)
+    return out
 
 
 def simulate(args, *, threads, chunk_size, progress, out):
@@ -78,7 +87,13 @@ def simulate(args, *, threads, chunk_size, progress, out):
 
 
 def study(args, *, threads, progress, out):
-    """``cardlab study rami threshold|options``: the same rounds under every variant."""
+    """``cardlab study rami threshold|options|strength``: the same rounds under every variant (or policy)."""
+    if args.study == "strength":
+        from cardlab.sim.rami.strength import strength_metadata, strength_study
+
+        kw = rules(args)
+        df = strength_study(deals=args.deals, threads=threads, progress=progress, out=out, **kw)
+        return df, {**strength_metadata(**kw), "deals": args.deals}
     from cardlab.sim.rami.studies import STUDY_VARIANTS, variant_study
 
     df = variant_study(args.study, deals=args.deals, threads=threads, progress=progress, out=out, **rules(args))

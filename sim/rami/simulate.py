@@ -13,10 +13,13 @@ from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rami.kernels import DECK_MAX, EVENT_NAMES, LOG_ROWS, LOG_W, MAX_ROUNDS, play_games_nb, play_rounds_nb
 from cardlab.sim.rami.policies import POLICY_NAMES
 from cardlab.sim.rami.rules import RamiOptions, card_name
+from cardlab.sim.rami.search_play import (DEFAULT_WORLDS, check_search_options, describe_searches, search_games,
+                                          search_records, search_rounds, uses_search)
 from cardlab.sim.rng import check_seed
 
 DEFAULT_CHUNK = 1 << 16  # rounds per chunk
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
+SEAT_POLICIES = POLICY_NAMES + ("search",)  # search: sim.rami.search (kernel id 2)
 
 
 def make_options(options: RamiOptions | None = None, **rules) -> RamiOptions:
@@ -31,23 +34,35 @@ def make_options(options: RamiOptions | None = None, **rules) -> RamiOptions:
 
 @dataclass(frozen=True)
 class Study:
-    """Everything that decides a run's results: rules, policies and seed."""
+    """Everything that decides a run's results: rules, policies, seed (and the search's settings)."""
 
     options: RamiOptions
     policies: tuple[str, ...]
     seed: int
+    search_worlds: int = DEFAULT_WORLDS  # worlds sampled per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
 
     @classmethod
-    def build(cls, *, options=None, policy="heuristic", seed=0, **rules) -> "Study":
+    def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
+              **rules) -> "Study":
         options = make_options(options, **rules)
-        return cls(options, parse_per_seat("policy", policy, options.players, POLICY_NAMES), check_seed(seed))
+        policies = parse_per_seat("policy", policy, options.players, SEAT_POLICIES)
+        return cls(options, policies, check_seed(seed), *check_search_options(policies, search_worlds, search_rollout))
 
     @property
     def policy_ids(self) -> np.ndarray:
-        return np.array([POLICY_NAMES.index(p) for p in self.policies], np.int64)
+        return np.array([SEAT_POLICIES.index(p) for p in self.policies], np.int64)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Rounds ``first .. first+count-1`` as columns (with ``logs``, ``log_rows``, ``decks`` when ``record``)."""
+        """Rounds ``first .. first+count-1`` as columns (with ``logs``, ``log_rows``, ``decks`` when ``record``;
+        with search seats also ``search_means``, ``search_rows``)."""
+        if uses_search(self.policies):
+            ints, seats, logs, log_rows, decks, means, mean_rows = search_rounds(
+                self, np.arange(first, first + count, dtype=np.int64), record=record)
+            cols = round_columns(np.arange(first, first + count, dtype=np.int64), *ints, *seats)
+            if record:
+                cols.update(logs=logs, log_rows=log_rows, decks=decks, search_means=means, search_rows=mean_rows)
+            return cols
         n = self.options.players
         ints = [np.zeros(count, np.int64) for _ in range(4)]
         seats = [np.zeros((count, n), np.int64) for _ in range(4)]
@@ -70,12 +85,15 @@ class Study:
 
     def _games_block(self, first, count):
         n = self.options.players
-        rows = count * MAX_ROUNDS
-        rounds = np.zeros(count, np.int64)
-        ints = [np.zeros(rows, np.int64) for _ in range(4)]
-        seats = [np.zeros((rows, n), np.int64) for _ in range(5)]
-        play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds, *ints,
-                      *seats)
+        if uses_search(self.policies):
+            rounds, ints, seats = search_games(self, first, count, MAX_ROUNDS)
+        else:
+            rows = count * MAX_ROUNDS
+            rounds = np.zeros(count, np.int64)
+            ints = [np.zeros(rows, np.int64) for _ in range(4)]
+            seats = [np.zeros((rows, n), np.int64) for _ in range(5)]
+            play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
+                          *ints, *seats)
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
         keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
@@ -90,7 +108,10 @@ class Study:
         return cols
 
     def metadata(self) -> dict:
-        return {"game": "rami", "options": self.options.to_dict(), "policies": list(self.policies), "seed": self.seed}
+        meta = {"game": "rami", "options": self.options.to_dict(), "policies": list(self.policies), "seed": self.seed}
+        if uses_search(self.policies):
+            meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
+        return meta
 
 
 def round_columns(deal, dealer, turns, blocked, rami_sec, won, opened, hand_value, score) -> dict:
@@ -157,6 +178,9 @@ class RoundReplay(NamedTuple):
 def replay(*, deal: int, seed: int = 0, policy="heuristic", options: RamiOptions | None = None, **rules) -> RoundReplay:
     """Replay round ``deal`` of a run alone; the referee checks every move and the scores.
 
+    With ``search`` seats (``search_worlds``, ``search_rollout`` as keywords) the text ends with
+    each searched decision's candidates and their means, and the record has ``searches``.
+
     >>> print(replay(deal=0, seed=7).text.splitlines()[0])
     round 0: dealer seat 0, 4 players
     """
@@ -180,7 +204,27 @@ def replay(*, deal: int, seed: int = 0, policy="heuristic", options: RamiOptions
               "options": study.options.to_dict(),
               "deck": [card_name(int(k)) for k in cols["decks"][0][: study.options.deck_size]],
               "events": events, "result": result}
-    return RoundReplay(result, "\n".join([head] + lines), record)
+    text = "\n".join([head] + lines)
+    if "search_means" in cols:  # searched decisions: each candidate's mean (sim.rami.search_play)
+        searches = search_records(cols["search_means"][0][: cols["search_rows"][0]])
+        record.update(search_worlds=study.search_worlds, search_rollout=study.search_rollout, searches=searches)
+        text += describe_searches(searches, _chosen(log))
+    return RoundReplay(result, text, record)
+
+
+def _chosen(log) -> dict:
+    """Each turn's draw ('stock' or 'discard pile') and discard (card name), keyed by (turn, phase)."""
+    from cardlab.sim.rami.kernels import EV_DISCARD, EV_DRAW, EV_TAKE
+
+    out, turn = {}, 0
+    for r in log:
+        code = int(r[0])
+        if code in (EV_DRAW, EV_TAKE):
+            out[(turn, "draw")] = "stock" if code == EV_DRAW else "discard pile"
+        elif code == EV_DISCARD:
+            out[(turn, "discard")] = card_name(int(r[2]))
+            turn += 1
+    return out
 
 
 def replay_json(record: dict) -> str:

@@ -54,7 +54,7 @@ def variant_study(kind: str, *, deals: int, seed: int = 0, policy="heuristic", o
         if kind == "options" and base.options.n_jokers == 2 and name == "jokers_free":
             continue
         o = make_options(base.options, **change)
-        variants[name] = Study(o, base.policies, base.seed)
+        variants[name] = Study(o, base.policies, base.seed, base.search_worlds, base.search_rollout)
     n = base.options.players
 
     def play_chunk(first, count):

@@ -1,0 +1,740 @@
+"""Rami's search policy: determinized Monte Carlo search (PIMC) over the round kernels.
+
+A ``search`` seat plays its table actions (opening, melds, joker retrievals, lay-offs) as the
+heuristic does (the exact meld search plus the rules of thumb of ``policies.py``) and searches
+the two choices that shape a rummy hand:
+
+* **the draw**, when the top discard is offered (it may be taken under the rules and, with
+  ``discard_take_must_use``, it can reach the table this turn): two candidates, the stock or
+  the discard;
+* **the discard**: a shortlist of ``SHORTLIST`` (4) legal card kinds, the heuristic's choice and
+  its next best discards by the heuristic's own score (twins are one candidate; a joker only when
+  fewer other kinds are legal). Searching every legal kind with as many worlds costs three times
+  as much and was no stronger in measurement: with one discard changing the whole rest of the
+  round, rollouts are noisy, and the worlds are better spent on the plausible discards.
+
+For each candidate the searcher
+
+1. samples ``worlds`` worlds of the hidden information (see below), the same worlds for every
+   candidate (paired comparison);
+2. in each world plays the candidate, then the rest of the round with the rollout policy at
+   every seat (the heuristic by default; ``rollout='random'``: uniformly random legal play,
+   the same random draws for every candidate in one world), to its end: full rollouts, no
+   horizon (measured: a rollout costs about as much as the rest of a heuristic round, tens of
+   microseconds, so no static evaluation is needed);
+3. scores the world by the searcher's *relative round score*: the mean round score of its
+   opponents minus its own (round scores are penalties, so higher is better; a rami sec or a
+   win counts in full), and plays the candidate with the best mean over the worlds. Ties go to
+   the heuristic's choice, then to the lowest card kind.
+
+**What the searcher knows.** Its own hand, the table, the discard pile, every player's hand
+size and the stock size, and the cards each opponent is *known* to hold: a card taken from the
+discard pile is known to be held until that player puts a card of that kind on the table or
+the pile (twins are interchangeable, so any card of that kind leaving the hand cancels one
+known card, a cautious count that is never above the truth); a joker taken back from the
+table and kept is known the same way. The stock order and the rest of the opponents' hands
+are unknown.
+
+**Sampling.** The unseen cards (the two packs and the jokers, minus the searcher's hand, the
+table, the discard pile and the known cards) are dealt uniformly: first the stock (its size is
+known; a random order), then each opponent's unknown cards (its hand size minus its known
+cards), on top of its known cards. Duplicates are counts, so no kind ever exceeds the deck.
+After a recycle of the discards (``recycle_discards``) the stock can only hold recycled cards:
+it is drawn from the unseen cards among them. (Information an opponent's *choices* reveal,
+such as a discard it did not take, is not used: worlds honour the rules, not a model of play.)
+
+**Randomness.** The searcher's draws come from a stream keyed by (seed, round, decision),
+``decision = (round in game * 4096 + turn) * 2 + (0 draw, 1 discard)``; a single round is
+round 0 of its own key. The round's own stream (the shuffle, a recycled stock, random seats)
+is used exactly as in ``kernels.play_round_nb``, so a table without search seats plays
+identically here and there, and results never depend on threads or chunks.
+
+The round is played by the same steps as ``kernels.play_round_nb`` (split here into the
+turn's phases so a rollout can start at a decision); the tests check that both give the same
+rounds for heuristic and random tables.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW, EV_OPEN, EV_OUT, EV_RECYCLE,
+                                      EV_TAKE, LOG_W, MAX_TURNS, PLAN_LAYOFF, PLAN_NONE, PLAN_OPEN, PLAN_RETRIEVE,
+                                      R_HAND, R_OPENED, R_SCORE, R_WON, game_over_nb, lay_melds, layoff, log_event,
+                                      retrieve, round_scores, shuffle, take_plan)
+from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards, best_melds_nb, in_natural_meld,
+                                    isolated, layoff_slot, new_scratch_nb)
+from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
+                                       choose_opening, choose_retrieval, neighbours)
+from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, OPT
+from cardlab.sim.rng import below_n, deal_state, mix64
+
+SEARCH = 2  # the policy id of a search seat (after heuristic 0 and random 1)
+ROLLOUT_NAMES = ("heuristic", "random")  # rollout policies, ids as in policies.POLICY
+DEFAULT_WORLDS = 32
+SHORTLIST = 4  # discard candidates searched: the heuristic's best few (see the module docstring)
+MAX_WORLDS = 4096
+SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
+ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
+TURN_KEY = 4096  # decisions of one round in the key: (round * TURN_KEY + turn) * 2 + phase
+PHASE_DRAW, PHASE_DISCARD = 0, 1
+MEAN_W = 5  # a searched candidate's row: turn, seat, phase, candidate (kind, or 0 stock / 1 discard), mean
+MEAN_ROWS = 4096
+
+# the turn's scalars (one int64 vector, so a world copies them at once)
+(S_SP, S_NPILE, S_NT, S_RECYCLED, S_SEAT, S_T, S_LI, S_WINNER, S_BLOCKED, S_OFFERED, S_PLAN, S_PLAN_MELD, S_PLAN_N,
+ S_TK, S_TK_USED, S_DRAWN, S_SKIP, S_WAS_OPENED, S_NOBODY, S_CLOSE, S_FORBIDDEN, S_RETRIEVED) = range(22)
+SC_W = 22
+# rows of the per-seat table ``seats``
+OPENED, OPEN_TURN, MELD_FREE = range(3)
+
+
+@njit(cache=True, inline="always")
+def search_state(seed, key, decision):
+    """The searcher's stream for one decision, keyed by (seed, round or game, decision) alone."""
+    return mix64(deal_state(seed, key) ^ mix64(SEARCH_SALT + np.uint64(decision)))
+
+
+# ------------------------------------------------------------------------------ the turn in phases
+
+
+@njit(cache=True)
+def deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_log):
+    """Shuffle and deal as ``play_round_nb`` does; sets up ``seats`` and ``sc``; returns the stream."""
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    i = 0
+    for k in range(52):
+        deck[i] = k
+        deck[i + 1] = k
+        i += 2
+    for j in range(o[OPT.n_jokers]):
+        deck[i] = JOKER
+        i += 1
+    state = shuffle(state, deck, 0, n_cards)
+    if deck_log.shape[0] > 0:
+        deck_log[:n_cards] = deck[:n_cards]
+    hands[:, :] = 0
+    table[:, :] = 0
+    seats[OPENED, :] = 0
+    seats[OPEN_TURN, :] = -1
+    seats[MELD_FREE, :] = 0
+    i = 0
+    for r in range(o[OPT.hand_size]):
+        for k in range(P):
+            hands[(dealer + 1 + k) % P, deck[i]] += 1
+            i += 1
+    pile[0] = deck[i]
+    sc[:] = 0
+    sc[S_NPILE] = 1
+    sc[S_SP] = i + 1
+    sc[S_SEAT] = (dealer + 1) % P
+    sc[S_WINNER] = -1
+    return state
+
+
+@njit(cache=True)
+def begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, log):
+    """The turn's start: the empty-stock rule, then whether the top discard is offered and how it would reach
+    the table (its melds left in ``out``). Returns (stream, False when the round is blocked)."""
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    seat = sc[S_SEAT]
+    if sc[S_SP] == n_cards:
+        npile = sc[S_NPILE]
+        if o[OPT.recycle_discards] and sc[S_RECYCLED] == 0 and npile > 1:
+            m = npile - 1
+            for j in range(m):
+                deck[n_cards - m + j] = pile[j]
+            state = shuffle(state, deck, n_cards - m, n_cards)
+            pile[0] = pile[npile - 1]
+            sc[S_NPILE] = 1
+            sc[S_SP] = n_cards - m
+            sc[S_RECYCLED] = 1
+            sc[S_LI] = log_event(log, sc[S_LI], EV_RECYCLE, seat, m, 0, 0, 0, 0)
+        else:
+            sc[S_BLOCKED] = 1
+            sc[S_LI] = log_event(log, sc[S_LI], EV_BLOCKED, seat, 0, 0, 0, 0, 0)
+            return state, False
+    if sc[S_T] >= MAX_TURNS:
+        sc[S_BLOCKED] = 1
+        sc[S_LI] = log_event(log, sc[S_LI], EV_BLOCKED, seat, 0, 0, 0, 0, 0)
+        return state, False
+    hand = hands[seat]
+    nobody = True
+    close = False
+    for p in range(P):
+        if p != seat and seats[OPENED, p]:
+            nobody = False
+            if cards_in(hands[p]) <= 3:
+                close = True
+    npile = sc[S_NPILE]
+    top = pile[npile - 1] if npile > 0 else -1
+    offered = top >= 0 and (sc[S_T] >= P or o[OPT.discard_take_first_round] == 1) and not (
+        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+    plan = PLAN_NONE
+    plan_meld = -1
+    plan_n = 0
+    if offered:
+        hand[top] += 1
+        plan, plan_meld, plan_n = take_plan(hand, top, seats[OPENED, seat], seats[MELD_FREE, seat] != 0, table,
+                                            sc[S_NT], o, out, scratch)
+        hand[top] -= 1
+        if o[OPT.discard_take_must_use] and plan == PLAN_NONE:
+            offered = False
+    sc[S_OFFERED] = offered
+    sc[S_PLAN] = plan
+    sc[S_PLAN_MELD] = plan_meld
+    sc[S_PLAN_N] = plan_n
+    sc[S_NOBODY] = nobody
+    sc[S_CLOSE] = close
+    return state, True
+
+
+@njit(cache=True)
+def draw_nb(sc, take, o, hands, deck, pile, seats, log):
+    """Draw from the stock or take the top discard."""
+    seat = sc[S_SEAT]
+    hand = hands[seat]
+    tk = -1
+    drawn = -1
+    if take:
+        tk = pile[sc[S_NPILE] - 1]
+        hand[tk] += 1
+        sc[S_NPILE] -= 1
+        sc[S_LI] = log_event(log, sc[S_LI], EV_TAKE, seat, tk, 0, 0, 0, 0)
+    else:
+        drawn = deck[sc[S_SP]]
+        sc[S_SP] += 1
+        hand[drawn] += 1
+        sc[S_LI] = log_event(log, sc[S_LI], EV_DRAW, seat, drawn, 0, 0, 0, 0)
+    sc[S_SKIP] = seats[MELD_FREE, seat] != 0 and drawn >= 0 and isolated(hand, drawn, o[OPT.jokers_per_meld])
+    sc[S_TK] = tk
+    sc[S_DRAWN] = drawn
+    sc[S_TK_USED] = 0
+    sc[S_RETRIEVED] = 0
+    sc[S_WAS_OPENED] = seats[OPENED, seat]
+    seats[MELD_FREE, seat] = 0
+
+
+@njit(cache=True)
+def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
+    """Everything between the draw and the discard, as ``play_round_nb`` plays it. Returns (stream, gone out)."""
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    jmax = o[OPT.jokers_per_meld]
+    min_left = 1 if o[OPT.go_out_requires_discard] else 0
+    seat = sc[S_SEAT]
+    hand = hands[seat]
+    t = sc[S_T]
+    tk = sc[S_TK]
+    tk_used = False
+    nt = sc[S_NT]
+    li = sc[S_LI]
+    plan = sc[S_PLAN]
+    nobody = sc[S_NOBODY] != 0
+    close = sc[S_CLOSE] != 0
+    skip = sc[S_SKIP] != 0
+    was_opened = sc[S_WAS_OPENED] != 0
+    retrievals = 0
+    if tk >= 0 and o[OPT.discard_take_must_use]:
+        if plan == PLAN_OPEN:
+            nt, li, tk_used = lay_melds(out, sc[S_PLAN_N], seat, hand, table, nt, log, li, tk)
+            seats[OPENED, seat] = 1
+            seats[OPEN_TURN, seat] = t
+            li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
+        elif plan == PLAN_LAYOFF:
+            li = layoff(seat, hand, sc[S_PLAN_MELD], tk, table, o, log, li)
+            tk_used = True
+        elif plan == PLAN_RETRIEVE:
+            nt, li, tk_used = retrieve(seat, hand, sc[S_PLAN_MELD], tk, table, nt, o, min_left, out, scratch, log, li,
+                                       tk)
+            retrievals += 1
+        else:
+            nt, li, tk_used = lay_melds(out, sc[S_PLAN_N], seat, hand, table, nt, log, li, tk)
+    if not seats[OPENED, seat] and o[OPT.rami_sec_exempt] and nobody:
+        v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, out, scratch)
+        if v >= 0 and n > 0:
+            melded = np.zeros(HAND_W, np.int64)
+            for j in range(n):
+                add_meld_cards(out[j], melded, 1)
+            if cards_in(hand) - cards_in(melded) <= 1 and (tk < 0 or tk_used or melded[tk] > 0):
+                nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                tk_used = tk_used or used
+                seats[OPENED, seat] = 1
+                seats[OPEN_TURN, seat] = t
+                li = log_event(log, li, EV_OPEN, seat, 1, 0, 0, 0, 0)
+    forbidden = tk if tk >= 0 and not tk_used else -1
+    hidden = 0
+    if forbidden >= 0:
+        hidden = 1
+        hand[forbidden] -= 1
+    search_left = 1 if hidden > 0 else min_left
+    if not seats[OPENED, seat] and skip and min_left == 0:
+        seats[MELD_FREE, seat] = 1
+    elif not seats[OPENED, seat]:
+        state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sc[S_SP], search_left, out, scratch)
+        seats[MELD_FREE, seat] = not exists and hidden == 0 and min_left == 0
+        if n > 0:
+            nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+            tk_used = tk_used or used
+            seats[OPENED, seat] = 1
+            seats[OPEN_TURN, seat] = t
+            li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
+    if seats[OPENED, seat]:
+        retrieved = False
+        while True:
+            state, tt, k = choose_retrieval(pol, state, hand, table, nt, o, search_left, out, scratch)
+            if tt < 0:
+                break
+            nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, search_left, out, scratch, log, li, tk)
+            tk_used = tk_used or used
+            retrieved = True
+            retrievals += 1
+        if not (was_opened and skip and not retrieved):
+            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+            nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+            tk_used = tk_used or used
+        seats[MELD_FREE, seat] = pol == 0 and search_left == 0
+    if hidden > 0:
+        hand[forbidden] += hidden
+    if seats[OPENED, seat]:
+        while True:
+            state, k, tt = choose_layoff(pol, state, hand, table, nt, o, close, tk if tk >= 0 and not tk_used else -1)
+            if k < 0:
+                break
+            li = layoff(seat, hand, tt, k, table, o, log, li)
+            tk_used = tk_used or k == tk
+    sc[S_NT] = nt
+    sc[S_TK_USED] = tk_used
+    sc[S_RETRIEVED] = retrievals
+    if cards_in(hand) == 0:
+        sc[S_WINNER] = seat
+        sc[S_LI] = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
+        return state, True
+    sc[S_LI] = li
+    sc[S_FORBIDDEN] = tk if tk >= 0 and not tk_used and hand[tk] < 2 else -1  # a twin held may go
+    return state, False
+
+
+@njit(cache=True)
+def discard_nb(sc, k, o, hands, pile, log):
+    """Discard ``k``; returns whether the hand is empty (the round is over), else passes the turn on."""
+    seat = sc[S_SEAT]
+    hand = hands[seat]
+    hand[k] -= 1
+    pile[sc[S_NPILE]] = k
+    sc[S_NPILE] += 1
+    sc[S_LI] = log_event(log, sc[S_LI], EV_DISCARD, seat, k, 0, 0, 0, 0)
+    if cards_in(hand) == 0:
+        sc[S_WINNER] = seat
+        sc[S_LI] = log_event(log, sc[S_LI], EV_OUT, seat, 0, 0, 0, 0, 0)
+        return True
+    sc[S_T] += 1
+    sc[S_SEAT] = (seat + 1) % o[OPT.players]
+    return False
+
+
+@njit(cache=True)
+def finish_round_nb(sc, o, hands, seats, res):
+    """The round's results as ``play_round_nb`` computes them; returns (turns, blocked, rami sec)."""
+    P = o[OPT.players]
+    t = sc[S_T]
+    blocked = sc[S_BLOCKED] != 0
+    winner = sc[S_WINNER]
+    turns = t if blocked else t + 1
+    rami_sec = False
+    if winner >= 0:
+        rami_sec = seats[OPEN_TURN, winner] == t
+        for p in range(P):
+            if p != winner and seats[OPENED, p]:
+                rami_sec = False
+    for p in range(P):
+        h = 0
+        for k in range(HAND_W):
+            h += hands[p, k] * HAND_VALUE[k]
+        res[R_HAND, p] = h
+        res[R_OPENED, p] = seats[OPENED, p]
+        res[R_WON, p] = 0
+    if winner >= 0:
+        res[R_WON, winner] = 1
+    else:
+        low = res[R_HAND, 0]
+        for p in range(P):
+            low = min(low, res[R_HAND, p])
+        for j in range(P):
+            p = (sc[S_SEAT] + j) % P
+            if res[R_HAND, p] == low:
+                res[R_WON, p] = 1
+                if o[OPT.blocked_tie_next]:
+                    break
+    round_scores(o, res[R_WON], res[R_OPENED], res[R_HAND], rami_sec, res[R_SCORE])
+    return turns, blocked, rami_sec
+
+
+@njit(cache=True)
+def play_on_nb(state, sc, o, pols, hands, deck, pile, table, seats, out, scratch, log, phase, forced):
+    """Play the round on to its end with the policies ``pols`` (heuristic 0 or random 1 per seat).
+
+    ``phase`` is where the current turn stands: PHASE_DRAW (its start) or PHASE_DISCARD (table
+    actions done, the discard to make); ``forced`` (-1 none) is the first decision's choice: at
+    PHASE_DRAW 0 stock / 1 discard (when offered), at PHASE_DISCARD the card to discard.
+    """
+    while True:
+        seat = sc[S_SEAT]
+        pol = pols[seat]
+        if phase == PHASE_DRAW:
+            state, going = begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, log)
+            if not going:
+                return state
+            if forced >= 0:
+                take = forced == 1 and sc[S_OFFERED] != 0
+                forced = -1
+            else:
+                state, take = choose_draw(pol, state, sc[S_PLAN] != PLAN_NONE, sc[S_OFFERED] != 0)
+            draw_nb(sc, take, o, hands, deck, pile, seats, log)
+            state, gone = table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log)
+            if gone:
+                return state
+        if forced >= 0:
+            k = forced
+            forced = -1
+        else:
+            state, k = choose_discard(pol, state, hands[seat], sc[S_FORBIDDEN], table, sc[S_NT], seats[OPENED, seat],
+                                      o, sc[S_CLOSE] != 0, out, scratch)
+        if discard_nb(sc, k, o, hands, pile, log):
+            return state
+        phase = PHASE_DRAW
+
+
+# ------------------------------------------------------------------------------ worlds and search
+
+
+@njit(cache=True)
+def sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst):
+    """Deal the cards seat ``s`` has not seen into a world (see the module docstring); returns the stream.
+
+    Reads the true ``hands`` only for their sizes and the multiset of cards ``s`` has not seen
+    (the same as the deck minus everything shown); ``known[p]`` are the cards ``p`` is known to
+    hold, ``pool`` the cards the stock may hold (counts). Writes ``w_hands`` and the stock
+    ``w_deck[sp:]``; ``inst`` is scratch of length ``DECK_MAX``.
+    """
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    sp = sc[S_SP]
+    unseen = np.zeros(HAND_W, np.int64)
+    for p in range(P):
+        if p != s:
+            for k in range(HAND_W):
+                unseen[k] += hands[p, k] - known[p, k]
+    for j in range(sp, n_cards):
+        unseen[deck[j]] += 1
+    n = 0
+    for k in range(HAND_W):
+        for c in range(min(unseen[k], pool[k])):
+            inst[n] = k
+            n += 1
+    for i in range(n_cards - sp):  # the stock: a random ordered draw among the cards it may hold
+        state, j = below_n(state, n - i)
+        j += i
+        x = inst[j]
+        inst[j] = inst[i]
+        inst[i] = x
+        w_deck[sp + i] = x
+        unseen[x] -= 1
+    for j in range(sp):
+        w_deck[j] = deck[j]
+    n = 0
+    for k in range(HAND_W):
+        for c in range(unseen[k]):
+            inst[n] = k
+            n += 1
+    i = 0
+    for p in range(P):
+        for k in range(HAND_W):
+            w_hands[p, k] = hands[p, k] if p == s else known[p, k]
+        if p == s:
+            continue
+        need = cards_in(hands[p]) - cards_in(known[p])
+        for _ in range(need):
+            state, j = below_n(state, n - i)
+            j += i
+            x = inst[j]
+            inst[j] = inst[i]
+            inst[i] = x
+            w_hands[p, x] += 1
+            i += 1
+    return state
+
+
+@njit(cache=True)
+def relative_score(res, s, P):
+    """The searcher's outcome: the opponents' mean round score minus its own (higher is better)."""
+    other = 0.0
+    for p in range(P):
+        if p != s:
+            other += res[R_SCORE, p]
+    return other / (P - 1) - res[R_SCORE, s]
+
+
+@njit(cache=True)
+def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, hands, deck, pile, table, seats, sc, known,
+              pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out, scratch, res,
+              totals):
+    """The searched choice among ``cands[:n_cands]`` (kinds to discard, or 0 stock / 1 discard pile).
+
+    ``totals[c]`` receives each candidate's summed relative score over the worlds.
+    """
+    P = o[OPT.players]
+    pols = np.full(P, rollout, np.int64)
+    no_log = np.zeros((0, LOG_W), np.int64)
+    for i in range(n_cands):
+        totals[cands[i]] = 0.0
+    for _ in range(worlds):
+        state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst)
+        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        for i in range(n_cands):
+            c = cands[i]
+            x_hands[:, :] = w_hands
+            x_deck[:] = w_deck
+            x_pile[:] = pile
+            x_table[:, :] = table
+            x_seats[:, :] = seats
+            x_seats[MELD_FREE, :] = 0  # a speed-up that holds for the true hands only
+            x_sc[:] = sc
+            x_sc[S_LI] = 0
+            play_on_nb(roll, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out, scratch, no_log, phase, c)
+            finish_round_nb(x_sc, o, x_hands, x_seats, res)
+            totals[c] += relative_score(res, s, P)
+    choice = fallback
+    for i in range(n_cands):
+        c = cands[i]
+        if totals[c] > totals[choice]:
+            choice = c
+    return choice
+
+
+@njit(cache=True)
+def shortlist_nb(hand, forbidden, heuristic, table, nt, opened, o, close, cands, size):
+    """The discard candidates: the heuristic's choice first, then the next best by its score, ``size`` in all."""
+    weight = 3 if close else 1
+    score = np.full(HAND_W, -(1 << 40), np.int64)
+    for k in range(52):
+        if hand[k] == 0 or k == forbidden or k == heuristic:
+            continue
+        keep = 100 if in_natural_meld(hand, k) else 0
+        keep += neighbours(hand, k)
+        if not opened:
+            for t in range(nt):
+                if layoff_slot(table[t], k, o[OPT.jokers_per_meld]) >= 0:
+                    keep += 8
+                    break
+        score[k] = weight * HAND_VALUE[k] - keep
+    if heuristic != JOKER and hand[JOKER] > 0 and forbidden != JOKER:
+        score[JOKER] = -(1 << 39)  # a joker: searched last, when the hand has room for it
+    cands[0] = heuristic
+    n = 1
+    while n < size:
+        best = -1
+        for k in range(HAND_W):
+            if score[k] > -(1 << 40) and (best < 0 or score[k] > score[best]):
+                best = k
+        if best < 0:
+            break
+        cands[n] = best
+        score[best] = -(1 << 40)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def record_means(means, mi, t, seat, phase, cands, n_cands, totals, worlds):
+    for i in range(n_cands):
+        if mi < means.shape[0]:
+            c = cands[i]
+            means[mi, 0] = t
+            means[mi, 1] = seat
+            means[mi, 2] = phase
+            means[mi, 3] = c
+            means[mi, 4] = totals[c] / worlds
+        mi += 1
+    return mi
+
+
+@njit(cache=True)
+def update_known(known, seat, before, after, tk, drawn, retrieved):
+    """What the table learns of ``seat``'s hand over its turn: a taken discard and kept jokers become known;
+    each card put on the table or the pile cancels one known card of its kind (never below zero)."""
+    for k in range(HAND_W):
+        public = 0
+        if k == tk:
+            public += 1
+        if k == JOKER:
+            public += retrieved
+        private = 1 if k == drawn else 0
+        lost = before[k] + public + private - after[k]
+        known[seat, k] = max(0, known[seat, k] + public - lost)
+
+
+@njit(cache=True)
+def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, rollout, shortlist, log, deck_log, res,
+                         means):
+    """Play one round as ``play_round_nb`` does, with ``search`` seats (policy id ``SEARCH``) searching.
+
+    ``key`` and ``round_key`` key the searcher's streams (single rounds: the round, 0; whole
+    games: the game, the round in it). ``means`` (rows x MEAN_W, or 0 rows) receives each searched
+    candidate's mean relative score. Returns (stream, turns, blocked, rami sec, log rows, mean rows).
+    """
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    hands = np.zeros((P, HAND_W), np.int64)
+    deck = np.zeros(DECK_MAX, np.int64)
+    pile = np.zeros(DECK_MAX, np.int64)
+    table = np.zeros((MAX_MELDS, MELD_W), np.int64)
+    seats = np.zeros((3, P), np.int64)
+    sc = np.zeros(SC_W, np.int64)
+    out = np.zeros((MAX_MELDS, MELD_W), np.int64)
+    scratch = new_scratch_nb()
+    known = np.zeros((P, HAND_W), np.int64)
+    pool = np.full(HAND_W, 2, np.int64)
+    pool[JOKER] = o[OPT.n_jokers]
+    w_hands = np.zeros((P, HAND_W), np.int64)
+    w_deck = np.zeros(DECK_MAX, np.int64)
+    inst = np.zeros(DECK_MAX, np.int64)
+    x_hands = np.zeros((P, HAND_W), np.int64)
+    x_deck = np.zeros(DECK_MAX, np.int64)
+    x_pile = np.zeros(DECK_MAX, np.int64)
+    x_table = np.zeros((MAX_MELDS, MELD_W), np.int64)
+    x_seats = np.zeros((3, P), np.int64)
+    x_sc = np.zeros(SC_W, np.int64)
+    x_out = np.zeros((MAX_MELDS, MELD_W), np.int64)
+    before = np.zeros(HAND_W, np.int64)
+    cands = np.zeros(HAND_W, np.int64)
+    totals = np.zeros(HAND_W, np.float64)
+    wres = np.zeros((4, P), np.int64)
+    mi = 0
+    state = deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_log)
+    while True:
+        recycled = sc[S_RECYCLED]
+        state, going = begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, log)
+        if not going:
+            break
+        if sc[S_RECYCLED] != recycled:  # the stock now holds only the recycled cards
+            pool[:] = 0
+            for j in range(sc[S_SP], n_cards):
+                pool[deck[j]] += 1
+        seat = sc[S_SEAT]
+        t = sc[S_T]
+        pol = pols[seat]
+        play = 0 if pol == SEARCH else pol
+        before[:] = hands[seat]
+        usable = sc[S_PLAN] != PLAN_NONE
+        offered = sc[S_OFFERED] != 0
+        state, take = choose_draw(play, state, usable, offered)
+        if pol == SEARCH and offered:
+            cands[0] = 0
+            cands[1] = 1
+            take = search_nb(search_state(seed, key, (round_key * TURN_KEY + t) * 2 + PHASE_DRAW), seat, PHASE_DRAW,
+                             cands, 2, 1 if take else 0, o, rollout, worlds, hands, deck, pile, table, seats, sc,
+                             known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
+                             scratch, wres, totals) == 1
+            if means.shape[0] > 0:
+                mi = record_means(means, mi, t, seat, PHASE_DRAW, cands, 2, totals, worlds)
+        draw_nb(sc, take, o, hands, deck, pile, seats, log)
+        tk = sc[S_TK]
+        drawn = sc[S_DRAWN]
+        state, gone = table_actions_nb(state, sc, o, play, hands, table, seats, out, scratch, log)
+        if gone:
+            update_known(known, seat, before, hands[seat], tk, drawn, sc[S_RETRIEVED])
+            break
+        hand = hands[seat]
+        state, k = choose_discard(play, state, hand, sc[S_FORBIDDEN], table, sc[S_NT], seats[OPENED, seat], o,
+                                  sc[S_CLOSE] != 0, out, scratch)
+        if pol == SEARCH:
+            n = shortlist_nb(hand, sc[S_FORBIDDEN], k, table, sc[S_NT], seats[OPENED, seat], o, sc[S_CLOSE] != 0,
+                             cands, shortlist)
+            if n > 1:
+                k = search_nb(search_state(seed, key, (round_key * TURN_KEY + t) * 2 + PHASE_DISCARD), seat,
+                              PHASE_DISCARD, cands, n, k, o, rollout, worlds, hands, deck, pile, table, seats, sc,
+                              known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc,
+                              x_out, scratch, wres, totals)
+                if means.shape[0] > 0:
+                    mi = record_means(means, mi, t, seat, PHASE_DISCARD, cands, n, totals, worlds)
+        ended = discard_nb(sc, k, o, hands, pile, log)
+        update_known(known, seat, before, hands[seat], tk, drawn, sc[S_RETRIEVED])
+        if ended:
+            break
+    turns, blocked, rami_sec = finish_round_nb(sc, o, hands, seats, res)
+    return state, turns, blocked, rami_sec, sc[S_LI], mi
+
+
+@njit(cache=True, parallel=True)
+def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, dealer, turns, blocked, rami_sec, won,
+                          opened, hand_value, score, logs, log_rows, decks, means, mean_rows):
+    """The rounds numbered ``deals`` (round ``i`` from ``deal_state(seed, i)``, dealt by seat ``i % n``).
+
+    ``logs``, ``decks`` and ``means`` (MEAN_ROWS x MEAN_W per round) are filled when they have
+    one row per round. Parallel over rounds: a searched round is long enough to be a work item.
+    """
+    P = o[OPT.players]
+    record = logs.shape[0] > 0
+    for d in prange(deals.shape[0]):
+        deal = deals[d]
+        dl = deal % P
+        res = np.zeros((4, P), np.int64)
+        log = logs[d] if record else np.zeros((0, LOG_W), np.int64)
+        deck_log = decks[d] if record else np.zeros(0, np.int64)
+        mlog = means[d] if record else np.zeros((0, MEAN_W), np.float64)
+        _, tn, bl, rs, li, mi = play_search_round_nb(seed, deal, 0, deal_state(seed, deal), dl, o, pols, worlds,
+                                                     rollout, shortlist, log, deck_log, res, mlog)
+        dealer[d] = dl
+        turns[d] = tn
+        blocked[d] = bl
+        rami_sec[d] = rs
+        if record:
+            log_rows[d] = li
+            mean_rows[d] = mi
+        for p in range(P):
+            won[d, p] = res[R_WON, p]
+            opened[d, p] = res[R_OPENED, p]
+            hand_value[d, p] = res[R_HAND, p]
+            score[d, p] = res[R_SCORE, p]
+
+
+@njit(cache=True, parallel=True)
+def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist, max_rounds, rounds, dealer, turns,
+                         blocked, rami_sec, won, opened, hand_value, score, total):
+    """Whole games as ``play_games_nb`` plays them, with search seats (same rows and streams)."""
+    P = o[OPT.players]
+    for g in prange(count):
+        res = np.zeros((4, P), np.int64)
+        no_log = np.zeros((0, LOG_W), np.int64)
+        no_deck = np.zeros(0, np.int64)
+        no_means = np.zeros((0, MEAN_W), np.float64)
+        totals = np.zeros(P, np.int64)
+        state = deal_state(seed, first + g)
+        state, dl = below_n(state, P)
+        r = 0
+        while True:
+            if r == max_rounds:
+                rounds[g] = max_rounds + 1
+                break
+            row = g * max_rounds + r
+            state, tn, bl, rs, _, _ = play_search_round_nb(seed, first + g, r, state, dl, o, pols, worlds, rollout,
+                                                           shortlist, no_log, no_deck, res, no_means)
+            dealer[row] = dl
+            turns[row] = tn
+            blocked[row] = bl
+            rami_sec[row] = rs
+            for p in range(P):
+                won[row, p] = res[R_WON, p]
+                opened[row, p] = res[R_OPENED, p]
+                hand_value[row, p] = res[R_HAND, p]
+                score[row, p] = res[R_SCORE, p]
+                totals[p] += res[R_SCORE, p]
+                total[row, p] = totals[p]
+            r += 1
+            dl = (dl + 1) % P
+            if game_over_nb(totals, o[OPT.target]):
+                rounds[g] = r
+                break
