@@ -18,8 +18,10 @@ Every choice is tried on the same worlds, so their comparison is paired.
 heuristic's), round two (pass, unless stuck, or name each other suit), the call (each callable
 card, or alone) and every card with more than one legal choice. The dealer's discard is the
 heuristic's. In a bidding search the later bidders, the exchange, the call and the play of the
-world's completion follow the rollout policy; passes already made are not read as information
-about the passers' hands (only facts are: see below).
+world's completion follow the rollout policy, and the passes already made are read as the
+heuristic would make them: a world in which an earlier passer would have accepted (or named a
+suit) with its sampled hand is drawn again, up to ``PASS_TRIES`` times (then the last draw
+stands). The call and the card searches do not read the bids, only the facts below.
 
 **What a seat knows.** Its own hand; the upcard (in the kitty in round two; in round one with the
 dealer, or in the kitty when the dealer discarded it, which only the dealer knows; always with the
@@ -69,6 +71,7 @@ KITTY_HOLDER = PLAYERS
 SEARCH_SALT = np.uint64(0x3E2C4B5A69788796)
 ROLLOUT_SALT = np.uint64(0x0E0C4EE5EA5C40DE)
 GAME_DECISIONS = 64  # decision keys per hand of a whole game
+PASS_TRIES = 32  # worlds drawn at most to find one where the earlier passes fit the heuristic's bidding
 # Columns of a bidding decision's candidate means (card decisions use the card id; round two a suit 0-3).
 PASS_COL, ACCEPT_COL, ALONE_COL = 62, 63, 63
 
@@ -231,6 +234,23 @@ def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
 
 
 @njit(cache=True, error_model="numpy")
+def passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
+    """Whether every seat that passed before place ``k`` of round ``rnd`` (all five in round one when
+    ``rnd`` is 2) would have passed with its hand in ``world`` as the heuristic bids."""
+    first = k if rnd == 1 else PLAYERS + 1
+    for j in range(1, first):
+        p = (dealer + j) % PLAYERS
+        if p != s and accept_nb(world[p], upcard, j, rules[RULE.DISCARD_UPCARD] != 0):
+            return False
+    if rnd == 2:
+        for j in range(1, k):
+            p = (dealer + j) % PLAYERS
+            if p != s and name_nb(world[p], upcard, j, False) >= 0:
+                return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
 def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, totals):
     """A searched bid of seat ``s`` at place ``k`` of round ``rnd``: returns the column of the best
     candidate (``PASS_COL``, ``ACCEPT_COL`` or a suit); ``totals`` gets each candidate's summed
@@ -269,7 +289,10 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
     for j in range(n_c):
         totals[cands[j]] = 0
     for _ in range(worlds):
-        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        for _ in range(PASS_TRIES):  # a world where the earlier passes are what the heuristic would bid
+            state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+            if passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
+                break
         roll = mix64(state ^ ROLLOUT_SALT)
         world_kitty(world, upcard, wk)
         for j in range(n_c):
