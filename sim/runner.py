@@ -141,13 +141,21 @@ def set_threads(threads) -> int:
     return int(threads)
 
 
+class _NoBar:
+    """The bar of a run without progress: does nothing (and imports nothing, unlike a disabled tqdm)."""
+
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
 def progress_bar(total: int, unit: str, progress: bool, *, initial: int = 0):
     """A tqdm bar on stderr; a widget in Jupyter when ipywidgets is there. Nothing is imported for a run
     without progress, so a notebook never shows tqdm's "IProgress not found" warning."""
     if not progress:
-        from tqdm.std import tqdm
-
-        return tqdm(total=total, disable=True)
+        return _NoBar()
     import warnings
 
     from tqdm import TqdmWarning
