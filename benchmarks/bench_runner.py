@@ -4,6 +4,7 @@
     python benchmarks/bench_runner.py --deals 8388608 --games 262144 --repeats 5
     python benchmarks/bench_runner.py --memory 1000000,100000000   # peak RSS of --summary runs
     python benchmarks/bench_runner.py --big 1000000000             # one 10^9-deal --summary study
+    python benchmarks/bench_runner.py --deals 0 --games 0 --startup   # start-up of every game's command
 
 For Barbu no-tricks deals (and Geronimo + doubling whole games), on all cores and the default
 chunk size, the same deals are played:
@@ -16,6 +17,10 @@ chunk size, the same deals are played:
   runner does first on one deal and records as ``warmup_s``, excluded);
 * ``cli process``: the same, timed from outside: interpreter start, imports, kernel loading
   from the cache and the hand-model fit included (a fixed cost of a few seconds).
+
+``--startup`` times ``cardlab simulate <game> --deals 1000 --out x.parquet`` as a whole process for
+every registered game (median of 3 after one warm-up run that fills the kernel cache): interpreter,
+imports, kernel loading and set-up such as Barbu's hand-model fit, with almost no play.
 
 Repeats are interleaved (kernel, outputs, kernel, ...) and the median is reported, so a shared
 machine's load affects all of them alike; CPU seconds per million deals are printed too.
@@ -104,6 +109,26 @@ def bench(kind, count, repeats, tmp):
     return rows
 
 
+def startup_times(repeats=3):
+    """Median whole-process seconds of ``cardlab simulate <game> --deals 1000 --out`` per registered game."""
+    from cardlab.sim.games import GAMES
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in GAMES:
+            times = []
+            for r in range(repeats + 1):  # the first run may compile or fill caches: not counted
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "cardlab.sim.cli", "simulate", game, "--deals", "1000",
+                                "--out", f"{tmp}/{game}.parquet"], check=True, cwd=ROOT, capture_output=True)
+                if r:
+                    times.append(time.perf_counter() - t0)
+            rows.append({"game": game, "startup_s": statistics.median(times)})
+            print(f"start-up {game:<10} {rows[-1]['startup_s']:6.2f} s  (cardlab simulate {game} --deals 1000 --out)",
+                  flush=True)
+    return rows
+
+
 def peak_summary_run(deals, contract="all", extra=()):
     """Wall seconds and peak RSS (MiB) of ``cardlab simulate barbu --deals N --summary`` in a child."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -129,6 +154,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--memory", help="comma list of deal counts for --summary peak-memory runs")
     ap.add_argument("--big", type=int, help="one --summary study of this many deals (wall time, peak memory)")
+    ap.add_argument("--startup", action="store_true", help="whole-process start-up of every game's simulate command")
     args = ap.parse_args()
     result = {"machine": {"cpu_count": numba.config.NUMBA_NUM_THREADS, "platform": platform.platform()},
               "rows": []}
@@ -142,6 +168,8 @@ def main():
             result["rows"] += bench("deals", args.deals, args.repeats, tmp)
         if args.games:
             result["rows"] += bench("games", args.games, args.repeats, tmp)
+    if args.startup:
+        result["startup"] = startup_times()
     if args.memory:
         result["summary_memory"] = []
         for deals in (int(v) for v in args.memory.split(",")):

@@ -52,12 +52,19 @@ def _flag(message: str) -> str:
     return "--" + name.group(1).replace("_", "-") + message[len(name.group(1)):]
 
 
-def _game_parsers(sub, command: str, help: str, common) -> None:
-    """``cardlab <command> <game>``: one sub-parser per registered game, with that game's flags."""
+def _game_parsers(sub, command: str, help: str, common, only=None) -> None:
+    """``cardlab <command> <game>``: one sub-parser per registered game, with that game's flags.
+
+    With ``only`` (the ``(command, game)`` the command line names) the other games get a bare
+    parser: importing a game's command module imports its package (kernels, pandas), which a run
+    of another game never needs.
+    """
     p = sub.add_parser(command, help=help)
     games = p.add_subparsers(dest="game", required=True, parser_class=OneLineParser, metavar="game")
     for name, title in GAMES.items():
         g = games.add_parser(name, help=title)
+        if only is not None and only != (command, name):
+            continue
         if command == "study":
             studies = games_registry.command(name).STUDIES
             g.add_argument("study", help="; ".join(f"{k}: {v}" for k, v in studies.items()) or "none yet")
@@ -129,16 +136,28 @@ def _version() -> str:
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _named_game(argv):
+    """``(command, game)`` when ``argv`` starts with a game command and a registered game, else None."""
+    argv = list(argv)
+    if len(argv) >= 2 and argv[0] in ("simulate", "study", "replay") and argv[1] in GAMES:
+        return argv[0], argv[1]
+    return None
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The ``cardlab`` parser; given the command line ``argv``, only the game it names gets its flags
+    (and only that game's package is imported), so a run starts faster."""
+    only = None if argv is None else _named_game(argv)
     parser = OneLineParser(prog="cardlab", description="High-speed card-game simulation and analysis.")
     parser.add_argument("--version", action="version", version=f"cardlab {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    _game_parsers(sub, "simulate", "play many deals (or whole games) and write one row per deal", _simulate_flags)
+    _game_parsers(sub, "simulate", "play many deals (or whole games) and write one row per deal", _simulate_flags,
+                  only)
     rep = sub.add_parser("report", help="summarise a run file")
     rep.add_argument("path", help="Parquet file written by cardlab simulate")
     rep.add_argument("--plot", help="draw each contract's score distribution to this image file")
-    _game_parsers(sub, "study", "paired studies: the same deals played several ways", _study_flags)
-    _game_parsers(sub, "replay", "replay one deal (or one whole game) of a run", lambda p: None)
+    _game_parsers(sub, "study", "paired studies: the same deals played several ways", _study_flags, only)
+    _game_parsers(sub, "replay", "replay one deal (or one whole game) of a run", lambda p: None, only)
     return parser
 
 
@@ -415,7 +434,8 @@ def _interrupted(stop, args) -> int:
 
 def main(argv=None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(argv).parse_args(argv)
     except SystemExit as stop:  # --help, or a one-line usage error already printed
         return stop.code
     try:

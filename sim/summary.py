@@ -24,7 +24,7 @@ EMPTY = np.int64(-1)  # count of an unused slot
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def _slot(keys, row, mask):
     """Hash of ``row`` as a starting slot (multiply-xorshift over the row's words)."""
     h = np.uint64(0xCBF29CE484222325)
@@ -34,7 +34,7 @@ def _slot(keys, row, mask):
     return np.int64(h & np.uint64(mask))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def count_rows_nb(rows, weights, start, keys, counts, used):
     """Add ``rows[start:]`` (each with its weight) to the open-addressing table ``keys``/``counts``.
 
@@ -68,7 +68,7 @@ def count_rows_nb(rows, weights, start, keys, counts, used):
     return rows.shape[0]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def count_seats_nb(plain, seats, start, keys, counts, used):
     """Add one row per (row, seat) to the table: ``plain[i]``, the seat, and for each seat array
     ``seats[i, a]`` that seat's value and the other seats' total. Stops when the table is half
@@ -112,6 +112,105 @@ def count_seats_nb(plain, seats, start, keys, counts, used):
                 break
             slot = (slot + 1) & mask
     return m * n
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def count_seats_packed_nb(plain, seats):
+    """The per-seat rows of :func:`count_seats_nb`, counted with each row packed into one 64-bit word.
+
+    A first pass finds each column's range in this chunk; a column of range ``r`` then takes
+    ``bit_length(r)`` bits of the key. When the columns fit in 63 bits (game and deal rows do:
+    about 50 bits), the rows are counted in a table of single words, far fewer memory touches
+    than comparing whole rows, and the distinct rows are unpacked at the end. Returns
+    ``(rows, counts, True)``, or empty arrays and False when the rows do not fit in one word (63 bits).
+    """
+    m, p = plain.shape
+    arrays, n = seats.shape[1], seats.shape[2]
+    width = p + 1 + 2 * arrays
+    lo = np.full(width, np.iinfo(np.int64).max, np.int64)
+    hi = np.full(width, np.iinfo(np.int64).min, np.int64)
+    lo[p], hi[p] = 0, n - 1
+    for i in range(m):
+        for j in range(p):
+            lo[j] = min(lo[j], plain[i, j])
+            hi[j] = max(hi[j], plain[i, j])
+        for a in range(arrays):
+            total = np.int64(0)
+            for q in range(n):
+                total += np.int64(seats[i, a, q])
+            for q in range(n):
+                v = np.int64(seats[i, a, q])
+                c = p + 1 + 2 * a
+                lo[c], hi[c] = min(lo[c], v), max(hi[c], v)
+                lo[c + 1], hi[c + 1] = min(lo[c + 1], total - v), max(hi[c + 1], total - v)
+    shift = np.zeros(width, np.int64)
+    bits = np.zeros(width, np.int64)
+    used_bits = 0
+    for j in range(width):
+        if m == 0:
+            lo[j] = 0
+            continue
+        span = hi[j] - lo[j]
+        if span < 0:  # more than 63 bits of range
+            return np.zeros((0, width), np.int64), np.zeros(0, np.int64), False
+        while span > 0:
+            bits[j] += 1
+            span >>= 1
+        shift[j] = used_bits
+        used_bits += bits[j]
+    if used_bits > 63:  # keeps every shift below 64
+        return np.zeros((0, width), np.int64), np.zeros(0, np.int64), False
+    log = 12
+    table = np.zeros((1 << log, 2), np.uint64)  # (key, count) side by side: one cache line per probe
+    used = 0
+    totals = np.empty(arrays, np.int64)
+    for i in range(m):
+        base = np.uint64(0)
+        for j in range(p):
+            base |= np.uint64(plain[i, j] - lo[j]) << np.uint64(shift[j])
+        for a in range(arrays):
+            total = np.int64(0)
+            for q in range(n):
+                total += np.int64(seats[i, a, q])
+            totals[a] = total
+        for seat in range(n):
+            key = base | (np.uint64(seat) << np.uint64(shift[p]))
+            for a in range(arrays):
+                v = np.int64(seats[i, a, seat])
+                c = p + 1 + 2 * a
+                key |= np.uint64(v - lo[c]) << np.uint64(shift[c])
+                key |= np.uint64(totals[a] - v - lo[c + 1]) << np.uint64(shift[c + 1])
+            mask = np.uint64((1 << log) - 1)
+            s = ((key * _MIX) >> np.uint64(64 - log)) & mask
+            while table[s, 1] != 0 and table[s, 0] != key:
+                s = (s + np.uint64(1)) & mask
+            if table[s, 1] == 0:
+                table[s, 0] = key
+                used += 1
+            table[s, 1] += np.uint64(1)
+            if 2 * used > (1 << log):  # half full: double the table
+                old = table
+                log += 1
+                table = np.zeros((1 << log, 2), np.uint64)
+                mask = np.uint64((1 << log) - 1)
+                for t in range(old.shape[0]):
+                    if old[t, 1] != 0:
+                        s = ((old[t, 0] * _MIX) >> np.uint64(64 - log)) & mask
+                        while table[s, 1] != 0:
+                            s = (s + np.uint64(1)) & mask
+                        table[s, 0] = old[t, 0]
+                        table[s, 1] = old[t, 1]
+    rows = np.empty((used, width), np.int64)
+    out = np.empty(used, np.int64)
+    k = 0
+    for t in range(table.shape[0]):
+        if table[t, 1] != 0:
+            for j in range(width):
+                field = (table[t, 0] >> np.uint64(shift[j])) & np.uint64((1 << bits[j]) - 1)
+                rows[k, j] = np.int64(field) + lo[j]
+            out[k] = np.int64(table[t, 1])
+            k += 1
+    return rows, out, True
 
 
 class RowCounter:
@@ -186,7 +285,8 @@ class RowCounter:
                 self._grow()
 
     def _grow(self) -> None:
-        keys, counts = self.distinct()
+        live = self.counts != EMPTY  # no need to sort: the rows are hashed again
+        keys, counts = self.keys[live], self.counts[live]
         capacity = 2 * len(self.counts)
         self.keys = np.zeros((capacity, keys.shape[1]), np.int64)
         self.counts = np.full(capacity, EMPTY, np.int64)
@@ -294,25 +394,33 @@ class SeatCounter(RowCounter):
     scores they would make nearly every row distinct; reports on them need the rows.
     """
 
-    def add(self, columns: dict, block: int = 1 << 17) -> "SeatCounter":
+    def add(self, columns: dict, block: int = 1 << 20) -> "SeatCounter":
         columns = {k: v for k, v in columns.items() if not PAIR_COLUMN.fullmatch(k)}
         seat_names = [k for k, v in columns.items() if isinstance(v, np.ndarray) and v.ndim == 2]
         if not seat_names:
-            return RowCounter.add(self, columns, block)
+            return RowCounter.add(self, columns, block >> 3)
         plain_columns = {k: v for k, v in columns.items() if k not in seat_names}
         size = len(next(iter(columns.values())))
-        for start in range(0, size, block):  # a block at a time: small int64 copies
+        for start in range(0, size, block):  # a block at a time: bounded copies
             plain = RowCounter(self.drop)
             rows = plain._encode({k: v[start:start + block] for k, v in plain_columns.items()})
-            seats = np.stack([columns[k][start:start + block] for k in seat_names], axis=1).astype(np.int64)
+            seats = np.stack([columns[k][start:start + block] for k in seat_names], axis=1)
             self._schema(plain, seat_names, seats.shape[2])
-            flat = 0
-            while flat < len(rows) * seats.shape[2]:
-                flat = count_seats_nb(rows, seats, flat, self.keys, self.counts, self.used)
-                if flat < len(rows) * seats.shape[2]:
-                    self._grow()
+            distinct, counts, packed = count_seats_packed_nb(rows, seats)
+            if packed:  # the chunk's distinct rows, counted in single words, join the table
+                self._count(distinct, counts)
+            else:
+                self._count_wide(rows, seats.astype(np.int64))
             self.total += len(rows)
         return self
+
+    def _count_wide(self, rows, seats):
+        """Count per-seat rows whose columns do not fit in one 64-bit word, row by row in the wide table."""
+        flat = 0
+        while flat < len(rows) * seats.shape[2]:
+            flat = count_seats_nb(rows, seats, flat, self.keys, self.counts, self.used)
+            if flat < len(rows) * seats.shape[2]:
+                self._grow()
 
     def _schema(self, plain: RowCounter, seat_names, n):
         names = plain.names + ["seat"]

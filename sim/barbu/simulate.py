@@ -19,6 +19,7 @@ from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_search_options,
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
 from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope, refuse
+from cardlab.sim.diskcache import cached_on_disk
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
 
@@ -131,6 +132,7 @@ class HandModel(NamedTuple):
 
 
 @lru_cache(maxsize=64)
+@cached_on_disk("barbu-hand-model", HandModel, lambda options: options.to_dict())  # start-up: load, not refit
 def hand_model(options: BarbuOptions) -> HandModel:
     """The hand-value model for ``options``, fitted on seeded heuristic play (see sim.barbu.estimate).
 
