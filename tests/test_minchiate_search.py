@@ -186,6 +186,7 @@ def test_sampled_worlds_are_consistent_with_what_the_searcher_has_seen(rules):
                 for _ in range(3):
                     assign, slack, room = np.empty(m, np.int64), np.empty(32, np.int64), np.empty(5, np.int64)
                     state = np.uint64(sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room))
+                    assert all(allowed[i] >> assign[i] & 1 for i in range(m)), "every card to a holder allowed it"
                     got = {int(holder_seat[h]): set() for h in range(nh)}
                     for i in range(m):
                         got[int(holder_seat[assign[i]])].add(int(cards[i]))

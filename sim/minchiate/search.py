@@ -19,18 +19,19 @@ Every candidate card is tried on the same worlds, so their comparison is paired.
 
 **What a seat has seen.** Its own hand; every card played and by whom; the Fola left face up; its
 own discards (everybody's once trick 1 is complete: they are then shown); the cutter's draw and
-every card the dealer took from the Fola (taken face up); the exposed card(s); every card of a
-declared combination (declarations are shown; the Matto too when a seat declaring a combination
-holds it, as its bonus shows it). A revealed card stays with its holder until played, except that
-during trick 1 a drawn or exposed card that may be discarded (zero value, not trump 29) may lie in
-that player's unseen discards. A card is ruled out for a seat once that seat played a card that
-would have been illegal had it held it (tested with the kernels' ``legal_cards`` on the two-card
-hand): a plain suit not followed (a void in it), a trump on a plain lead, a plain card on a trump
-lead or on another suit (no trump either), another card played when the King rule would have
-forced that suit's King (the King is elsewhere). The Matto, always legal, shows nothing. The
-unseen discards hold only cards that may be discarded (when a player's discards had to fall back
-on other cards, a deal that practically never occurs, any card may lie there). A combination *not*
-declared is not used: under ``declarations='policy'`` a player may keep one hidden.
+every card the dealer took from the Fola (taken in view of the table: a choice where the rules are
+silent); the exposed card(s); every card of a declared combination (declarations are shown; the
+Matto too when a seat declaring a combination holds it, as its bonus shows it). A revealed card
+stays with its holder until played, except that during trick 1 a drawn or exposed card that may be
+discarded (zero value, not trump 29) may lie in that player's unseen discards. A card is ruled out
+for a seat once that seat played a card that would have been illegal had it held it (tested with the
+kernels' ``legal_cards`` on the two-card hand): a plain suit not followed (a void in it), a trump on
+a plain lead, a plain card on a trump lead or on another suit (no trump either), another card played
+when the King rule would have forced that suit's King (the King is elsewhere). The Matto, always
+legal, shows nothing. The unseen discards hold only cards that may be discarded (when a player's
+discards had to fall back on other cards, a deal that practically never occurs, any card may lie
+there). A combination *not* declared is not used: under ``declarations='policy'`` a player may keep
+one hidden.
 
 **Sampling** never fails: every unseen card has the set of holders (other seats, unseen discard
 piles) that may hold it; cards with fewer possible holders go first, each to a holder with
@@ -187,7 +188,8 @@ def heuristic_move_nb(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat,
 
 @njit(cache=True, error_model="numpy")
 def close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks):
-    """Give the trick to ``win_seat``'s team (the excused Matto to its owner's); returns (captured points, Matto owed)."""
+    """Give the trick to ``win_seat``'s team (an excused Matto to its owner's team); returns the points
+    captured and whether the Matto is owed."""
     w = win_seat % 2
     tricks[w] += 1
     pts = 0
