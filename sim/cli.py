@@ -110,7 +110,8 @@ def _replay_flags(p) -> None:
 
 
 def _study_flags(p) -> None:
-    p.add_argument("--deals", type=int, default=100_000, help="number of deals (default 100000)")
+    p.add_argument("--deals", type=int, default=None,
+                   help="number of deals (default 100000; searching studies such as strength: fewer, see the README)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset; "
                                  "without it the report is printed")
@@ -166,6 +167,7 @@ _EXAMPLES = {"out": "runs/study.parquet", "plot": "runs/study.png"}
 SMALL_CHUNK = 1_000  # fewer deals per chunk than this: warn, the fixed cost per chunk dominates
 LONG_RUN = {"deals": 10**10, "games": 10**9}  # more than this: warn, the run takes hours
 IN_MEMORY = {"deals": 5 * 10**7, "games": 2 * 10**6}  # more than this without --out: warn, gigabytes of memory
+SEARCH_LONG_RUN = 50_000  # more than this with a search seat: warn, searched play is slow
 
 
 def _warn(message: str) -> None:
@@ -225,6 +227,9 @@ def _warn_size(args, unit: str, count: int) -> None:
     if count > LONG_RUN[unit]:
         _warn(f"--{unit} {count:,} takes hours or days even at millions of {unit} a second; "
               "Ctrl-C stops it (with --out the finished chunks are kept)")
+    if "search" in str(getattr(args, "policy", None) or "") and count > SEARCH_LONG_RUN:
+        _warn(f"--{unit} {count:,} with a search seat takes a long while: searched play runs at hundreds to "
+              "thousands of deals a second, not millions (see the README's search speed figures)")
     if args.out is None and count > IN_MEMORY[unit]:
         _warn(f"--{unit} {count:,} without --out keeps every row in memory (gigabytes); "
               "give --out runs/<name>.parquet to stream them to a file")
@@ -325,6 +330,8 @@ def _study(args) -> None:
         raise ValueError(f"study: {args.game} has no study yet")
     if args.study not in game.STUDIES:
         raise ValueError(f"study: {args.study!r} is not allowed; choose {_names(game.STUDIES)}")
+    if args.deals is None:
+        args.deals = getattr(game, "STUDY_DEALS", {}).get(args.study, 100_000)
     runner.check_positive_int("deals", args.deals)
     _warn_size(args, "deals", args.deals)
     if args.summary and not args.out:

@@ -11,6 +11,8 @@ at module level):
 * ``add_arguments(parser, command)``: the game's flags for ``"simulate"``, ``"study"`` or
   ``"replay"`` (rule options named as in the game's rules, ``--policy``, ``--seed``);
 * ``STUDIES``: ``{name: one-line help}`` of the game's paired studies (may be empty);
+* ``STUDY_DEALS`` (optional): ``{name: default --deals}`` for studies whose default is not 100,000
+  (the strength ladders, whose search plays hundreds of deals a second);
 * ``simulate(args, *, threads, chunk_size, progress, out) -> (frame or None, metadata)``;
 * ``study(args, *, threads, progress, out) -> (frame or None, metadata)``;
 * ``replay(args)``: the deals or games asked, one item each (a generator is fine): a dict record

@@ -12,6 +12,7 @@ STUDIES = {
     "contracts": "every deal played under every contract",
     "strength": "random, heuristic and search seats in paired matches on the same deals, per contract",
 }
+STUDY_DEALS = {"strength": 8_000}  # default --deals of a study when not 100,000: search is slow
 
 RULE_FLAGS = ("players", "deck", "scoring", "hearts_lead", "hearts_lead_salade", "kh_forced_discard", "early_stop",
               "overtrump_on_trump_lead", "must_trump", "overtrump_when_ruffing", "domino_rules", "domino_starter",

@@ -11,6 +11,7 @@ STUDIES = {
     "trumps": "every hand played with each seat as maker and each trump suit (paired)",
     "strength": "random, heuristic and search seats in paired matches on the same hands",
 }
+STUDY_DEALS = {"strength": 10_000}  # default --deals of a study when not 100,000: search is slow
 
 RULE_FLAGS = ("players", "lone_march_points", "forced_alone_march_points", "defender_points", "call_rule",
               "allow_call_own_card", "call_before_exchange", "dealer_may_discard_upcard", "stick_the_dealer",

@@ -11,6 +11,7 @@ STUDIES = {
     "options": "every rule option switched from its setting in turn, paired on the same deals",
     "strength": "random, heuristic and search partnerships in paired matches on the same deals",
 }
+STUDY_DEALS = {"strength": 1_000}  # default --deals of a study when not 100,000: search is slow
 
 RULE_FLAGS = ("players", "n_deals", "steal_29", "cutter_cap", "expose_last_cards", "dealer_takes_from_fola",
               "discards_to", "declarations", "c5_merge", "combos_may_share", "matto_bonus_on_c3",

@@ -12,6 +12,7 @@ STUDIES = {
     "options": "every round played with the defaults and with each other rule option switched",
     "strength": "random, heuristic and search seats in paired matches on the same rounds",
 }
+STUDY_DEALS = {"strength": 200}  # default --deals of a study when not 100,000: search is slow
 
 RULE_FLAGS = ("players", "n_jokers", "hand_size", "open_threshold", "open_needs_pure_run", "max_jokers_per_meld",
               "discard_take_first_round", "discard_take_must_use", "single_card_must_draw_stock", "freed_joker_use",
