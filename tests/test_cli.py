@@ -372,3 +372,28 @@ def test_the_python_side_refuses_parquet_under_another_name_too(tmp_path):
     with pytest.raises(ValueError, match="out: .* is not allowed; cardlab writes Parquet"):
         barbu.simulate(deals=10, contract="no-queens", out=tmp_path / "x.csv")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_searching_runs_get_sizes_that_finish(capsys, monkeypatch):
+    """A strength study without --deals plays its game's STUDY_DEALS, not 100,000; big search runs warn."""
+    from cardlab.sim import cli, games
+    from cardlab.sim.rami import command as rami_command
+
+    seen = {}
+
+    def fake_study(args, **kwargs):
+        seen["deals"] = args.deals
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(rami_command, "study", fake_study)
+    code, _, stderr = run_cli(capsys, "study", "rami", "strength")
+    assert code != 0 and "stop here" in stderr and seen["deals"] == rami_command.STUDY_DEALS["strength"] < 100_000
+    code, _, _ = run_cli(capsys, "study", "rami", "threshold")
+    assert seen["deals"] == 100_000
+    assert all(isinstance(n, int) and n > 0 for g in games.GAMES
+               for n in getattr(games.command(g), "STUDY_DEALS", {}).values())
+
+    monkeypatch.setattr(cli, "SEARCH_LONG_RUN", 5)
+    code, _, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "6",
+                              "--policy", "search,heuristic,heuristic,heuristic")
+    assert code == 0 and "with a search seat takes a long while" in stderr
