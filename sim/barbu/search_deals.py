@@ -1,0 +1,98 @@
+"""Deals of any contract with ``search`` seats: the searched counterparts of ``kernels.play_contract_nb``
+and ``kernels.play_deals_nb``.
+
+Trick contracts are searched by ``sim.barbu.search``, Domino by ``sim.barbu.search_domino``; a
+``search`` declarer of Trumps names its trump by search. Each deal draws its cards and its random
+seats' moves from the deal stream exactly as the deal kernel does, and each searched decision from
+its own stream keyed by (seed, deal, decision), so results do not depend on threads or chunks.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.sim.barbu.estimate import N_FEATURES
+from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb
+from cardlab.sim.barbu.rules import CONTRACT
+from cardlab.sim.barbu.search import SEARCH, TRUMP_DECISION, play_searched_tricks_nb, search_state, search_trump_nb
+from cardlab.sim.barbu.search_domino import play_searched_domino_nb
+from cardlab.sim.dealing import deal_hands_nb
+from cardlab.sim.rng import deal_state
+
+
+@njit(cache=True, error_model="numpy")
+def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, trick_values, last_two, flags,
+                      point_masks, policies, duties, weights, worlds, rollout, state, trump_means):
+    """The trump of a Trumps deal: searched for a ``search`` declarer naming by policy, else ``name_trump_nb``.
+
+    ``trump_means`` (4, or empty) receives each suit's mean score for a searching declarer.
+    Returns ``(state, trump)``; only the non-searched path draws from the deal stream ``state``.
+    """
+    if policies[declarer] == SEARCH and trump_how == TRUMP_BY_POLICY:
+        totals = np.empty(4, np.int64)
+        trump = search_trump_nb(search_state(seed, deal, TRUMP_DECISION), declarer, hands, n, worlds,
+                                CONTRACT.TRUMPS, card_values, trick_values, last_two, flags, point_masks, duties,
+                                rollout, totals)
+        if trump_means.shape[0] > 0:
+            for suit in range(4):
+                trump_means[suit] = totals[suit] / worlds
+        return state, trump
+    features = np.empty(N_FEATURES, np.float64)
+    return name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
+
+
+@njit(cache=True, error_model="numpy")
+def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
+                              flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
+                              domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, state,
+                              moves, means, scores):
+    """Play one deal of any contract with ``search`` seats searching; returns the deal stream.
+
+    ``means`` (log length x 64, or 0 rows) receives each searched move's candidate means.
+    """
+    if contract == CONTRACT.DOMINO:
+        return play_searched_domino_nb(seed, deal, hands, n, declarer, domino_variant, domino_start_rank,
+                                       domino_starter, ace_replay_optional, places, policies, worlds, rollout, state,
+                                       moves, means, scores)
+    return play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values,
+                                   last_two, flags, point_masks, policies, duties, lead_rule, early_stop, worlds,
+                                   rollout, state, moves, means, scores)
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_values, last_two, flags, point_masks,
+                         policies, duties, lead_rule, early_stop, trump_how, weights, domino_variant,
+                         domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
+                         out_trump, out_scores, log_moves, log_means, log_trump_means):
+    """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
+
+    Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``. ``log_moves``,
+    ``log_means`` (log length x 64 per deal) and ``log_trump_means`` (4 per deal) are filled
+    when they have one row per deal. Parallel over deals: a searched deal is long enough to be
+    a work item alone.
+    """
+    k_contracts = contracts.shape[0]
+    for j in prange(deals.shape[0]):
+        i = deals[j]
+        contract = contracts[i % k_contracts]
+        declarer = (i // k_contracts) % n
+        hands = np.empty(n, np.uint64)
+        scores = np.empty(n, np.int32)
+        scratch = np.empty(deck.shape[0], np.int8)
+        moves = log_moves[j] if log_moves.shape[0] > 0 else np.empty(0, np.int8)
+        means = log_means[j] if log_means.shape[0] > 0 else np.empty((0, 64), np.float32)
+        trump_means = log_trump_means[j] if log_trump_means.shape[0] > 0 else np.empty(0, np.float32)
+        state = deal_state(seed, i)
+        state = deal_hands_nb(state, deck, scratch, n, hands)
+        trump = -1
+        if contract == CONTRACT.TRUMPS:
+            state, trump = searched_trump_nb(seed, i, hands, n, declarer, trump_how, card_values, trick_values,
+                                             last_two, flags, point_masks, policies, duties, weights, worlds,
+                                             rollout, state, trump_means)
+        play_searched_contract_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
+                                  flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
+                                  domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
+                                  state, moves, means, scores)
+        out_trump[j] = trump
+        for p in range(n):
+            out_scores[j, p] = scores[p]
