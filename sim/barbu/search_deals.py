@@ -12,12 +12,13 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.sim.barbu.estimate import N_FEATURES
-from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb
+from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import SEARCH, TRUMP_DECISION, play_searched_tricks_nb, search_state, search_trump_nb
+from cardlab.sim.barbu.search import (ROLLOUT_SALT, SEARCH, TRUMP_DECISION, play_searched_tricks_nb, sample_world_nb,
+                                      search_state, search_trump_nb)
 from cardlab.sim.barbu.search_domino import play_searched_domino_nb
 from cardlab.sim.dealing import deal_hands_nb
-from cardlab.sim.rng import deal_state
+from cardlab.sim.rng import deal_state, mix64
 
 
 @njit(cache=True, error_model="numpy")
@@ -96,3 +97,66 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
         out_trump[j] = trump
         for p in range(n):
             out_scores[j, p] = scores[p]
+
+
+CONTRACT_DECISION = 1 << 16  # the stream of a Geronimo contract choice (no move has this number)
+
+
+@njit(cache=True, error_model="numpy")
+def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_mean, fallback, card_values,
+                       trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop, domino_variant,
+                       domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, totals):
+    """Geronimo: the slot a searching declarer ``s`` picks from ``open_slots`` (bitmask of ``game_contracts``).
+
+    Every open contract is played out on the same ``worlds`` sampled deals of the other hands
+    (nothing is shown before a deal's first move) with the ``rollout`` policy at every seat; in
+    Trumps each suit is tried and the contract is worth its best suit's total (what a searching
+    declarer will then name). The declarer takes the contract whose mean score beats that
+    contract's average declarer score (``declarer_mean``, the heuristic rule's yardstick) by the
+    most; ties to ``fallback`` (the heuristic's pick), then the lowest slot. ``totals[slot]``
+    receives each contract's summed score (its best suit's, for Trumps).
+    """
+    k = game_contracts.shape[0]
+    world = np.empty(n, np.uint64)
+    work = np.empty(n, np.uint64)
+    gains = np.empty(n, np.int32)
+    trick = np.empty(n, np.int64)
+    slack = np.empty(1 << n, np.int64)
+    excluded = np.zeros(n, np.uint64)
+    rollouts = np.full(n, rollout, np.int64)
+    no_moves = np.empty(0, np.int8)
+    suits = np.zeros(4, np.int64)
+    for slot in range(k):
+        totals[slot] = 0
+    for _ in range(worlds):
+        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every contract of this world
+        for slot in range(k):
+            if open_slots >> slot & 1 == 0:
+                continue
+            contract = game_contracts[slot]
+            for trump in range(-1, 4 if contract == CONTRACT.TRUMPS else 0):
+                if contract == CONTRACT.TRUMPS and trump < 0:
+                    continue
+                for p in range(n):
+                    work[p] = world[p]
+                play_contract_nb(work, n, s, contract, trump, card_values, trick_values, last_two, flags,
+                                 point_masks, rollouts, duties, lead_rule, early_stop, domino_variant,
+                                 domino_start_rank, domino_starter, ace_replay_optional, places, roll, trick,
+                                 no_moves, gains)
+                if trump >= 0:
+                    suits[trump] += gains[s]
+                else:
+                    totals[slot] += gains[s]
+    for slot in range(k):
+        if open_slots >> slot & 1 and game_contracts[slot] == CONTRACT.TRUMPS:
+            totals[slot] = max(max(suits[0], suits[1]), max(suits[2], suits[3]))
+    choice = fallback
+    best = totals[choice] / worlds - declarer_mean[game_contracts[choice]]
+    for slot in range(k):
+        if open_slots >> slot & 1:
+            value = totals[slot] / worlds - declarer_mean[game_contracts[slot]]
+            if value > best:
+                best = value
+                choice = slot
+    return choice

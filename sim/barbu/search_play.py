@@ -18,7 +18,7 @@ from cardlab.sim.options import check_choice
 from cardlab.sim.cards import card_name
 
 __all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_search_options", "check_worlds",
-           "describe_searches", "search_columns", "uses_search"]
+           "describe_contract_search", "describe_searches", "search_columns", "uses_search"]
 
 
 def uses_search(policies) -> bool:
@@ -140,3 +140,21 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
         return ""
     return ("\nsearched decisions (mean final score of the searcher for each candidate card over the sampled "
             "worlds; * = played):\n" + "\n".join(lines))
+
+
+def describe_contract_search(options, contract_means: np.ndarray) -> str:
+    """A searched Geronimo choice: each open contract's mean score for the declarer over the sampled worlds,
+    and its gain over that contract's average declarer score (what the choice maximises), best first."""
+    from cardlab.sim.barbu.simulate import hand_model
+
+    declarer_mean = hand_model(options).declarer_mean
+    from cardlab.sim.barbu.rules import CONTRACT_NAMES
+
+    rows = []
+    for slot in np.flatnonzero(~np.isnan(contract_means)):
+        name = options.game_contracts[slot]
+        mean = float(contract_means[slot])
+        rows.append((mean - declarer_mean[CONTRACT_NAMES.index(name)], name, mean))
+    rows.sort(key=lambda r: -r[0])
+    return "searched contract (mean score, gain over the contract's average declarer score): " + "  ".join(
+        f"{name} {mean:+.2f} ({gain:+.2f})" for gain, name, mean in rows)
