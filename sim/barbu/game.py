@@ -11,7 +11,13 @@ Schedule: the kernel receives ``schedule`` (``BarbuOptions.schedule`` as an int 
 declarer chooses (Geronimo): it picks a contract it has not yet declared. The heuristic declarer
 picks the contract whose estimated score for its hand beats that contract's average declarer
 score by the most (a good hand for No Queens is worth more now than later); the random declarer
-picks uniformly.
+picks uniformly; the search declarer estimates the same quantity by playing each open contract out
+on sampled deals (``search_deals.search_contract_nb``).
+
+Search seats (``play_games_any_nb`` with ``searching``): card play in every deal, the Trumps suit
+and the Geronimo contract are searched (``sim.barbu.search_deals``), each decision on a stream
+keyed by ``(seed, g, d, decision)``; doubling stays heuristic. Each game is then its own parallel
+work item. ``play_game_nb`` is the one game body both paths run.
 
 With doubling, every seat's own hand estimate feeds the doubling policy, whose heuristic
 margin is a quarter of the contract's seat-score standard deviation. With
