@@ -8,7 +8,8 @@ At each card decision with more than one legal card, a ``search`` seat
 2. in every sampled world plays each legal card and then the rest of the deal with the rollout
    policy at every seat: the heuristic (default; the same ``heuristic_card`` the heuristic seats
    play) or uniformly random legal cards (``rollout = POLICY.RANDOM``, the same random draws
-   for every candidate in one world);
+   for every candidate in one world), through the deal kernel's own trick loop
+   ``kernels.play_on_nb`` (the searched deal uses its step functions too: one trick loop);
 3. plays the card with the best mean final score for itself (its own points for the whole
    deal: the least negative in negative contracts, the most in positive ones). Ties go to the
    card the heuristic would play, then to the lowest card id.
@@ -215,7 +216,10 @@ def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, h
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
                    rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals):
-    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points."""
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points.
+
+    ``size`` (tricks per deal) is no longer read: the rollout counts the tricks left from the hands.
+    """
     for c in range(64):
         totals[c] = 0
     rollouts = np.full(n, rollout, np.int64)
