@@ -1,13 +1,22 @@
-"""Barbu search throughput: searched decisions/s and whole searched deals/s, 1 thread and all cores.
+"""Barbu search throughput: searched decisions/s and whole searched deals/s (trick contracts and Domino) and
+whole searched games/s, on 1 thread and on all cores.
 
-    python benchmarks/bench_barbu_search.py                    # every trick contract, W = 32
-    python benchmarks/bench_barbu_search.py --deals 400 --worlds 64 --repeats 5
+    python benchmarks/bench_barbu_search.py                      # W = 32, the default sizes (about a minute)
+    python benchmarks/bench_barbu_search.py --contract no-tricks,salade --deals 200 --repeats 5
+    python benchmarks/bench_barbu_search.py --worlds 64 --games 0 --cli-deals 0
 
-Every seat searches (``--policy search``), 4 players, 52 cards. Warms up (compiles) first,
-checks every deal's point total against the §3 table and counts the searched decisions (moves
-with more than one legal card) from a recorded run, then times ``repeats`` runs of fresh deals
-and reports the median. Also times the command line writing Parquet (``cardlab simulate ...
---out``). Results go to benchmarks/results/barbu_search.json.
+Every seat searches (``--policy search``), 4 players, 52 cards. Rows:
+
+* ``tricks``: the seven trick contracts in rotation (or each contract of ``--contract`` alone);
+* ``domino``: Domino deals (upward rules);
+* ``game``: whole Geronimo games with doubling, every seat searching its contracts, trumps and
+  cards (doubling stays heuristic); a game is 28 deals.
+
+Each row warms up (compiles) first, checks the point totals against the §3 table (every deal's,
+and every game's raw total) and counts the searched decisions (moves with a choice, contract and
+trump choices) from a recorded run, then times ``repeats`` runs of fresh deals or games and reports
+the median. Also times the command line writing Parquet (``cardlab simulate barbu --policy search
+--out``, output included). Results go to benchmarks/results/barbu_search.json.
 """
 from __future__ import annotations
 
@@ -23,28 +32,54 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from cardlab.sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study
+from cardlab.sim.barbu import TRICK_CONTRACTS, BarbuOptions, GameStudy, Study
 from cardlab.sim.barbu.rules import contract_total
 
 
-def bench(contract, *, deals, repeats, threads, worlds, options):
-    study = Study.build(options=options, contract=contract, policy="search", seed=1, search_worlds=worlds)
-    numba.set_num_threads(threads)
-    cols = study.play(10**6, deals, record=True)  # warm-up, output check, decision count
-    totals = cols["score"].astype(np.int64).sum(axis=1)
-    expected = contract_total(options, contract)
-    assert (totals == expected).all(), f"{contract}: deal totals {np.unique(totals)} != {expected}"
-    decisions = int((~np.isnan(cols["search_means"]).all(axis=2)).sum())
+def searched_decisions(cols) -> int:
+    """Searched moves, trump and contract choices in recorded columns."""
+    count = int((~np.isnan(cols["search_means"]).all(axis=2)).sum())
+    count += int((~np.isnan(cols["search_trump_means"]).all(axis=1)).sum())
+    if "search_contract_means" in cols:
+        count += int((~np.isnan(cols["search_contract_means"]).all(axis=1)).sum())
+    return count
+
+
+def timed(study, count, repeats, start):
     times = []
     for r in range(repeats):
         t0 = time.perf_counter()
-        study.play(r * deals, deals)
+        study.play(start + r * count, count)
         times.append(time.perf_counter() - t0)
-    median = statistics.median(times)
-    # Decisions per deal from the recorded deals (same distribution as the timed ones).
-    per_deal = decisions / deals
-    return {"contract": contract, "threads": threads, "worlds": worlds, "deals": deals, "median_s": median,
-            "deals_per_s": deals / median, "decisions_per_deal": per_deal, "decisions_per_s": per_deal * deals / median}
+    return statistics.median(times)
+
+
+def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options):
+    study = Study.build(options=options, contract=",".join(contracts), policy="search", seed=1, search_worlds=worlds)
+    numba.set_num_threads(threads)
+    cols = study.play(10**6, deals, record=True)  # warm-up, output check, decision count
+    totals = cols["score"].astype(np.int64).sum(axis=1)
+    expected = np.array([contract_total(options, str(c)) for c in cols["contract"]])
+    assert (totals == expected).all(), f"{label}: deal totals differ from the §3 table"
+    per_deal = searched_decisions(cols) / deals
+    median = timed(study, deals, repeats, 0)
+    return {"row": label, "unit": "deal", "threads": threads, "worlds": worlds, "count": deals, "median_s": median,
+            "per_s": deals / median, "decisions_per_unit": per_deal, "decisions_per_s": per_deal * deals / median}
+
+
+def bench_games(*, games, repeats, threads, worlds):
+    study = GameStudy.build(seed=1, geronimo=True, double=True, policy="search", search_worlds=worlds)
+    numba.set_num_threads(threads)
+    cols = study.play(10**6, games, record=True)
+    length = study.options.game_length
+    raw = cols["raw"].astype(np.int64).sum(axis=1)
+    expected = np.array([contract_total(study.options, str(c)) for c in cols["contract"]])
+    assert (raw == expected).all(), "game: deal totals differ from the §3 table"
+    assert len(cols["game"]) == games * length
+    per_game = searched_decisions(cols) / games
+    median = timed(study, games, repeats, 0)
+    return {"row": "game", "unit": "game", "threads": threads, "worlds": worlds, "count": games, "median_s": median,
+            "per_s": games / median, "decisions_per_unit": per_game, "decisions_per_s": per_game * games / median}
 
 
 def cli_rate(deals, worlds):
@@ -62,25 +97,37 @@ def cli_rate(deals, worlds):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--deals", type=int, default=112, help="trick deals per timed run (16 per contract)")
+    ap.add_argument("--domino-deals", type=int, default=200)
+    ap.add_argument("--games", type=int, default=4, help="whole games per timed run (0: skip)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--worlds", type=int, default=32)
-    ap.add_argument("--contract", default="all")
-    ap.add_argument("--cli-deals", type=int, default=400)
+    ap.add_argument("--contract", default="all", help="'all' (the trick contracts in rotation) or a list, each alone")
+    ap.add_argument("--cli-deals", type=int, default=200, help="deals of the timed command line (0: skip)")
     args = ap.parse_args()
     options = BarbuOptions(players=4, deck=52)
-    contracts = TRICK_CONTRACTS if args.contract == "all" else tuple(args.contract.split(","))
+    groups = [("tricks", TRICK_CONTRACTS)] if args.contract == "all" else \
+        [(c, (c,)) for c in args.contract.split(",")]
     rows = []
-    print(f"{'contract':<12} {'threads':>7} {'deals/s':>9} {'decisions/s':>12} {'decisions/deal':>15}")
+    print(f"{'row':<12} {'threads':>7} {'units/s':>9} {'decisions/s':>12} {'decisions/unit':>15}")
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-        for contract in contracts:
-            row = bench(contract, deals=args.deals, repeats=args.repeats, threads=threads, worlds=args.worlds,
-                        options=options)
+        jobs = [lambda g=g: bench_deals(g[0], g[1], deals=args.deals, repeats=args.repeats, threads=threads,
+                                        worlds=args.worlds, options=options) for g in groups]
+        if args.domino_deals:
+            jobs.append(lambda: bench_deals("domino", ("domino",), deals=args.domino_deals, repeats=args.repeats,
+                                            threads=threads, worlds=args.worlds, options=options))
+        if args.games:
+            jobs.append(lambda: bench_games(games=args.games, repeats=args.repeats, threads=threads,
+                                            worlds=args.worlds))
+        for job in jobs:
+            row = job()
             rows.append(row)
-            print(f"{contract:<12} {threads:>7} {row['deals_per_s']:>9,.1f} {row['decisions_per_s']:>12,.0f} "
-                  f"{row['decisions_per_deal']:>15.1f}", flush=True)
+            print(f"{row['row']:<12} {threads:>7} {row['per_s']:>9,.2f} {row['decisions_per_s']:>12,.0f} "
+                  f"{row['decisions_per_unit']:>15.1f}   ({row['unit']}s, W={row['worlds']})", flush=True)
     result = {"machine": {"cpu_count": numba.config.NUMBA_NUM_THREADS, "platform": platform.platform(),
                           "processor": platform.processor(), "note": "shared machine: indicative figures"},
+              "command": "python benchmarks/bench_barbu_search.py " + " ".join(
+                  f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()),
               "rows": rows}
     if args.cli_deals:
         result["cli_deals_per_s"] = cli_rate(args.cli_deals, args.worlds)

@@ -228,25 +228,17 @@ def _next_holder(hands, n, p):
 
 
 @njit(cache=True, error_model="numpy")
-def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
-                   policies, state, moves, scores):
-    """Play one Domino deal from ``hands`` (uint64[n], emptied in place as cards are played).
+def domino_start_nb(hands, n, declarer, variant, start_rank, starter_offset, policies, state, moves, scores):
+    """Set up one Domino deal: clear ``scores`` and the log (header written), name the fan_tan start rank.
 
-    Writes each seat's points (``places[k]`` for finishing place ``k``) into ``scores`` and,
-    when ``moves.shape[0] > 0``, the move log described in the module docstring. Returns the
-    advanced random stream.
+    Returns ``(state, deck, openers, frontier, first seat to play, players holding cards)``.
     """
-    record = moves.shape[0] > 0
-    log_len = moves.shape[0]
     deck = ZERO
     for p in range(n):
         deck |= hands[p]
         scores[p] = 0
-    if record:
-        for k in range(log_len):
-            moves[k] = MOVE_NONE
-    k = 1
-
+    for k in range(moves.shape[0]):
+        moves[k] = MOVE_NONE
     openers = ZERO
     header = -1
     if variant == DOMINO_BGA_ADJACENT:
@@ -265,27 +257,45 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
             if m != ZERO:
                 openers |= bit(lowest_card(m))
         frontier = openers
-    if record:
+    if moves.shape[0] > 0:
         moves[0] = header
-
-    played = ZERO
     active = 0
     for p in range(n):
         if hands[p] != ZERO:
             active += 1
-    place = 0
     p = declarer + starter_offset
     while p >= n:
         p -= n
     if hands[p] == ZERO:
         p = _next_holder(hands, n, p)
-    extra = False
+    return state, deck, openers, frontier, p, active
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, active, place, variant,
+                      ace_replay_optional, places, policies, first_move, stop_at_search, excluded, state, moves, k,
+                      scores):
+    """Play a Domino deal on from seat ``p``'s turn (log position ``k``) to its end.
+
+    The seat to play makes ``first_move`` (a card, ``MOVE_DECLINE``, or ``MOVE_NONE``: its policy
+    chooses); then each seat plays its ``policies`` entry (random or heuristic). With
+    ``stop_at_search``, returns before a ``search`` seat's turn with a choice (two playable cards,
+    or an Ace's optional extra turn) so the caller can search it. Every pass adds the frontier to
+    ``excluded[p]`` (when ``excluded`` has rows): the seat has shown it holds none of those cards.
+    The deal kernel, the search's rollouts and the searched deal all play through this loop.
+    Returns ``(state, p, extra, frontier, played, active, place, k, finished)``.
+    """
+    log_len = moves.shape[0]
+    track = excluded.shape[0] > 0
+    forced = first_move
     idle = 0
     while active > 1:
         hand = hands[p]
         legal = hand & frontier
         if legal == ZERO:
-            if record and k < log_len:
+            if track:
+                excluded[p] |= frontier
+            if k < log_len:
                 moves[k] = MOVE_PASS
             k += 1
             idle += 1
@@ -295,27 +305,34 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
             p = _next_holder(hands, n, p)
             continue
         idle = 0
+        if (stop_at_search and forced == MOVE_NONE and policies[p] == POLICY.SEARCH
+                and (legal & (legal - ONE) != ZERO or (extra and ace_replay_optional))):
+            return state, p, extra, frontier, played, active, place, k, False
         if extra and ace_replay_optional:
-            decline = False
-            if policies[p] == POLICY.RANDOM:
+            decline = forced == MOVE_DECLINE
+            if forced == MOVE_NONE and policies[p] == POLICY.RANDOM:
                 state, coin = below_n(state, 2)
                 decline = coin == 1
             if decline:
-                if record and k < log_len:
+                if k < log_len:
                     moves[k] = MOVE_DECLINE
                 k += 1
                 extra = False
+                forced = MOVE_NONE
                 p = _next_holder(hands, n, p)
                 continue
-        if policies[p] == POLICY.RANDOM:
+        if forced >= 0:
+            c = forced
+        elif policies[p] == POLICY.RANDOM:
             state, c = random_card(state, legal)
         else:
             c = domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)
+        forced = MOVE_NONE
         frontier = frontier_after(frontier, played, c, variant, deck, openers)
         played |= bit(c)
         hand &= ~bit(c)
         hands[p] = hand
-        if record and k < log_len:
+        if k < log_len:
             moves[k] = c
         k += 1
         if hand == ZERO:
@@ -326,6 +343,8 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
             if active == 1:
                 q = _next_holder(hands, n, p)
                 scores[q] = places[place]
+                place += 1
+                active -= 1
                 break
             p = _next_holder(hands, n, p)
         elif c % LANE == ACE and variant == DOMINO_UPWARD:
@@ -333,7 +352,24 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
         else:
             extra = False
             p = _next_holder(hands, n, p)
-    return state
+    return state, p, extra, frontier, played, active, place, k, True
+
+
+@njit(cache=True, error_model="numpy")
+def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
+                   policies, state, moves, scores):
+    """Play one Domino deal from ``hands`` (uint64[n], emptied in place as cards are played).
+
+    Writes each seat's points (``places[k]`` for finishing place ``k``) into ``scores`` and,
+    when ``moves.shape[0] > 0``, the move log described in the module docstring. Returns the
+    advanced random stream.
+    """
+    state, deck, openers, frontier, p, active = domino_start_nb(hands, n, declarer, variant, start_rank,
+                                                               starter_offset, policies, state, moves, scores)
+    no_excluded = np.empty(0, np.uint64)
+    return domino_play_on_nb(hands, n, p, False, frontier, ZERO, deck, openers, active, 0, variant,
+                             ace_replay_optional, places, policies, MOVE_NONE, False, no_excluded, state, moves, 1,
+                             scores)[0]
 
 
 # ---------------------------------------------------------------- many deals

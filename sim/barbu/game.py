@@ -11,7 +11,13 @@ Schedule: the kernel receives ``schedule`` (``BarbuOptions.schedule`` as an int 
 declarer chooses (Geronimo): it picks a contract it has not yet declared. The heuristic declarer
 picks the contract whose estimated score for its hand beats that contract's average declarer
 score by the most (a good hand for No Queens is worth more now than later); the random declarer
-picks uniformly.
+picks uniformly; the search declarer estimates the same quantity by playing each open contract out
+on sampled deals (``search_deals.search_contract_nb``).
+
+Search seats (``play_games_any_nb`` with ``searching``): card play in every deal, the Trumps suit
+and the Geronimo contract are searched (``sim.barbu.search_deals``), each decision on a stream
+keyed by ``(seed, g, d, decision)``; doubling stays heuristic. Each game is then its own parallel
+work item. ``play_game_nb`` is the one game body both paths run.
 
 With doubling, every seat's own hand estimate feeds the doubling policy, whose heuristic
 margin is a quarter of the contract's seat-score standard deviation. With
@@ -32,6 +38,9 @@ from cardlab.sim.barbu.estimate import (N_FEATURES, base_features_nb, best_trump
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.policies import POLICY
+from cardlab.sim.barbu.search import SEARCH, search_state
+from cardlab.sim.barbu.search_deals import (CONTRACT_DECISION, play_searched_contract_nb, search_contract_nb,
+                                            searched_trump_nb)
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_POSITIVE
 
 GAME_BLOCK = 16  # games per parallel work item
@@ -95,7 +104,118 @@ def split_points_nb(total, n, declarer, remainder_to_declarer, out):
             out[(declarer + k) % n] += 1
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(cache=True, error_model="numpy")
+def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
+                 double, late_redouble, obligation, skip_undoubled, remainder_to_declarer, deal_totals,
+                 card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
+                 lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
+                 domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
+                 searching, hands, scratch, trick, raw, final, features, seat_features, estimates, m, initiator,
+                 open_slots, declared, totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
+                 log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means):
+    """Play game ``g`` into output rows ``row0 ..`` (see the module docstring and ``play_games_nb``).
+
+    With ``searching``, ``search`` seats search their card play, their Trumps suit and their
+    Geronimo contract (``sim.barbu.search_deals``), each decision on a stream keyed by
+    (seed, game, deal, decision); the ``log_*_means`` arrays (when they have rows) receive the
+    candidates' means. The scratch arrays come from the caller.
+    """
+    k = game_contracts.shape[0]
+    length = schedule.shape[0]
+    record = log_moves.shape[0] > 0
+    keep_means = log_means.shape[0] > 0
+    no_moves = np.empty(0, np.int8)
+    no_log = np.empty(0, np.int8)
+    no_means = np.empty((0, 64), np.float32)
+    no_trump_means = np.empty(0, np.float32)
+    game_key = deal_state(seed, g)
+    for p in range(n):
+        declared[p] = 0
+    for d in range(length):
+        declared[schedule[d, 0]] += 1
+    required, done, remaining = start_obligations(declared, obligation)
+    for p in range(n):
+        open_slots[p] = (1 << k) - 1
+    for d in range(length):
+        row = row0 + d
+        state = deal_state(game_key, d)  # deal d's own stream: (seed, game, deal)
+        declarer = schedule[d, 0]
+        slot = schedule[d, 1]
+        choose = slot < 0
+        state = deal_hands_nb(state, deck, scratch, n, hands)
+        if record:
+            log_hands[row, :] = hands
+        if double:
+            for p in range(n):
+                base_features_nb(hands[p], p == declarer, seat_features[p])
+        elif choose and policies[declarer] != POLICY.RANDOM:
+            base_features_nb(hands[declarer], True, seat_features[declarer])
+        if choose:
+            state, slot = choose_contract_nb(hands[declarer], open_slots[declarer], game_contracts,
+                                             policies[declarer], weights, declarer_mean,
+                                             seat_features[declarer], state)
+            if searching and policies[declarer] == SEARCH:
+                slot = search_contract_nb(search_state(game_key, d, CONTRACT_DECISION), declarer, hands, n,
+                                          open_slots[declarer], game_contracts, declarer_mean, slot, card_values,
+                                          trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop,
+                                          domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
+                                          places, worlds, rollout, totals)
+                if keep_means:
+                    for s in range(k):
+                        if open_slots[declarer] >> s & 1:
+                            log_contract_means[row, s] = totals[s] / worlds
+            open_slots[declarer] &= ~(1 << slot)
+        contract = game_contracts[slot]
+        trump = -1
+        if contract == CONTRACT.TRUMPS:
+            if searching:
+                state, trump = searched_trump_nb(game_key, d, hands, n, declarer, TRUMP_BY_POLICY, card_values,
+                                                 trick_values, last_two, flags, point_masks, policies, duties,
+                                                 weights, worlds, rollout, state,
+                                                 log_trump_means[row] if keep_means else no_trump_means)
+            else:
+                state, trump = name_trump_nb(hands[declarer], TRUMP_BY_POLICY, policies[declarer], weights,
+                                             features, state)
+        if double:
+            for p in range(n):
+                if trump >= 0:
+                    trump_features_nb(hands[p], trump, seat_features[p])
+                estimates[p] = dot_nb(weights, contract, seat_features[p])
+            dlog = log_doubling[row] if record else no_log
+            state = doubling_round_nb(n, declarer, flags[contract] & FLAG_POSITIVE != 0, late_redouble,
+                                      required, done, remaining, estimates, seat_mean[contract],
+                                      declarer_mean[contract] - seat_mean[contract],
+                                      0.25 * seat_std[contract], double_policies, state, m, initiator, dlog)
+            remaining[declarer] -= 1
+        moves = log_moves[row] if record else no_moves
+        if skip_undoubled and flags[contract] & FLAG_POSITIVE == 0 and not any_double_nb(m, n):
+            split_points_nb(deal_totals[contract], n, declarer, remainder_to_declarer, raw)
+            for i in range(moves.shape[0]):
+                moves[i] = -1
+        elif searching:
+            state = play_searched_contract_nb(game_key, d, hands, n, declarer, contract, trump, card_values,
+                                              trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
+                                              early_stop, domino_variant, domino_start_rank, domino_starter,
+                                              ace_replay_optional, places, worlds, rollout, state, moves,
+                                              log_means[row] if keep_means else no_means, raw)
+        else:
+            state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
+                                     last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
+                                     domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
+                                     places, state, trick, moves, raw)
+        if double:
+            settle_nb(raw, m, n, final)
+        out_declarer[row] = declarer
+        out_contract[row] = contract
+        out_trump[row] = trump
+        for p in range(n):
+            out_raw[row, p] = raw[p]
+            out_final[row, p] = final[p] if double else raw[p]
+            for q in range(n):
+                out_doubles[row, p, q] = m[p, q] if double and initiator[p, q] == 1 else 0
+
+
+@njit(cache=True, error_model="numpy")
 def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                   double, late_redouble, obligation, skip_undoubled, remainder_to_declarer, deal_totals,
                   card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
@@ -107,12 +227,35 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
 
     Row ``j * length + d`` of the outputs is deal ``d`` of game ``first + j``. ``out_doubles``
     (rows, n, n) holds ``m[i, j]`` where ``i`` doubled ``j`` (2 when redoubled), else 0. The
-    logs are filled when they have rows (zero-row arrays skip them).
+    logs are filled when they have rows (zero-row arrays skip them). No seat searches here:
+    ``play_searched_games_nb`` plays games with ``search`` seats.
     """
-    k = game_contracts.shape[0]
+    play_games_any_nb(seed, first, count, GAME_BLOCK, deck, n, game_contracts, schedule, double, late_redouble,
+                      obligation, skip_undoubled, remainder_to_declarer, deal_totals, card_values, trick_values,
+                      last_two, flags, point_masks, policies, double_policies, duties, lead_rule, early_stop, weights,
+                      seat_mean, declarer_mean, seat_std, domino_variant, domino_start_rank, domino_starter,
+                      ace_replay_optional, places, 1, POLICY.HEURISTIC, False, out_declarer, out_contract, out_trump,
+                      out_raw, out_final, out_doubles, log_hands, log_moves, log_doubling,
+                      np.empty((0, 1, 64), np.float32), np.empty((0, 4), np.float32),
+                      np.empty((0, game_contracts.shape[0]), np.float32))
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedule,
+                      double, late_redouble, obligation, skip_undoubled, remainder_to_declarer, deal_totals,
+                      card_values, trick_values, last_two, flags, point_masks, policies, double_policies, duties,
+                      lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
+                      domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
+                      searching, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
+                      log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means):
+    """``play_games_nb`` with ``search`` seats allowed (``searching``), in parallel work items of ``block`` games.
+
+    ``worlds`` and ``rollout`` are the search's; ``log_means`` (rows, log length, 64),
+    ``log_trump_means`` (rows, 4) and ``log_contract_means`` (rows, contracts) receive the
+    searched decisions' candidate means when they have rows.
+    """
     length = schedule.shape[0]
-    record = log_moves.shape[0] > 0
-    n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
+    n_blocks = (count + block - 1) // block
     for b in prange(n_blocks):
         hands = np.empty(n, np.uint64)
         scratch = np.empty(deck.shape[0], np.int8)
@@ -126,72 +269,16 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
         initiator = np.zeros((n, n), np.int8)
         open_slots = np.empty(n, np.int64)
         declared = np.zeros(n, np.int64)
-        no_moves = np.empty(0, np.int8)
-        no_log = np.empty(0, np.int8)
-        for j in range(b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK)):
-            game_key = deal_state(seed, first + j)
-            for p in range(n):
-                declared[p] = 0
-            for d in range(length):
-                declared[schedule[d, 0]] += 1
-            required, done, remaining = start_obligations(declared, obligation)
-            for p in range(n):
-                open_slots[p] = (1 << k) - 1
-            for d in range(length):
-                row = j * length + d
-                state = deal_state(game_key, d)  # deal d's own stream: (seed, game, deal)
-                declarer = schedule[d, 0]
-                slot = schedule[d, 1]
-                choose = slot < 0
-                state = deal_hands_nb(state, deck, scratch, n, hands)
-                if record:
-                    log_hands[row, :] = hands
-                if double:
-                    for p in range(n):
-                        base_features_nb(hands[p], p == declarer, seat_features[p])
-                elif choose and policies[declarer] != POLICY.RANDOM:
-                    base_features_nb(hands[declarer], True, seat_features[declarer])
-                if choose:
-                    state, slot = choose_contract_nb(hands[declarer], open_slots[declarer], game_contracts,
-                                                     policies[declarer], weights, declarer_mean,
-                                                     seat_features[declarer], state)
-                    open_slots[declarer] &= ~(1 << slot)
-                contract = game_contracts[slot]
-                trump = -1
-                if contract == CONTRACT.TRUMPS:
-                    state, trump = name_trump_nb(hands[declarer], TRUMP_BY_POLICY, policies[declarer], weights,
-                                                 features, state)
-                if double:
-                    for p in range(n):
-                        if trump >= 0:
-                            trump_features_nb(hands[p], trump, seat_features[p])
-                        estimates[p] = dot_nb(weights, contract, seat_features[p])
-                    dlog = log_doubling[row] if record else no_log
-                    state = doubling_round_nb(n, declarer, flags[contract] & FLAG_POSITIVE != 0, late_redouble,
-                                              required, done, remaining, estimates, seat_mean[contract],
-                                              declarer_mean[contract] - seat_mean[contract],
-                                              0.25 * seat_std[contract], double_policies, state, m, initiator, dlog)
-                    remaining[declarer] -= 1
-                moves = log_moves[row] if record else no_moves
-                if skip_undoubled and flags[contract] & FLAG_POSITIVE == 0 and not any_double_nb(m, n):
-                    split_points_nb(deal_totals[contract], n, declarer, remainder_to_declarer, raw)
-                    for i in range(moves.shape[0]):
-                        moves[i] = -1
-                else:
-                    state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
-                                             last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
-                                             domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                             places, state, trick, moves, raw)
-                if double:
-                    settle_nb(raw, m, n, final)
-                out_declarer[row] = declarer
-                out_contract[row] = contract
-                out_trump[row] = trump
-                for p in range(n):
-                    out_raw[row, p] = raw[p]
-                    out_final[row, p] = final[p] if double else raw[p]
-                    for q in range(n):
-                        out_doubles[row, p, q] = m[p, q] if double and initiator[p, q] == 1 else 0
+        totals = np.empty(game_contracts.shape[0], np.int64)
+        for j in range(b * block, min(count, (b + 1) * block)):
+            play_game_nb(seed, first + j, j * length, deck, n, game_contracts, schedule, double, late_redouble,
+                         obligation, skip_undoubled, remainder_to_declarer, deal_totals, card_values, trick_values,
+                         last_two, flags, point_masks, policies, double_policies, duties, lead_rule, early_stop,
+                         weights, seat_mean, declarer_mean, seat_std, domino_variant, domino_start_rank,
+                         domino_starter, ace_replay_optional, places, worlds, rollout, searching, hands, scratch,
+                         trick, raw, final, features, seat_features, estimates, m, initiator, open_slots, declared,
+                         totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles, log_hands,
+                         log_moves, log_doubling, log_means, log_trump_means, log_contract_means)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

@@ -80,6 +80,99 @@ def beats_nb(c, best, trump):
     return cs == trump
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def trick_start_nb(t, size, trick_value, last_two, positive, point_mask):
+    """What trick ``t`` (of ``size``) is worth before its cards, and what it means to the heuristic."""
+    bonus = 0
+    if t == size - 2:
+        bonus = last_two[0]
+    elif t == size - 1:
+        bonus = last_two[1]
+    points = trick_value + bonus
+    if positive:
+        mode = MODE_TAKE
+    elif points == 0 and point_mask == ZERO:
+        mode = MODE_SHED
+    else:
+        mode = MODE_AVOID
+    return points, mode
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def policy_card_nb(policy, state, hand, legal, led, best, trump, last, remaining, values, point_mask, mode):
+    """The card a random or heuristic seat plays from ``legal``: returns (state, card)."""
+    if policy == POLICY.RANDOM:
+        return random_card(state, legal)
+    return state, heuristic_card(hand, legal, led, best, trump, last, remaining & ~hand, values, point_mask, mode)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def put_card_nb(c, p, k, hands, trick, led, best, winner, trump):
+    """Seat ``p`` plays card ``c`` as the ``k``-th card of the trick: returns the new (led, best, winner)."""
+    hands[p] &= ~bit(c)
+    trick[k] = c
+    if led < 0:
+        return c // LANE, c, winner
+    if beats_nb(c, best, trump):
+        return led, c, p
+    return led, best, winner
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def close_trick_nb(trick, n, remaining, values, points, hearts_broken):
+    """A full trick leaves play: returns (cards still out, the trick's points, hearts broken)."""
+    for k in range(n):
+        c = trick[k]
+        remaining &= ~bit(c)
+        points += values[c]
+        if c // LANE == HEARTS:
+            hearts_broken = True
+    return remaining, points, hearts_broken
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
+               values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies,
+               state, moves, scores):
+    """Play a trick deal on from position ``k`` of trick ``t`` to its end (or the early stop).
+
+    The seat to play puts down ``first_card`` (-1: its policy chooses), then each seat plays its
+    ``policies`` entry (random or heuristic). Adds each trick's points to its winner's ``scores``;
+    ``moves`` (or an empty array) logs card ``k`` of trick ``t`` at ``t * n + k``. The deal
+    kernel plays whole deals with it and the search its rollouts. Returns the advanced stream.
+    """
+    size = t + popcount(hands[leader + k - n if leader + k >= n else leader + k])
+    record = moves.shape[0] > 0
+    forced = first_card
+    while t < size:
+        points, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
+        for kk in range(k, n):
+            p = leader + kk
+            if p >= n:
+                p -= n
+            if forced >= 0:
+                c = forced
+                forced = -1
+            else:
+                hand = hands[p]
+                legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+                state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, kk == n - 1, remaining,
+                                          values, point_mask, mode)
+            if record:
+                moves[t * n + kk] = c
+            led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
+        remaining, points, hearts_broken = close_trick_nb(trick, n, remaining, values, points, hearts_broken)
+        scores[winner] += points
+        leader = winner
+        t += 1
+        k = 0
+        led = -1
+        best = -1
+        if may_stop and remaining & point_mask == ZERO:
+            break
+    return state
+
+
 @njit(cache=True, error_model="numpy")
 def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
                    point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores):
@@ -88,72 +181,20 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
     ``moves`` (length tricks * n, or 0 to skip logging) receives the cards in play order,
     -1 after an early stop. Returns the advanced random stream.
     """
-    size = popcount(hands[0])
-    values = card_values[contract]
-    point_mask = point_masks[contract]
     f = flags[contract]
-    positive = f & FLAG_POSITIVE != 0
-    kh_discard = f & FLAG_KH_DISCARD != 0
     rule = lead_rule if f & FLAG_HEARTS_LEAD else LEAD_ANYTIME
     may_stop = early_stop and f & FLAG_PLAY_OUT == 0 and trick_values[contract] == 0
-    record = moves.shape[0] > 0
     for p in range(n):
         scores[p] = 0
-    if record:
+    if moves.shape[0] > 0:
         moves[:] = -1
     remaining = ZERO
     for p in range(n):
         remaining |= hands[p]
-    hearts_broken = False
-    leader = declarer
-    for t in range(size):
-        bonus = 0
-        if t == size - 2:
-            bonus = last_two[contract, 0]
-        elif t == size - 1:
-            bonus = last_two[contract, 1]
-        points = trick_values[contract] + bonus
-        if positive:
-            mode = MODE_TAKE
-        elif points == 0 and point_mask == ZERO:
-            mode = MODE_SHED
-        else:
-            mode = MODE_AVOID
-        led = -1
-        best = -1
-        winner = leader
-        for k in range(n):
-            p = leader + k
-            if p >= n:
-                p -= n
-            hand = hands[p]
-            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-            if policies[p] == POLICY.RANDOM:
-                state, c = random_card(state, legal)
-            else:
-                unseen = remaining & ~hand
-                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask, mode)
-            hands[p] = hand & ~bit(c)
-            trick[k] = c
-            if record:
-                moves[t * n + k] = c
-            if led < 0:
-                led = c // LANE
-                best = c
-            elif beats_nb(c, best, trump):
-                best = c
-                winner = p
-        for k in range(n):
-            c = trick[k]
-            remaining &= ~bit(c)
-            points += values[c]
-            if c // LANE == HEARTS:
-                hearts_broken = True
-        scores[winner] += points
-        leader = winner
-        if may_stop and remaining & point_mask == ZERO:
-            break
-    return state
+    return play_on_nb(hands, n, 0, 0, declarer, -1, -1, declarer, trick, remaining, False, -1, trump,
+                      card_values[contract], trick_values[contract], last_two[contract], point_masks[contract],
+                      f & FLAG_POSITIVE != 0, rule, f & FLAG_KH_DISCARD != 0, may_stop, duties, policies, state,
+                      moves, scores)
 
 
 @njit(cache=True, error_model="numpy")

@@ -8,7 +8,8 @@ At each card decision with more than one legal card, a ``search`` seat
 2. in every sampled world plays each legal card and then the rest of the deal with the rollout
    policy at every seat: the heuristic (default; the same ``heuristic_card`` the heuristic seats
    play) or uniformly random legal cards (``rollout = POLICY.RANDOM``, the same random draws
-   for every candidate in one world);
+   for every candidate in one world), through the deal kernel's own trick loop
+   ``kernels.play_on_nb`` (the searched deal uses its step functions too: one trick loop);
 3. plays the card with the best mean final score for itself (its own points for the whole
    deal: the least negative in negative contracts, the most in positive ones). Ties go to the
    card the heuristic would play, then to the lowest card id.
@@ -40,19 +41,19 @@ deal's search is reproducible on its own, whatever the threads, chunks or other 
 deal's own stream (dealing, random seats) is used exactly as in ``kernels.play_deals_nb``, so a
 deal without search seats plays identically here and there.
 
-Domino is not searched: the facade plays Domino deals with the heuristic in place of search.
+Domino is searched the same way in ``sim.barbu.search_domino``; ``sim.barbu.search_deals`` plays
+whole runs of deals (any contract) with search seats.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from cardlab.sim.barbu.estimate import N_FEATURES
-from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, beats_nb, legal_cards_nb, name_trump_nb
-from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, heuristic_card, random_card
-from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
-from cardlab.sim.cards import HEARTS, LANE, ONE, ZERO, bit, lowest_card, popcount
-from cardlab.sim.dealing import deal_hands_nb
+from cardlab.sim.barbu.kernels import (close_trick_nb, legal_cards_nb, play_on_nb, policy_card_nb, put_card_nb,
+                                       trick_start_nb)
+from cardlab.sim.barbu.policies import POLICY
+from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
+from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 
 SEARCH = POLICY.SEARCH
@@ -69,16 +70,6 @@ LEAD_ANYTIME = 0
 def search_state(seed, deal, decision):
     """The searcher's stream for one decision of one deal, keyed by (seed, deal, decision) alone."""
     return mix64(deal_state(seed, deal) ^ mix64(SEARCH_SALT + np.uint64(decision)))
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def trick_mode(positive, points, point_mask):
-    """What a trick means to the heuristic (as in ``kernels.play_tricks_nb``)."""
-    if positive:
-        return MODE_TAKE
-    if points == 0 and point_mask == ZERO:
-        return MODE_SHED
-    return MODE_AVOID
 
 
 @njit(cache=True, error_model="numpy")
@@ -203,73 +194,37 @@ def _keeps_possible(slack, n_sets, T, p):
 
 
 @njit(cache=True, error_model="numpy")
-def rollout_nb(hands, n, s, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card,
-               trump, values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties,
-               rollout, state):
+def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
+               values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, rollouts,
+               gains, no_moves, state):
     """Play on from position ``k`` of trick ``t`` (``hands`` and ``trick`` are consumed).
 
     The seat to play puts down ``first_card`` (-1: the rollout policy chooses), then every seat
-    plays the ``rollout`` policy to the end of the deal (or the early stop). Returns seat ``s``'s
-    points from trick ``t`` on and the stream (random rollouts draw from it).
+    plays its ``rollouts`` policy to the end of the deal (or the early stop), through the deal
+    kernel's own ``play_on_nb``. Returns seat ``s``'s points from trick ``t`` on and the stream
+    (random rollouts draw from it); ``gains`` is scratch, ``no_moves`` an empty log.
     """
-    gain = 0
-    forced = first_card
-    while t < size:
-        bonus = 0
-        if t == size - 2:
-            bonus = last_two[0]
-        elif t == size - 1:
-            bonus = last_two[1]
-        points = trick_value + bonus
-        mode = trick_mode(positive, points, point_mask)
-        for kk in range(k, n):
-            p = leader + kk
-            if p >= n:
-                p -= n
-            hand = hands[p]
-            if forced >= 0:
-                c = forced
-                forced = -1
-            else:
-                legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-                if rollout == POLICY.RANDOM:
-                    state, c = random_card(state, legal)
-                else:
-                    c = heuristic_card(hand, legal, led, best, trump, kk == n - 1, remaining & ~hand, values,
-                                       point_mask, mode)
-            hands[p] = hand & ~bit(c)
-            trick[kk] = c
-            if led < 0:
-                led = c // LANE
-                best = c
-            elif beats_nb(c, best, trump):
-                best = c
-                winner = p
-        for kk in range(n):
-            c = trick[kk]
-            remaining &= ~bit(c)
-            points += values[c]
-            if c // LANE == HEARTS:
-                hearts_broken = True
-        if winner == s:
-            gain += points
-        leader = winner
-        t += 1
-        k = 0
-        led = -1
-        best = -1
-        if may_stop and remaining & point_mask == ZERO:
-            break
-    return gain, state
+    for p in range(n):
+        gains[p] = 0
+    state = play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
+                       values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties,
+                       rollouts, state, no_moves, gains)
+    return gains[s], state
 
 
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
                    rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals):
-    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points."""
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points.
+
+    ``size`` (tricks per deal) is no longer read: the rollout counts the tricks left from the hands.
+    """
     for c in range(64):
         totals[c] = 0
+    rollouts = np.full(n, rollout, np.int64)
+    gains = np.empty(n, np.int32)
+    no_moves = np.empty(0, np.int8)
     for _ in range(worlds):
         state = sample_world_nb(state, s, n, hands, excluded, world, slack)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
@@ -281,9 +236,9 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                 work[p] = world[p]
             for kk in range(k):
                 work_trick[kk] = trick[kk]
-            gain, _ = rollout_nb(work, n, s, size, t, k, leader, led, best, winner, work_trick, remaining,
+            gain, _ = rollout_nb(work, n, s, t, k, leader, led, best, winner, work_trick, remaining,
                                  hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
-                                 rule, kh_discard, may_stop, duties, rollout, roll)
+                                 rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll)
             totals[c] += gain
     choice = fallback
     m = legal
@@ -299,7 +254,6 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
 def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_values, last_two, flags, point_masks,
                     duties, rollout, totals):
     """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points."""
-    size = popcount(hands[0])
     f = flags[contract]
     positive = f & FLAG_POSITIVE != 0
     kh_discard = f & FLAG_KH_DISCARD != 0
@@ -313,16 +267,19 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
         remaining |= hands[p]
     for suit in range(4):
         totals[suit] = 0
+    rollouts = np.full(n, rollout, np.int64)
+    gains = np.empty(n, np.int32)
+    no_moves = np.empty(0, np.int8)
     for _ in range(worlds):
         state = sample_world_nb(state, s, n, hands, excluded, world, slack)
         roll = mix64(state ^ ROLLOUT_SALT)
         for suit in range(4):
             for p in range(n):
                 work[p] = world[p]
-            gain, _ = rollout_nb(work, n, s, size, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
+            gain, _ = rollout_nb(work, n, s, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
                                  card_values[contract], trick_values[contract], last_two[contract],
                                  point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
-                                 rollout, roll)
+                                 rollouts, gains, no_moves, roll)
             totals[suit] += gain
     choice = 0
     for suit in range(1, 4):
@@ -370,13 +327,7 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
     hearts_broken = False
     leader = declarer
     for t in range(size):
-        bonus = 0
-        if t == size - 2:
-            bonus = last_two[contract, 0]
-        elif t == size - 1:
-            bonus = last_two[contract, 1]
-        points = trick_values[contract] + bonus
-        mode = trick_mode(positive, points, point_mask)
+        points, mode = trick_start_nb(t, size, trick_values[contract], last_two[contract], positive, point_mask)
         led = -1
         best = -1
         winner = leader
@@ -386,100 +337,29 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                 p -= n
             hand = hands[p]
             legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-            if policies[p] == POLICY.RANDOM:
-                state, c = random_card(state, legal)
-            else:
-                unseen = remaining & ~hand
-                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask, mode)
-                if policies[p] == SEARCH and popcount(legal) > 1:
-                    c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
-                                       best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
-                                       trump, values, trick_values[contract], last_two[contract], point_mask,
-                                       positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
-                                       slack, totals)
-                    if keep_means:
-                        m = legal
-                        while m != ZERO:
-                            x = lowest_card(m)
-                            m &= m - ONE
-                            means[t * n + k, x] = scores[p] + totals[x] / worlds
+            state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, k == n - 1, remaining, values,
+                                      point_mask, mode)
+            if policies[p] == SEARCH and popcount(legal) > 1:
+                c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
+                                   best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
+                                   trump, values, trick_values[contract], last_two[contract], point_mask,
+                                   positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
+                                   slack, totals)
+                if keep_means:
+                    m = legal
+                    while m != ZERO:
+                        x = lowest_card(m)
+                        m &= m - ONE
+                        means[t * n + k, x] = scores[p] + totals[x] / worlds
             in_hands &= ~bit(c)
             excluded[p] |= shown_absent_nb(c, in_hands & ~hands[p], led, best, trump, duties, rule, hearts_broken,
                                            kh_discard)
-            hands[p] = hand & ~bit(c)
-            trick[k] = c
             if record:
                 moves[t * n + k] = c
-            if led < 0:
-                led = c // LANE
-                best = c
-            elif beats_nb(c, best, trump):
-                best = c
-                winner = p
-        for k in range(n):
-            c = trick[k]
-            remaining &= ~bit(c)
-            points += values[c]
-            if c // LANE == HEARTS:
-                hearts_broken = True
+            led, best, winner = put_card_nb(c, p, k, hands, trick, led, best, winner, trump)
+        remaining, points, hearts_broken = close_trick_nb(trick, n, remaining, values, points, hearts_broken)
         scores[winner] += points
         leader = winner
         if may_stop and remaining & point_mask == ZERO:
             break
     return state
-
-
-@njit(cache=True, error_model="numpy")
-def play_search_deal_nb(seed, i, deck, n, contract, declarer, card_values, trick_values, last_two, flags, point_masks,
-                        policies, duties, lead_rule, early_stop, trump_how, weights, worlds, rollout, hands, scores,
-                        moves, means, trump_means):
-    """Deal and play trick deal ``i`` with search seats (see ``play_search_deals_nb``); returns the trump (-1 none)."""
-    scratch = np.empty(deck.shape[0], np.int8)
-    state = deal_state(seed, i)
-    state = deal_hands_nb(state, deck, scratch, n, hands)
-    trump = -1
-    if contract == CONTRACT.TRUMPS:
-        if policies[declarer] == SEARCH and trump_how == TRUMP_BY_POLICY:
-            totals = np.empty(4, np.int64)
-            trump = search_trump_nb(search_state(seed, i, TRUMP_DECISION), declarer, hands, n, worlds, contract,
-                                    card_values, trick_values, last_two, flags, point_masks, duties, rollout, totals)
-            if trump_means.shape[0] > 0:
-                for suit in range(4):
-                    trump_means[suit] = totals[suit] / worlds
-        else:
-            features = np.empty(N_FEATURES, np.float64)
-            state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
-    play_searched_tricks_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
-                            point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves, means,
-                            scores)
-    return trump
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
-def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_values, last_two, flags, point_masks,
-                         policies, duties, lead_rule, early_stop, trump_how, weights, worlds, rollout,
-                         out_trump, out_scores, log_moves, log_means, log_trump_means):
-    """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
-
-    Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``. Domino deals
-    are skipped (their rows are left untouched). ``log_moves``, ``log_means``
-    (tricks*n x 64 per deal) and ``log_trump_means`` (4 per deal) are filled when they have one
-    row per deal. Parallel over deals: a searched deal is long enough to be a work item alone.
-    """
-    k_contracts = contracts.shape[0]
-    for j in prange(deals.shape[0]):
-        i = deals[j]
-        contract = contracts[i % k_contracts]
-        if contract != CONTRACT.DOMINO:
-            hands = np.empty(n, np.uint64)
-            scores = np.empty(n, np.int32)
-            moves = log_moves[j] if log_moves.shape[0] > 0 else np.empty(0, np.int8)
-            means = log_means[j] if log_means.shape[0] > 0 else np.empty((0, 64), np.float32)
-            trump_means = log_trump_means[j] if log_trump_means.shape[0] > 0 else np.empty(0, np.float32)
-            trump = play_search_deal_nb(seed, i, deck, n, contract, (i // k_contracts) % n, card_values, trick_values,
-                                        last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
-                                        trump_how, weights, worlds, rollout, hands, scores, moves, means,
-                                        trump_means)
-            out_trump[j] = trump
-            for p in range(n):
-                out_scores[j, p] = scores[p]

@@ -1,23 +1,24 @@
 """The search policy in the facade: runs with ``search`` seats, and what ``replay`` shows of a search.
 
 ``play_columns`` hands any run with a ``search`` seat to :func:`search_columns`: the deal kernel
-plays every deal first with the heuristic in place of search (this gives the dealt hands and
-plays Domino, which is not searched), then the search kernel replays the trick deals with the
-search seats searching and overwrites their rows. Both kernels deal deal ``i`` from
-``(seed, i)``, so the hands are the same.
+plays every deal first with the heuristic in place of search (this gives the dealt hands and the
+columns), then the search kernel (``sim.barbu.search_deals``) replays every deal, trick contracts
+and Domino, with the search seats searching and overwrites their rows. Both kernels deal deal
+``i`` from ``(seed, i)``, so the hands are the same.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from cardlab.sim.barbu.policies import POLICY
-from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES, play_search_deals_nb
+from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES
+from cardlab.sim.barbu.search_deals import play_search_deals_nb
+from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.options import check_choice
 from cardlab.sim.cards import card_name
 
 __all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_search_options", "check_worlds",
-           "describe_searches", "search_columns", "uses_search"]
+           "describe_contract_search", "describe_searches", "search_columns", "uses_search"]
 
 
 def uses_search(policies) -> bool:
@@ -50,7 +51,7 @@ def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
     """The search kernel on the deal numbers ``deals``: returns ``(trump, score, moves, means, trump_means)``.
 
-    ``policies`` (kernel ids per seat) overrides ``a["policies"]``; Domino rows are left at 0 / -1.
+    ``policies`` (kernel ids per seat) overrides ``a["policies"]``.
     ``moves``, ``means`` and ``trump_means`` have no rows unless ``record``.
     """
     n = a["n"]
@@ -59,12 +60,13 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
     score = np.zeros((count, n), np.int16)
     rows = count if record else 0
     moves = np.full((rows, a["log_width"]), -1, np.int8)
-    means = np.full((rows, len(a["deck"]), 64), np.nan, np.float32)
+    means = np.full((rows, a["log_width"], 64), np.nan, np.float32)
     trump_means = np.full((rows, 4), np.nan, np.float32)
     play_search_deals_nb(seed, np.asarray(deals, np.int64), a["deck"], n, a["contracts"], a["card_values"],
                          a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                          a["policies"] if policies is None else policies, a["duties"], a["lead_rule"],
-                         a["early_stop"], trump_how, a["weights"], a.get("search_worlds", DEFAULT_WORLDS),
+                         a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
+                         a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
                          trump_means)
     return trump, score, moves, means, trump_means
@@ -77,19 +79,14 @@ def search_columns(a: dict, seed: int, first: int, count: int, *, record: bool, 
 
     plain = {**a, "policies": np.where(a["policies"] == POLICY.SEARCH, POLICY.HEURISTIC, a["policies"])}
     cols = play_columns(plain, seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
-    tricks = np.asarray(cols["contract"].codes) != CONTRACT.DOMINO
-    deals = cols["deal"][tricks]
-    trump, score, moves, means, trump_means = run_search_kernel(a, seed, deals, trump_how=trump_how, record=record)
-    cols["trump"][tricks] = trump
-    cols["score"][tricks] = score
+    trump, score, moves, means, trump_means = run_search_kernel(a, seed, cols["deal"], trump_how=trump_how,
+                                                                record=record)
+    cols["trump"][:] = trump
+    cols["score"][:] = score
     if record:
-        cols["moves"][tricks] = moves
-        all_means = np.full((count, len(a["deck"]), 64), np.nan, np.float32)
-        all_means[tricks] = means
-        all_trump_means = np.full((count, 4), np.nan, np.float32)
-        all_trump_means[tricks] = trump_means
-        cols["search_means"] = all_means
-        cols["search_trump_means"] = all_trump_means
+        cols["moves"][:] = moves
+        cols["search_means"] = means
+        cols["search_trump_means"] = trump_means
     return cols
 
 
@@ -97,13 +94,30 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
                       trump_means: np.ndarray) -> str:
     """The searched decisions of one deal: each candidate card's mean final score for the searcher.
 
-    ``means`` is the deal's ``search_means`` (moves x 64) and ``trump_means`` its
-    ``search_trump_means``; the referee gives who led each trick. Empty when nothing was searched.
+    ``means`` is the deal's ``search_means`` (log positions x 64) and ``trump_means`` its
+    ``search_trump_means``; the referee gives who led each trick (who moved, in Domino). Empty
+    when nothing was searched.
     """
+    from cardlab.sim.barbu.domino_referee import replay_domino
     from cardlab.sim.barbu.referee import check_deal
 
     if contract == "domino":
-        return ""
+        events = replay_domino(options, declarer, hands, moves)[2]
+        lines = []
+        for move in range(1, min(means.shape[0], len(events) + 1)):
+            row = means[move]
+            candidates = np.flatnonzero(~np.isnan(row))
+            if len(candidates) == 0:
+                continue
+            played = int(moves[move])
+            ranked = sorted(candidates, key=lambda c: (-row[c], c))
+            text = "  ".join(("decline" if c == DECLINE_COLUMN else card_name(int(c))) + f" {row[c]:+.2f}"
+                             + ("*" if c == played or (c == DECLINE_COLUMN and played < -2) else "") for c in ranked)
+            lines.append(f"turn {move}, seat {events[move - 1][0]}: {text}")
+        if not lines:
+            return ""
+        return ("\nsearched decisions (mean final score of the searcher for each candidate move over the sampled "
+                "worlds; * = played):\n" + "\n".join(lines))
     n = options.players
     tricks = check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None).tricks
     suits = "♣♦♥♠"
@@ -111,7 +125,7 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
     if not np.isnan(trump_means).all():
         ranked = sorted(range(4), key=lambda s: -trump_means[s])
         lines.append("searched trump: " + "  ".join(f"{suits[s]} {trump_means[s]:+.2f}" for s in ranked))
-    for move in range(means.shape[0]):
+    for move in range(min(means.shape[0], n * options.hand_size)):
         row = means[move]
         candidates = np.flatnonzero(~np.isnan(row))
         if len(candidates) == 0:
@@ -126,3 +140,21 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
         return ""
     return ("\nsearched decisions (mean final score of the searcher for each candidate card over the sampled "
             "worlds; * = played):\n" + "\n".join(lines))
+
+
+def describe_contract_search(options, contract_means: np.ndarray) -> str:
+    """A searched Geronimo choice: each open contract's mean score for the declarer over the sampled worlds,
+    and its gain over that contract's average declarer score (what the choice maximises), best first."""
+    from cardlab.sim.barbu.simulate import hand_model
+
+    declarer_mean = hand_model(options).declarer_mean
+    from cardlab.sim.barbu.rules import CONTRACT_NAMES
+
+    rows = []
+    for slot in np.flatnonzero(~np.isnan(contract_means)):
+        name = options.game_contracts[slot]
+        mean = float(contract_means[slot])
+        rows.append((mean - declarer_mean[CONTRACT_NAMES.index(name)], name, mean))
+    rows.sort(key=lambda r: -r[0])
+    return "searched contract (mean score, gain over the contract's average declarer score): " + "  ".join(
+        f"{name} {mean:+.2f} ({gain:+.2f})" for gain, name, mean in rows)

@@ -14,8 +14,8 @@ from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_eq
 from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                TRUMP_BY_POLICY, play_deals_nb)
 from cardlab.sim.barbu.policies import POLICY_NAMES
-from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_search_options, describe_searches, search_columns,
-                                           uses_search)
+from cardlab.sim.barbu.search_play import (DEFAULT_WORLDS, check_search_options, describe_contract_search,
+                                           describe_searches, search_columns, uses_search)
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS, HEARTS_LEAD,
                              BarbuOptions, check_choice, contract_total, scoring_tables)
 from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope, refuse
@@ -278,20 +278,22 @@ class GameStudy:
     policies: tuple[str, ...]
     double_policies: tuple[str, ...]
     seed: int
+    search_worlds: int = DEFAULT_WORLDS  # worlds sampled per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
 
     @classmethod
-    def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, **rules) -> "GameStudy":
+    def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
+              search_rollout=None, **rules) -> "GameStudy":
         """Validate a run of whole games; an option that has no effect on such games is an error."""
         from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
 
         options = make_options(options, **rules)
         check_barbu_scope(options, unit="games", extra={} if double_policy is None else {"double_policy": double_policy})
         policies = parse_policies(policy, options.players)
-        if uses_search(policies):
-            raise ValueError("policy: search plays single deals (--deals); whole games take heuristic or random")
-        doubles = policies if double_policy is None else \
+        doubles = tuple("heuristic" if p == "search" else p for p in policies) if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
-        return cls(options, policies, doubles, check_seed(seed))
+        return cls(options, policies, doubles, check_seed(seed),
+                   *check_search_options(policies, search_worlds, search_rollout))
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -314,7 +316,8 @@ class GameStudy:
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
         from cardlab.sim.barbu.doubling import doubling_log_length
-        from cardlab.sim.barbu.game import play_games_nb
+        from cardlab.sim.barbu.game import GAME_BLOCK, play_games_any_nb
+        from cardlab.sim.barbu.search import ROLLOUT_NAMES
 
         a = self.kernel_args
         n, length = a["n"], a["length"]
@@ -329,13 +332,20 @@ class GameStudy:
         hands = np.zeros((log_rows, n), np.uint64)
         moves = np.zeros((log_rows, a["log_width"]), np.int8)
         dlog = np.zeros((log_rows, doubling_log_length(n)), np.int8)
-        play_games_nb(self.seed, first, count, a["deck"], n, a["game_contracts"], a["schedule"], a["double"], a["late_redouble"], a["obligation"],
+        searching = uses_search(self.policies)
+        mean_rows = log_rows if searching else 0
+        means = np.full((mean_rows, a["log_width"], 64), np.nan, np.float32)
+        trump_means = np.full((mean_rows, 4), np.nan, np.float32)
+        contract_means = np.full((mean_rows, len(a["game_contracts"])), np.nan, np.float32)
+        play_games_any_nb(self.seed, first, count, 1 if searching else GAME_BLOCK, a["deck"], n, a["game_contracts"], a["schedule"], a["double"], a["late_redouble"], a["obligation"],
                       a["skip_undoubled"], a["remainder_to_declarer"], a["deal_totals"],
                       a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"], a["policies"],
                       a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
                       a["seat_mean"], a["declarer_mean"], a["seat_std"], a["domino_variant"],
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                      declarer, contract, trump, raw, final, doubles, hands, moves, dlog)
+                      self.search_worlds, ROLLOUT_NAMES.index(self.search_rollout), searching,
+                      declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
+                      contract_means)
         columns = {
             "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),
             "deal": np.tile(np.arange(length, dtype=np.int16), count),
@@ -352,18 +362,23 @@ class GameStudy:
                         columns[f"double_{i}_{j}"] = doubles[:, i, j]
         if record:
             columns.update(hands=hands, moves=moves, doubling=dlog)
+            if searching:
+                columns.update(search_means=means, search_trump_means=trump_means, search_contract_means=contract_means)
         return columns
 
     def metadata(self) -> dict:
-        return {"game": "barbu", "unit": "game", "options": self.options.to_dict(), "policies": list(self.policies),
+        meta = {"game": "barbu", "unit": "game", "options": self.options.to_dict(), "policies": list(self.policies),
                 "double_policies": list(self.double_policies), "seed": self.seed,
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
+        search = {"search_worlds": self.search_worlds, "search_rollout": self.search_rollout}
+        return {**meta, **search} if uses_search(self.policies) else meta
 
 
 def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_policy=None,
                    options: BarbuOptions | None = None, threads: int | None = None, first_game: int = 0,
                    chunk_size: int = runner.DEFAULT_GAME_CHUNK, progress: bool = False, out=None,
-                   summary: bool | None = None, executor=None, **rules) -> pd.DataFrame | None:
+                   summary: bool | None = None, executor=None, search_worlds=None, search_rollout=None,
+                   **rules) -> pd.DataFrame | None:
     """Play ``games`` whole Barbu games; one row per deal (``game``, ``deal`` within the game, ...).
 
     Columns: ``game``, ``deal``, ``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none),
@@ -375,7 +390,8 @@ def simulate_games(*, games: int, seed: int = 0, policy="heuristic", double_poli
     >>> len(df), int(df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1).iloc[0]) <= 200
     (280, True)
     """
-    study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
+    study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed,
+                            search_worlds=search_worlds, search_rollout=search_rollout, **rules)
     runner.set_threads(threads)
     return runner.run(study.play, deals=games, first_deal=first_game, chunk_size=chunk_size, progress=progress,
                       out=out, meta=study.metadata(), unit="game", summary=summary, executor=executor)
@@ -391,7 +407,7 @@ class GameReplay(NamedTuple):
 
 
 def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=None,
-                options: BarbuOptions | None = None, **rules) -> GameReplay:
+                options: BarbuOptions | None = None, search_worlds=None, search_rollout=None, **rules) -> GameReplay:
     """Replay game number ``game`` of a run alone: the referee checks every deal, double and score.
 
     >>> r = replay_game(game=3, seed=1, geronimo=True, double=True)
@@ -402,7 +418,8 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
     from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
 
     game = runner.check_index("game", game)
-    study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed, **rules)
+    study = GameStudy.build(options=options, policy=policy, double_policy=double_policy, seed=seed,
+                            search_worlds=search_worlds, search_rollout=search_rollout, **rules)
     cols = study.play(game, 1, record=True)
     deals = game_deals(cols, 0, study.options.game_length)
     verdict = check_game(study.options, deals)
@@ -410,6 +427,8 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
              f"{', '.join(study.options.game_contracts)}"]
     for number, d in enumerate(deals):
         lines.append(f"\n=== deal {number + 1}: seat {d['declarer']} declares {d['contract']}")
+        if "search_contract_means" in cols and not np.isnan(cols["search_contract_means"][number]).all():
+            lines.append(describe_contract_search(study.options, cols["search_contract_means"][number]))
         if study.options.double:
             actions = decode_log(d["doubling"])
             lines.append("doubles: " + ("; ".join(format_action(a) for a in actions) if actions else "none"))
@@ -419,6 +438,11 @@ def replay_game(*, game: int, seed: int = 0, policy="heuristic", double_policy=N
         else:
             lines.append(describe_deal(study.options, d["contract"], d["declarer"], d["hands"], d["moves"],
                                        d["trump"]))
+            if "search_means" in cols:
+                row = number
+                lines.append(describe_searches(study.options, d["contract"], d["declarer"], d["hands"], d["moves"],
+                                               d["trump"], cols["search_means"][row], cols["search_trump_means"][row]
+                                               ).lstrip("\n"))
         if d["score"] != d["raw"]:
             lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
     lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"

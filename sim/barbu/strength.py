@@ -11,8 +11,8 @@ declarer ``(i // k) % n``) and is played several times with different seats:
 The gain of X against Y on a deal is the lone seat's score minus that seat's score at the
 whole-Y table (same hands, same opponents' policy): what a player gains by playing X instead of Y
 at a table of Y players. Gains are paired, so their intervals are narrow. The search seats use
-``search_worlds`` worlds per decision (and search the trump when they declare Trumps); Domino is
-not searched and is not part of the study.
+``search_worlds`` worlds per decision (and search the trump when they declare Trumps). ``'all'``
+means the trick contracts; Domino joins when named (``contract='domino'`` or in a list).
 
 One row per deal: ``deal``, ``contract``, ``declarer``, ``lone``; ``score_<policy>_<seat>`` for
 the whole tables; ``lone_<X>_in_<Y>`` (the lone seat's score) for the six pairs.
@@ -42,8 +42,6 @@ def _ladder(*, contract, policy, seed, options, search_worlds, rules) -> Study:
     if policy != "heuristic":
         raise ValueError(f"policy: {policy!r} is not allowed here; the strength study sets every seat's policy itself")
     names = TRICK_CONTRACTS if contract == "all" else parse_contracts(contract)
-    if "domino" in names:
-        raise ValueError("contract: 'domino' is not searched; choose trick contracts (or all)")
     return Study.build(options=options, contract=names, policy="search", seed=seed, search_worlds=search_worlds,
                        **rules)
 
@@ -62,7 +60,7 @@ def strength_study(*, deals: int, seed: int = 0, contract="all", policy="heurist
                    **rules) -> pd.DataFrame | None:
     """Play the ladder (see the module docstring) on ``deals`` deals; one row per deal.
 
-    ``contract='all'`` means every trick contract (Domino is not searched). ``policy`` must stay
+    ``contract='all'`` means every trick contract (name Domino to add it). ``policy`` must stay
     the default: the study sets every seat itself. ``analysis.strength`` summarises it.
 
     >>> df = strength_study(deals=16, seed=1, contract="no-queens", search_worlds=2)
