@@ -410,6 +410,20 @@ def compact_games_nb(slots, lengths, offsets, out):
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
+def compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal):
+    """:func:`compact_games_nb` that also writes each hand's ``game`` (``first + j``) and ``deal`` (its
+    index within the game), so the facade builds no index column row by row in numpy."""
+    for j in prange(slots.shape[0]):
+        for h in range(min(lengths[j], slots.shape[1])):
+            o = offsets[j] + h
+            for r in range(N_RES):
+                out[r, o] = slots[j, h, r]
+        for h in range(lengths[j]):
+            game[offsets[j] + h] = first + j
+            deal[offsets[j] + h] = h
+
+
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def trump_study_nb(seed, first, count, rules, policies, out):
     """The trump-choice study: deal ``i`` (dealer ``i % 5``, stream (seed, i)) played once for each
     maker seat and each trump suit, the bidding skipped; ``out`` (count, 5, 4, N_STUDY) receives
