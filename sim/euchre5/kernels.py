@@ -27,7 +27,7 @@ from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, nth_card, popcount
 from cardlab.sim.dealing import BLOCK
 from cardlab.sim.rng import U32, below_n, deal_state, next_u64
 from cardlab.sim.euchre5.policies import (ACES, BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
-                                          discard_nb, follow_nb, lead_nb, name_nb, random_of)
+                                          discard_nb, follow_beat_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, CALL_ANY, CALL_NON_TRUMP, DECK,
                                        DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, NAME, PARTNERED,
                                        PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
@@ -208,39 +208,41 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
     leader = (dealer + 1) % PLAYERS
     maker_tricks = 0
     for _ in range(TRICKS):
-        led = -1
-        best = -1
+        # the lead: any card of the hand
+        hand = hands[leader]
+        if hand & (hand - ONE) == ZERO:  # the last trick: no decision
+            c = ctz(hand)
+        elif policies[leader] == POLICY.RANDOM:
+            state, c = random_of(state, hand)
+        else:
+            c = lead_nb(hand, trump, remaining, leader == maker or leader == partner)
+        hands[leader] = hand & ~bit(c)
+        in_trick = bit(c)
+        n = log_action(log, n, leader, PLAY, c)
+        revealed |= c == called
+        suit = SUIT_MASKS[trump, EFF[trump, c]]  # the led effective suit
+        beat = BEATS[trump, c]  # cards that beat the winning card
         winner = leader
-        in_trick = ZERO
-        for k in range(PLAYERS):
-            p = leader + k
-            if p >= PLAYERS:
-                p -= PLAYERS
+        p = leader
+        for k in range(1, PLAYERS):  # the others follow suit when they can
+            p = p + 1 if p < PLAYERS - 1 else 0
             hand = hands[p]
-            legal = hand
-            if led >= 0:
-                follow = hand & SUIT_MASKS[trump, led]
-                if follow != ZERO:
-                    legal = follow
+            legal = hand & suit
+            if legal == ZERO:
+                legal = hand
             if legal & (legal - ONE) == ZERO:  # one legal card: no decision
                 c = ctz(legal)
             elif policies[p] == POLICY.RANDOM:
                 state, c = random_of(state, legal)
-            elif led < 0:
-                c = lead_nb(hand, trump, remaining, p == maker or p == partner)
             else:
                 ally = knows_ally(p, winner, maker, partner, revealed, alone_public)
-                c = follow_nb(legal, trump, best, ally, k == PLAYERS - 1, remaining & ~hand & ~in_trick)
+                c = follow_beat_nb(legal, trump, beat, ally, k == PLAYERS - 1, remaining & ~hand & ~in_trick)
             hands[p] = hand & ~bit(c)
             in_trick |= bit(c)
             n = log_action(log, n, p, PLAY, c)
-            if c == called:
-                revealed = True
-            if led < 0:
-                led = EFF[trump, c]
-                best = c
-            elif bit(c) & BEATS[trump, best] != ZERO:
-                best = c
+            revealed |= c == called
+            if bit(c) & beat != ZERO:
+                beat = BEATS[trump, c]
                 winner = p
         remaining &= ~in_trick
         if winner == maker or winner == partner:

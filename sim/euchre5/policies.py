@@ -257,7 +257,13 @@ def lead_nb(hand, trump, remaining, attacker):
 def follow_nb(legal, trump, best, ally_winning, last, unplayed_out):
     """The card to follow with. ``best``: the card now winning; ``unplayed_out``: cards still held by
     others (not in this trick, not in this hand)."""
-    beat = BEATS[trump, best]
+    return follow_beat_nb(legal, trump, BEATS[trump, best], ally_winning, last, unplayed_out)
+
+
+@njit(cache=True, error_model="numpy")
+def follow_beat_nb(legal, trump, beat, ally_winning, last, unplayed_out):
+    """:func:`follow_nb` given ``beat``, the cards that beat the winning card (``BEATS[trump, best]``),
+    which the trick loop keeps as it goes."""
     if ally_winning and (last or unplayed_out & beat == ZERO):
         return worst_by_key(legal, trump)
     winners = legal & beat
