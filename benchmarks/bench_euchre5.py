@@ -2,15 +2,18 @@
 
     python benchmarks/bench_euchre5.py                       # heuristic seats, default rules
     python benchmarks/bench_euchre5.py --deals 4000000 --games 400000 --repeats 7
+    python benchmarks/bench_euchre5.py --cli-deals 0 --cli-games 0   # kernels only (about 20 s)
 
-Warms up (compiles) first, checks the outputs (§6 point totals per hand, every game reaching the
-target), then times ``repeats`` runs and reports the median, with 1 thread and with all cores.
-Whole hands include the bidding, the exchange, the call and the 25 cards; ns per card played is
-the median time over the cards played (void hands play none). Beside wall-clock rates it
-reports CPU-time rates (CPU seconds over all threads): on a machine shared with other jobs the
-wall clock measures the share the job got, CPU time what one core does. The command-line rate
-times the whole ``cardlab simulate euchre5 --deals N --out F`` process (start-up, cached JIT
-load, Parquet writing). Results go to benchmarks/results/euchre5.json.
+About 45 s on two free cores once the JIT cache is filled. Warms up (compiles) first, checks the
+outputs (§6 point totals per hand, every game reaching the target), then times ``repeats`` runs
+and reports the median, with 1 thread and with all cores. Whole hands include the bidding, the
+exchange, the call and the 25 cards; ns per card played is the median time over the cards played
+(void hands play none). Beside wall-clock rates it reports CPU-time rates (CPU seconds over all
+threads): on a machine shared with other jobs the wall clock measures the share the job got, CPU
+time what one core does. The command-line rate times the whole ``cardlab simulate euchre5 --deals
+N --out F`` process (start-up, cached JIT load, Parquet writing): the median of ``repeats // 2``
+runs after a small run that fills the cache if it is empty. Results go to
+benchmarks/results/euchre5.json.
 """
 from __future__ import annotations
 
@@ -84,16 +87,19 @@ def bench_cli(*, count, unit, repeats):
     exe = Path(sys.executable).with_name("cardlab")
     times = []
     with tempfile.TemporaryDirectory() as tmp:
-        for r in range(repeats + 1):  # the first run fills the JIT cache
+        for r in range(repeats + 1):  # the first run, a small one, fills the JIT cache if it is empty
             out = Path(tmp) / f"run{r}.parquet"
             t0 = time.perf_counter()
-            subprocess.run([str(exe), "simulate", "euchre5", f"--{unit}", str(count), "--seed", str(r),
-                            "--out", str(out)], check=True, capture_output=True, env={**os.environ})
+            subprocess.run([str(exe), "simulate", "euchre5", f"--{unit}", str(count if r else 1000), "--seed",
+                            str(r + 1), "--out", str(out)], check=True, capture_output=True, env={**os.environ})
             if r:
                 times.append(time.perf_counter() - t0)
     median = statistics.median(times)
-    return {"what": f"cli --{unit}", "threads": numba.config.NUMBA_NUM_THREADS, "count": count, "median_s": median,
-            "per_s": count / median}
+    row = {"what": f"cli --{unit}", "threads": numba.config.NUMBA_NUM_THREADS, "count": count, "median_s": median,
+           "per_s": count / median}
+    if unit == "deals":  # every hand of the default rules is played out (stick the dealer): 25 cards
+        row["ns_per_card"] = median / (count * 25) * 1e9
+    return row
 
 
 def main():
@@ -116,7 +122,8 @@ def main():
         if count:
             row = bench_cli(count=count, unit=unit, repeats=max(1, args.repeats // 2))
             rows.append(row)
-            print(f"{row['what']:<14} {row['threads']:>7} {row['per_s']:>12,.0f}", flush=True)
+            ns = f"{row['ns_per_card']:>8.1f}" if "ns_per_card" in row else ""
+            print(f"{row['what']:<14} {row['threads']:>7} {row['per_s']:>12,.0f} {'':>13} {ns}", flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     result = {"machine": {"cpu_count": numba.config.NUMBA_NUM_THREADS, "platform": platform.platform(),
                           "processor": platform.processor(), "load_average_1min": load}, "rows": rows}

@@ -27,7 +27,7 @@ from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, nth_card, popcount
 from cardlab.sim.dealing import BLOCK
 from cardlab.sim.rng import U32, below_n, deal_state, next_u64
 from cardlab.sim.euchre5.policies import (ACES, BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
-                                          discard_nb, follow_nb, lead_nb, name_nb, random_of)
+                                          discard_nb, follow_beat_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, CALL_ANY, CALL_NON_TRUMP, DECK,
                                        DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, NAME, PARTNERED,
                                        PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
@@ -99,6 +99,13 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
     card ids, the upcard first). ``force_maker >= 0`` skips the bidding: that seat makes
     ``force_trump`` (round one with the exchange when it is the upcard's suit, else round two).
     Writes the result row ``res`` and the log; returns the advanced random stream."""
+    return play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res):
+    """:func:`play_hand_nb` inlined into the batch kernels: no call, and no reference counting of the
+    arrays it is passed (a measurable share of a hand when it was a call)."""
     if log.shape[0] > 0:
         log[:] = -1
     n = 0
@@ -201,39 +208,41 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
     leader = (dealer + 1) % PLAYERS
     maker_tricks = 0
     for _ in range(TRICKS):
-        led = -1
-        best = -1
+        # the lead: any card of the hand
+        hand = hands[leader]
+        if hand & (hand - ONE) == ZERO:  # the last trick: no decision
+            c = ctz(hand)
+        elif policies[leader] == POLICY.RANDOM:
+            state, c = random_of(state, hand)
+        else:
+            c = lead_nb(hand, trump, remaining, leader == maker or leader == partner)
+        hands[leader] = hand & ~bit(c)
+        in_trick = bit(c)
+        n = log_action(log, n, leader, PLAY, c)
+        revealed |= c == called
+        suit = SUIT_MASKS[trump, EFF[trump, c]]  # the led effective suit
+        beat = BEATS[trump, c]  # cards that beat the winning card
         winner = leader
-        in_trick = ZERO
-        for k in range(PLAYERS):
-            p = leader + k
-            if p >= PLAYERS:
-                p -= PLAYERS
+        p = leader
+        for k in range(1, PLAYERS):  # the others follow suit when they can
+            p = p + 1 if p < PLAYERS - 1 else 0
             hand = hands[p]
-            legal = hand
-            if led >= 0:
-                follow = hand & SUIT_MASKS[trump, led]
-                if follow != ZERO:
-                    legal = follow
+            legal = hand & suit
+            if legal == ZERO:
+                legal = hand
             if legal & (legal - ONE) == ZERO:  # one legal card: no decision
                 c = ctz(legal)
             elif policies[p] == POLICY.RANDOM:
                 state, c = random_of(state, legal)
-            elif led < 0:
-                c = lead_nb(hand, trump, remaining, p == maker or p == partner)
             else:
                 ally = knows_ally(p, winner, maker, partner, revealed, alone_public)
-                c = follow_nb(legal, trump, best, ally, k == PLAYERS - 1, remaining & ~hand & ~in_trick)
+                c = follow_beat_nb(legal, trump, beat, ally, k == PLAYERS - 1, remaining & ~hand & ~in_trick)
             hands[p] = hand & ~bit(c)
             in_trick |= bit(c)
             n = log_action(log, n, p, PLAY, c)
-            if c == called:
-                revealed = True
-            if led < 0:
-                led = EFF[trump, c]
-                best = c
-            elif bit(c) & BEATS[trump, best] != ZERO:
-                best = c
+            revealed |= c == called
+            if bit(c) & beat != ZERO:
+                beat = BEATS[trump, c]
                 winner = p
         remaining &= ~in_trick
         if winner == maker or winner == partner:
@@ -297,31 +306,86 @@ def deal_nb(state, scratch, hands, kitty):
     return state
 
 
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
+def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log_kitty, log_moves):
+    """Hands ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread (columns ``lo .. hi - 1``).
+
+    The hand is inlined here, and this block into the parallel kernel: no call and no reference
+    counting per hand (measured: 17% faster than calling a block function from the ``prange``)."""
+    record = log_moves.shape[0] > 0
+    hands = np.empty(PLAYERS, np.uint64)
+    scratch = np.empty(DECK.shape[0], np.int8)
+    kitty = np.empty(KITTY, np.int64)
+    res = np.empty(N_RES, np.int64)
+    no_log = np.empty((0, 3), np.int8)
+    for j in range(lo, hi):
+        i = first + j
+        state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
+        log = no_log
+        if record:
+            log = log_moves[j]
+            log_hands[j, :] = hands
+            log_kitty[j, :] = kitty
+        play_hand_inline(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res)
+        for r in range(N_RES):
+            out[r, j] = res[r]
+
+
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty, log_moves):
     """Play hands ``first .. first+count-1``: hand ``i`` dealt by seat ``i % 5`` from (seed, i).
 
     ``out`` (N_RES, count) receives the results, one column per hand; the logs are filled when they have rows.
     """
-    record = log_moves.shape[0] > 0
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        hands = np.empty(PLAYERS, np.uint64)
-        scratch = np.empty(DECK.shape[0], np.int8)
-        kitty = np.empty(KITTY, np.int64)
-        res = np.empty(N_RES, np.int64)
-        no_log = np.empty((0, 3), np.int8)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            i = first + j
-            state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
+        play_deal_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, log_hands,
+                           log_kitty, log_moves)
+
+
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
+def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_hands, log_kitty, log_moves):
+    """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread (rows ``lo .. hi - 1``)."""
+    record = log_moves.shape[0] > 0
+    target = rules[RULE.TARGET]
+    max_hands = rules[RULE.MAX_HANDS]
+    play_on = rules[RULE.TIE_RULE] == TIE_PLAY_ON
+    hands = np.empty(PLAYERS, np.uint64)
+    scratch = np.empty(DECK.shape[0], np.int8)
+    kitty = np.empty(KITTY, np.int64)
+    res = np.empty(N_RES, np.int64)
+    totals = np.empty(PLAYERS, np.int64)
+    no_log = np.empty((0, 3), np.int8)
+    for j in range(lo, hi):
+        state, dealer = below_n(deal_state(seed, first + j), PLAYERS)
+        totals[:] = 0
+        h = 0
+        while True:
+            state = deal_nb(state, scratch, hands, kitty)
             log = no_log
             if record:
-                log = log_moves[j]
-                log_hands[j, :] = hands
-                log_kitty[j, :] = kitty
-            play_hand_nb(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res)
-            for r in range(N_RES):
-                out[r, j] = res[r]
+                log = log_moves[j, h]
+                log_hands[j, h, :] = hands
+                log_kitty[j, h, :] = kitty
+            state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res)
+            top = 0
+            for q in range(PLAYERS):
+                totals[q] += res[RES_SCORE + q]
+                top = max(top, totals[q])
+            if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
+                for r in range(N_RES):
+                    out[j, h, r] = res[r]
+            h += 1
+            if h >= max_hands:
+                break
+            if top >= target:
+                leaders = 0
+                for q in range(PLAYERS):
+                    leaders += totals[q] == top
+                if not (play_on and leaders > 1):
+                    break
+            dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
+        lengths[j] = h
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
@@ -330,48 +394,10 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
     from a random first dealer, until a seat reaches the target (with ``play_on``, until one seat
     leads alone), or ``max_hands`` hands. ``out`` (count, slot, N_RES) receives each game's first
     ``slot`` hands, ``lengths`` their number; the logs (count, max_hands, ...) when they have rows."""
-    record = log_moves.shape[0] > 0
-    target = rules[RULE.TARGET]
-    max_hands = rules[RULE.MAX_HANDS]
-    play_on = rules[RULE.TIE_RULE] == TIE_PLAY_ON
     n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
     for b in prange(n_blocks):
-        hands = np.empty(PLAYERS, np.uint64)
-        scratch = np.empty(DECK.shape[0], np.int8)
-        kitty = np.empty(KITTY, np.int64)
-        res = np.empty(N_RES, np.int64)
-        totals = np.empty(PLAYERS, np.int64)
-        no_log = np.empty((0, 3), np.int8)
-        for j in range(b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK)):
-            state, dealer = below_n(deal_state(seed, first + j), PLAYERS)
-            totals[:] = 0
-            h = 0
-            while True:
-                state = deal_nb(state, scratch, hands, kitty)
-                log = no_log
-                if record:
-                    log = log_moves[j, h]
-                    log_hands[j, h, :] = hands
-                    log_kitty[j, h, :] = kitty
-                state = play_hand_nb(hands, kitty, dealer, rules, policies, -1, -1, state, log, res)
-                top = 0
-                for q in range(PLAYERS):
-                    totals[q] += res[RES_SCORE + q]
-                    top = max(top, totals[q])
-                if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
-                    for r in range(N_RES):
-                        out[j, h, r] = res[r]
-                h += 1
-                if h >= max_hands:
-                    break
-                if top >= target:
-                    leaders = 0
-                    for q in range(PLAYERS):
-                        leaders += totals[q] == top
-                    if not (play_on and leaders > 1):
-                        break
-                dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
-            lengths[j] = h
+        play_game_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out,
+                           lengths, log_hands, log_kitty, log_moves)
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
@@ -383,6 +409,20 @@ def compact_games_nb(slots, lengths, offsets, out):
         for h in range(min(lengths[j], slots.shape[1])):
             for r in range(N_RES):
                 out[r, offsets[j] + h] = slots[j, h, r]
+
+
+@njit(cache=True, error_model="numpy", parallel=True, nogil=True)
+def compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal):
+    """:func:`compact_games_nb` that also writes each hand's ``game`` (``first + j``) and ``deal`` (its
+    index within the game), so the facade builds no index column row by row in numpy."""
+    for j in prange(slots.shape[0]):
+        for h in range(min(lengths[j], slots.shape[1])):
+            o = offsets[j] + h
+            for r in range(N_RES):
+                out[r, o] = slots[j, h, r]
+        for h in range(lengths[j]):
+            game[offsets[j] + h] = first + j
+            deal[offsets[j] + h] = h
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)

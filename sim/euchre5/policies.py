@@ -71,6 +71,8 @@ BOWERS = np.array([(1 << (LANE * t + 9)) | (1 << (LANE * (3 - t) + 9)) for t in 
 LANES = np.array([sum(1 << (LANE * s + r) for r in range(EIGHT, 13)) for s in range(4)], np.uint64)  # printed suits
 ACES = np.uint64(sum(1 << (LANE * s + 12) for s in range(4)))
 ACE_RANK_KEY = 12 - EIGHT  # key of a plain Ace
+LANE_RANKS = np.uint64(0x7F)  # the seven ranks 8..A of one lane, shifted down to bit 0
+NO_RANK = np.uint64(0x80)  # above every rank: an empty lane's key loses to any card's
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -91,29 +93,28 @@ def best_by_key(mask, trump):
 
 @njit(cache=True, error_model="numpy")
 def worst_by_key(mask, trump):
-    """The weakest card of a non-empty ``mask``; on equal rank, the one from the shortest suit."""
-    worst = ctz(mask)
-    suit = EFF[trump, worst]
-    if mask & ~SUIT_MASKS[trump, suit] == ZERO:  # one effective suit: bit order is rank order but for the bowers
-        if suit != trump:
-            return worst
-        plain = mask & ~BOWERS[trump]
-        if plain != ZERO:
-            return ctz(plain)
-        return LANE * (3 - trump) + 9 if mask & bit(LANE * (3 - trump) + 9) != ZERO else LANE * trump + 9
-    plain = mask & ~SUIT_MASKS[trump, trump]  # two suits or more: at least one plain suit
-    worst = -1  # the lowest plain card; on equal rank, from the shortest suit
-    worst_rank = 99
-    worst_len = 99
-    for s in range(4):
-        cards = plain & SUIT_MASKS[trump, s]
-        if cards != ZERO:
-            c = ctz(cards)
-            r = c - LANE * s
-            n = popcount(cards)
-            if r < worst_rank or (r == worst_rank and n < worst_len):
-                worst, worst_rank, worst_len = c, r, n
-    return worst
+    """The weakest card of a non-empty ``mask``; on equal rank, the one from the shortest suit (then
+    the lowest suit number).
+
+    Plain cards rank below trumps, so the answer is a plain card whenever the mask holds one. The
+    plain cards of effective suit ``s`` are exactly lane ``s`` of ``mask & ~trumps`` (the left bower
+    leaves its lane with the trumps), so one key per lane, (lowest rank, length, suit), and the
+    smallest key names the card without a branch per suit. With trumps only, bit order is rank order
+    but for the bowers: the lowest plain trump, else the left bower, else the right.
+    """
+    plain = mask & ~SUIT_MASKS[trump, trump]
+    if plain != ZERO:
+        best = 1 << 30
+        for s in range(4):
+            cards = (plain >> np.uint64(LANE * s + EIGHT)) & LANE_RANKS
+            key = (ctz(cards | NO_RANK) << 6) | (popcount(cards) << 2) | s
+            best = min(best, key)
+        return LANE * (best & 3) + EIGHT + (best >> 6)
+    low = mask & ~BOWERS[trump]
+    if low != ZERO:
+        return ctz(low)
+    left = LANE * (3 - trump) + 9
+    return left if mask & bit(left) != ZERO else LANE * trump + 9
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -256,7 +257,13 @@ def lead_nb(hand, trump, remaining, attacker):
 def follow_nb(legal, trump, best, ally_winning, last, unplayed_out):
     """The card to follow with. ``best``: the card now winning; ``unplayed_out``: cards still held by
     others (not in this trick, not in this hand)."""
-    beat = BEATS[trump, best]
+    return follow_beat_nb(legal, trump, BEATS[trump, best], ally_winning, last, unplayed_out)
+
+
+@njit(cache=True, error_model="numpy")
+def follow_beat_nb(legal, trump, beat, ally_winning, last, unplayed_out):
+    """:func:`follow_nb` given ``beat``, the cards that beat the winning card (``BEATS[trump, best]``),
+    which the trick loop keeps as it goes."""
     if ally_winning and (last or unplayed_out & beat == ZERO):
         return worst_by_key(legal, trump)
     winners = legal & beat

@@ -11,7 +11,7 @@ import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.euchre5.kernels import (N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER, RES_ROUND,
-                                         RES_SCORE, RES_TRICKS, RES_TRUMP, compact_games_nb, play_deals_nb,
+                                         RES_SCORE, RES_TRICKS, RES_TRUMP, compact_game_rows_nb, play_deals_nb,
                                          play_games_nb)
 from cardlab.sim.euchre5.policies import POLICY_NAMES
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
@@ -107,16 +107,17 @@ class Study:
         play_games_nb(self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands, kitty, moves)
         offsets = np.zeros(count, np.int64)
         np.cumsum(lengths[:-1], out=offsets[1:])
-        out = np.empty((N_RES, int(lengths.sum())), np.int8)
-        compact_games_nb(slots, lengths, offsets, out)
+        n_rows = int(lengths.sum())
+        out = np.empty((N_RES, n_rows), np.int8)
+        game = np.empty(n_rows, np.int64)
+        deal = np.empty(n_rows, np.int16)
+        compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal)
         for j in np.flatnonzero(lengths > slot):  # rare long games: replayed alone from (seed, game)
             one = np.empty((1, m, N_RES), np.int8)
             play_games_nb(self.seed, first + j, 1, self.rules, self.policy_ids, one, lengths[j:j + 1], hands[:0],
                           kitty[:0], moves[:0])
             out[:, offsets[j]:offsets[j] + lengths[j]] = one[0, :lengths[j]].T
-        game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
-        columns = {"game": game, "deal": (np.arange(len(game)) - np.repeat(offsets, lengths)).astype(np.int16),
-                   **result_columns(out)}
+        columns = {"game": game, "deal": deal, **result_columns(out)}
         if record:
             keep = np.arange(m)[None, :] < lengths[:, None]
             columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep])
