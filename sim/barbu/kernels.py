@@ -19,7 +19,8 @@ from cardlab.sim.cards import HEARTS, KING, LANE, ZERO, below, bit, popcount
 from cardlab.sim.rng import below_n, deal_state
 from cardlab.sim.dealing import BLOCK, deal_hands_nb
 from cardlab.sim.barbu.domino import play_domino_nb
-from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
+from cardlab.sim.barbu.policies import (MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card,
+                                        seat_mode)
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 
@@ -132,7 +133,8 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
                 state, c = random_card(state, legal)
             else:
                 unseen = remaining & ~hand
-                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask, mode)
+                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask,
+                                   seat_mode(mode, policies[p]))
             hands[p] = hand & ~bit(c)
             trick[k] = c
             if record:

@@ -49,7 +49,8 @@ from numba import njit, prange
 
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, beats_nb, legal_cards_nb, name_trump_nb
-from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, heuristic_card, random_card
+from cardlab.sim.barbu.policies import (MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, heuristic_card, random_card,
+                                        seat_mode)
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.cards import HEARTS, LANE, ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.dealing import deal_hands_nb
@@ -390,7 +391,8 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                 state, c = random_card(state, legal)
             else:
                 unseen = remaining & ~hand
-                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask, mode)
+                c = heuristic_card(hand, legal, led, best, trump, k == n - 1, unseen, values, point_mask,
+                                   seat_mode(mode, policies[p]))
                 if policies[p] == SEARCH and popcount(legal) > 1:
                     c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
                                        best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
