@@ -148,6 +148,10 @@ def test_compare_policies_on_the_command_line(tmp_path, capsys):
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
     assert "Policy comparison of the trump study" in text and "conclusions change with the policy" in text
+    assert main(["study", "barbu", "contracts", "--contract", "no-queens,trumps", "--compare-policies",
+                 "classic,heuristic", "--deals", "30"]) == 0
+    text = capsys.readouterr().out
+    assert "Policy comparison of the contract-value study" in text and "declarer's edge" in text
     assert main(["study", "barbu", "trumps", "--compare-policies", "heuristic,heuristic", "--deals", "10"]) != 0
     err = capsys.readouterr().err
     assert "compare" in err and "heuristic,heuristic" in err and len(err.strip().splitlines()) == 1

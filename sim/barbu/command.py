@@ -178,8 +178,8 @@ def study(args, *, threads, progress, out):
         df = studies.policy_comparison_study(study=args.study, deals=args.deals, policies=args.compare_policies,
                                              threads=threads, progress=progress, out=out, **kw)
         names = studies.parse_compared_policies(args.compare_policies)
-        meta = Study.build(contract="trumps" if args.study == "trumps" else args.contract,
-                           **dict(kw, policy=names[-1])).metadata()
+        meta = Study.build(**dict(kw, contract="trumps" if args.study == "trumps" else args.contract,
+                                  policy=names[-1])).metadata()
         return df, {**meta, "policies": list(names), "compared_policies": list(names), "compared_study": args.study,
                     "study": "policies", "deals": args.deals}
     if args.study == "contracts":
