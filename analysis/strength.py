@@ -19,8 +19,8 @@ contract-value or trump-choice study played on the same deals once per policy, o
 * :func:`policy_conclusions`: each conclusion of the study under both policies with CIs, the
   paired shift (second policy minus first, one difference per deal) and flags computed from the
   data: ``sign_change`` (the estimates have opposite signs and one interval excludes 0),
-  ``ci_shift`` (the shift's interval excludes 0), ``rank_change`` (the contract's rank among the
-  contracts moves).
+  ``ci_shift`` (the shift's interval excludes 0), ``rank_change`` (the contract's order against
+  another contract, clear under one policy, is reversed under the other).
 """
 
 from __future__ import annotations
@@ -262,6 +262,20 @@ def _policy_measures(df: pd.DataFrame, kind: str, policy: str) -> dict:
     return out
 
 
+def _reversed_orders(xa: np.ndarray, xb: np.ndarray, level: float) -> list[tuple[int, int]]:
+    """Pairs of columns (contracts) whose order is reversed between the two policies: the mean paired
+    difference changes sign and one policy's interval for it excludes 0 (not a swap of two ties)."""
+    out = []
+    k = xa.shape[1]
+    for i in range(k):
+        for j in range(i + 1, k):
+            ma, la, ha = mean_ci(xa[:, i] - xa[:, j], level=level)
+            mb, lb, hb = mean_ci(xb[:, i] - xb[:, j], level=level)
+            if ma * mb < 0 and (la > 0 or ha < 0 or lb > 0 or hb < 0):
+                out.append((i, j))
+    return out
+
+
 def policy_conclusions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """Return each conclusion of a policy comparison under both policies and whether it changes.
 
@@ -273,6 +287,9 @@ def policy_conclusions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame
     ``a_low``, ``a_high``, ``b`` …, ``shift`` (b − a, paired per deal) with ``shift_low`` and
     ``shift_high``, ``rank_a`` and ``rank_b`` (NaN where no ranking applies), and the flags
     ``sign_change``, ``ci_shift``, ``rank_change`` and ``changes`` (the flags raised, comma-separated).
+    ``rank_change`` marks a contract whose order against another contract is reversed: their paired
+    per-deal difference changes sign between the policies and one policy's interval for it excludes
+    0 (two contracts tied within noise may swap ranks without a flag).
 
     >>> t = policy_conclusions(example_policy_comparison())
     >>> [float(v) for v in t.loc[("declarer's edge", "no-tricks"), ["heuristic", "search"]]]
@@ -308,7 +325,15 @@ def policy_conclusions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame
     table["sign_change"] = (np.sign(table[a]) * np.sign(table[b]) < 0) & (
         excludes_zero(table[f"{a}_low"], table[f"{a}_high"]) | excludes_zero(table[f"{b}_low"], table[f"{b}_high"]))
     table["ci_shift"] = excludes_zero(table["shift_low"], table["shift_high"])
-    table["rank_change"] = table[f"rank_{a}"].notna() & (table[f"rank_{a}"] != table[f"rank_{b}"])
+    table["rank_change"] = False
+    if kind == "contracts":
+        for measure in ("declarer's score", "declarer's edge"):
+            items = [item for (m, item) in ma if m == measure]
+            xa = np.column_stack([ma[(measure, item)][0] for item in items])
+            xb = np.column_stack([mb[(measure, item)][0] for item in items])
+            for i, j in _reversed_orders(xa, xb, level):
+                table.loc[(measure, items[i]), "rank_change"] = True
+                table.loc[(measure, items[j]), "rank_change"] = True
     flags = {"sign_change": "sign", "ci_shift": "shift", "rank_change": "rank"}
     table["changes"] = [", ".join(v for k, v in flags.items() if row[k]) for _, row in table.iterrows()]
     return table
@@ -346,7 +371,7 @@ def format_policy_conclusions(df: pd.DataFrame, meta: dict | None = None, *, lev
         shown = shown.drop(columns=[f"rank_{a}", f"rank_{b}"])
     lines += ["", f"Each conclusion under both policies ({level:.0%} CIs; shift = {b} − {a}, paired per deal; "
                   "changes: sign = opposite signs with one CI excluding 0, shift = the shift's CI excludes 0, "
-                  "rank = the contract's rank moves)", _rounded(shown).to_string()]
+                  "rank = its order against another contract, CI-clear under one policy, is reversed)", _rounded(shown).to_string()]
     changed = table[table["changes"] != ""]
     lines += ["", f"{len(changed)} of {len(table)} conclusions change with the policy"
                   + (": " + "; ".join(f"{m}, {i} ({c})" for (m, i), c in changed["changes"].items()) if len(changed)

@@ -159,3 +159,22 @@ def test_compare_policies_on_the_command_line(tmp_path, capsys):
     df, meta = analysis.load_run(out)
     assert meta["compared_policies"] == ["heuristic", "classic"] and len(df) == 60
     assert isinstance(df, pd.DataFrame)
+
+
+def test_lone_gain_study_is_the_paired_gain_of_each_seat():
+    from cardlab.sim.barbu.strength import lone_gain_study
+
+    df = lone_gain_study(deals=80, seed=3, contract="salade", policy="heuristic", against="classic")
+    base = barbu.simulate(deals=80, seed=3, contract="salade", policy="classic")
+    alone = barbu.simulate(deals=80, seed=3, contract="salade", policy="classic,classic,heuristic,classic")
+    assert (df["gain_2"].to_numpy() == (alone["score_2"] - base["score_2"]).to_numpy()).all()
+    assert np.allclose(df["gain"], df[[f"gain_{p}" for p in range(4)]].mean(axis=1))
+
+
+@pytest.mark.parametrize("module", ["cardlab.analysis.strength", "cardlab.sim.barbu.strength"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
