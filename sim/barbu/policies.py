@@ -29,8 +29,8 @@ decides what the current trick means to it:
   a point card it can still lose under).
 
 The rules marked [R1]…[R5] came with issue 12, each kept because one seat playing it among
-seats without it gains on the same deals (paired, 95% CI above zero; README "How far the
-heuristic is from search"). ``CLASSIC`` is the heuristic with all five switched off, as data:
+seats without it gains on the same deals (paired, 95% CI above zero; README "The heuristic's
+rules from the search gap"). ``CLASSIC`` is the heuristic with all five switched off, as data:
 its seats' trick ``mode`` carries the bits of the switched-off rules (:func:`seat_mode`), so the
 same kernel plays both.
 """
@@ -151,7 +151,7 @@ def _discard_avoid(hand, legal, values, point_mask, r1_off):
 
 
 @njit(cache=True, error_model="numpy")
-def _shed(hand, legal, unseen):
+def _lead_shed(hand, legal):
     """R3: the lead that sheds a high card and shortens a short suit: the top card of the suit with the
     best ``2 * rank - 3 * length``."""
     best = -1
@@ -215,7 +215,7 @@ def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point
     mode &= MODE_CLASSIC - 1
     if mode == MODE_SHED:
         if led < 0 and off & RULE_SHED_SHORT == 0:
-            return _shed(hand, legal, unseen)
+            return _lead_shed(hand, legal)
         return _highest_rank(legal)
     if led < 0:
         if mode == MODE_TAKE:
