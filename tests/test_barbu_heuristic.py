@@ -164,6 +164,8 @@ def test_compare_policies_on_the_command_line(tmp_path, capsys):
     assert main(["study", "barbu", "trumps", "--compare-policies", "heuristic,heuristic", "--deals", "10"]) != 0
     err = capsys.readouterr().err
     assert "compare" in err and "heuristic,heuristic" in err and len(err.strip().splitlines()) == 1
+    assert main(["study", "barbu", "strength", "--compare-policies", "heuristic,search", "--deals", "10"]) != 0
+    assert "applies only to study contracts" in capsys.readouterr().err
     assert not list(tmp_path.glob("*.tmp"))
     df, meta = analysis.load_run(out)
     assert meta["compared_policies"] == ["heuristic", "classic"] and len(df) == 60

@@ -160,6 +160,9 @@ def study(args, *, threads, progress, out):
     from cardlab.sim.barbu import studies
     from cardlab.sim.barbu.simulate import Study
 
+    if args.study == "strength" and getattr(args, "compare_policies", None) is not None:
+        raise ValueError("compare_policies: --compare-policies does not apply here; it applies only to study "
+                         "contracts and study trumps")
     if args.study == "strength":
         from cardlab.sim.barbu.strength import strength_metadata, strength_study
 
