@@ -42,6 +42,7 @@ from .barbu_plots import (
     plot_trump_study,
 )
 from .strength import format_strength_study, plot_strength_study, strength_distributions, strength_gains
+from .strength import format_policy_conclusions, plot_policy_conclusions, policy_conclusions
 from .barbu_studies import (
     contract_value_summary,
     format_contract_study,
@@ -92,6 +93,9 @@ __all__ = [
     "trump_by_length",
     "trump_choice_summary",
     "format_strength_study",
+    "format_policy_conclusions",
+    "plot_policy_conclusions",
+    "policy_conclusions",
     "plot_strength_study",
     "strength_distributions",
     "strength_gains",

@@ -9,7 +9,7 @@ from .barbu_plots import plot_contract_study, plot_game_report, plot_trump_study
 from .barbu_studies import format_contract_study, format_trump_study
 from .plots import plot_score_distributions
 from .report import format_report
-from .strength import format_strength_study, plot_strength_study
+from .strength import format_policy_conclusions, format_strength_study, plot_policy_conclusions, plot_strength_study
 
 REPORTS = {
     "deal": (format_report, plot_score_distributions),
@@ -17,6 +17,7 @@ REPORTS = {
     "trumps": (format_trump_study, plot_trump_study),
     "contracts": (format_contract_study, plot_contract_study),
     "strength": (format_strength_study, plot_strength_study),
+    "policies": (format_policy_conclusions, plot_policy_conclusions),
 }
 
 

@@ -3,10 +3,13 @@
     python benchmarks/bench_barbu.py                 # every contract, 52 cards, 4 players, heuristic
     python benchmarks/bench_barbu.py --deals 4000000 --repeats 7 --memory
     python benchmarks/bench_barbu.py --contract none --games 200000   # whole games only
+    python benchmarks/bench_barbu.py --policies classic,heuristic --games 0 --deals 500000   # rule cost
 
 Warms up (compiles) first, checks every deal's point total against the §3 table, then times
 ``repeats`` runs and reports the median. Results go to benchmarks/results/barbu.json so runs
-can be compared across commits. ``--memory`` also streams a 10,000,000-deal run to Parquet and
+can be compared across commits (``--policies`` other than ``heuristic``: barbu_policies.json;
+``classic,heuristic`` times the heuristic without and with its issue-12 rules, interleaved in one
+process, so the rules' cost is measured under the same load). ``--memory`` also streams a 10,000,000-deal run to Parquet and
 reports its peak resident memory.
 """
 from __future__ import annotations
@@ -38,15 +41,15 @@ def median_time(study, count, repeats):
     return statistics.median(times)
 
 
-def bench_contract(contract, *, deals, repeats, threads, options):
-    study = Study.build(options=options, contract=contract, policy="heuristic", seed=1)
+def bench_contract(contract, *, deals, repeats, threads, options, policy="heuristic"):
+    study = Study.build(options=options, contract=contract, policy=policy, seed=1)
     numba.set_num_threads(threads)
     cols = study.play(0, 10_000)  # warm-up and output check
     totals = cols["score"].astype(np.int64).sum(axis=1)
     expected = contract_total(options, contract)
     assert (totals == expected).all(), f"{contract}: deal totals {np.unique(totals)} != {expected}"
     median = median_time(study, deals, repeats)
-    return {"contract": contract, "threads": threads, "deals": deals, "median_s": median,
+    return {"contract": contract, "policy": policy, "threads": threads, "deals": deals, "median_s": median,
             "deals_per_s": deals / median, "ns_per_card": median / (deals * len(options.cards)) * 1e9}
 
 
@@ -80,16 +83,21 @@ def main():
     ap.add_argument("--contract", default="all")
     ap.add_argument("--memory", action="store_true")
     ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--policies", default="heuristic", help="card policies to time, e.g. classic,heuristic")
     args = ap.parse_args()
+    policies = args.policies.split(",")
     options = BarbuOptions(players=4, deck=52)
     contracts = {"all": ALL_CONTRACTS, "none": ()}.get(args.contract) or tuple(args.contract.split(","))
     rows = []
-    print(f"{'contract':<12} {'threads':>7} {'deals/s':>12} {'ns/card':>8}")
+    print(f"{'contract':<12} {'policy':>9} {'threads':>7} {'deals/s':>12} {'ns/card':>8}")
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
         for contract in contracts:
-            row = bench_contract(contract, deals=args.deals, repeats=args.repeats, threads=threads, options=options)
-            rows.append(row)
-            print(f"{contract:<12} {threads:>7} {row['deals_per_s']:>12,.0f} {row['ns_per_card']:>8.1f}", flush=True)
+            for policy in policies:
+                row = bench_contract(contract, deals=args.deals, repeats=args.repeats, threads=threads,
+                                     options=options, policy=policy)
+                rows.append(row)
+                print(f"{contract:<12} {policy:>9} {threads:>7} {row['deals_per_s']:>12,.0f} "
+                      f"{row['ns_per_card']:>8.1f}", flush=True)
     if args.games:
         print(f"{'whole games':<12} {'threads':>7} {'games/s':>12} {'deals/s':>12}")
         for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
@@ -103,7 +111,7 @@ def main():
     if args.memory:
         result["peak_rss_mib_10m_deals"] = peak_memory_10m(options)
         print(f"10,000,000 deals streamed to Parquet: peak RSS {result['peak_rss_mib_10m_deals']:.0f} MiB")
-    out = Path(__file__).parent / "results" / "barbu.json"
+    out = Path(__file__).parent / "results" / ("barbu.json" if policies == ["heuristic"] else "barbu_policies.json")
     out.write_text(json.dumps(result, indent=1))
     print(f"results written to {out}")
 

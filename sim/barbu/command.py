@@ -36,6 +36,10 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("--search-rollout", default=None,
                    help="policy of every seat in the search's rollouts: heuristic (default) or random")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    if command == "study":
+        p.add_argument("--compare-policies", default=None,
+                       help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
+                            "heuristic,search, and report which conclusions change")
     p.add_argument("--hearts-lead", default="anytime", help="anytime, broken or only_if_forced (default anytime)")
     p.add_argument("--hearts-lead-salade", action="store_true", help="apply the hearts-lead rule to Salade too")
     p.add_argument("--kh-forced-discard", action="store_true", help="a void K♥ holder must discard it")
@@ -157,6 +161,9 @@ def study(args, *, threads, progress, out):
     from cardlab.sim.barbu import studies
     from cardlab.sim.barbu.simulate import Study
 
+    if args.study == "strength" and getattr(args, "compare_policies", None) is not None:
+        raise ValueError("compare_policies: --compare-policies does not apply here; it applies only to study "
+                         "contracts and study trumps")
     if args.study == "strength":
         from cardlab.sim.barbu.strength import strength_metadata, strength_study
 
@@ -166,6 +173,19 @@ def study(args, *, threads, progress, out):
     kinds = {"trumps": studies.trump_study, "contracts": studies.contract_value_study}
     check_scope(args, unit="deals", study=args.study)
     kw = rules(args)
+    if getattr(args, "compare_policies", None) is not None:
+        if args.policy != "heuristic":
+            raise ValueError("policy: --compare-policies sets every seat's policy itself; leave --policy out")
+        kw.pop("policy")
+        if args.study == "contracts":
+            kw["contract"] = args.contract
+        df = studies.policy_comparison_study(study=args.study, deals=args.deals, policies=args.compare_policies,
+                                             threads=threads, progress=progress, out=out, **kw)
+        names = studies.parse_compared_policies(args.compare_policies)
+        meta = Study.build(**dict(kw, contract="trumps" if args.study == "trumps" else args.contract,
+                                  policy=names[-1])).metadata()
+        return df, {**meta, "policies": list(names), "compared_policies": list(names), "compared_study": args.study,
+                    "study": "policies", "deals": args.deals}
     if args.study == "contracts":
         kw["contract"] = args.contract
     df = kinds[args.study](deals=args.deals, threads=threads, progress=progress, out=out, **kw)

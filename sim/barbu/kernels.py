@@ -19,7 +19,8 @@ from cardlab.sim.cards import HEARTS, KING, LANE, ZERO, below, bit, popcount
 from cardlab.sim.rng import below_n, deal_state
 from cardlab.sim.dealing import BLOCK, deal_hands_nb
 from cardlab.sim.barbu.domino import play_domino_nb
-from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card
+from cardlab.sim.barbu.policies import (MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card,
+                                        seat_mode)
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 
@@ -103,7 +104,8 @@ def policy_card_nb(policy, state, hand, legal, led, best, trump, last, remaining
     """The card a random or heuristic seat plays from ``legal``: returns (state, card)."""
     if policy == POLICY.RANDOM:
         return random_card(state, legal)
-    return state, heuristic_card(hand, legal, led, best, trump, last, remaining & ~hand, values, point_mask, mode)
+    return state, heuristic_card(hand, legal, led, best, trump, last, remaining & ~hand, values, point_mask,
+                               seat_mode(mode, policy))
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -8,18 +8,31 @@
 decides what the current trick means to it:
 
 * **take** in positive contracts (Anti-Salade, Trumps): win tricks with the cheapest winning
-  card when last to play, with the highest card otherwise; lead a card no one can beat (a
-  "boss") if it holds one, else the lowest card of its longest suit; when it cannot win,
-  throw its lowest card.
+  card when last to play; earlier, win with the lowest card no unseen card of the suit can beat
+  and, holding none, play the lowest card (keep high cards for tricks it is sure to win) [R4];
+  lead a card no one can beat (a "boss") if it holds one, else the lowest card of its longest
+  suit; when it cannot win, throw its lowest card.
 * **shed** when the trick is worth nothing and the contract punishes no card (Last Two before
-  its last two tricks): play the highest legal card, so high cards are gone before they hurt.
+  its last two tricks): play the highest legal card, so high cards are gone before they hurt;
+  when leading, the high card of a short suit (rank counts twice, each card of the suit costs
+  three), so voids come early and later high cards can be thrown [R3].
 * **avoid** otherwise: when following, duck under the current winner with the highest card
   that still loses; when it must win, play the highest card that carries no points (last to
-  play) or the lowest card that others can still beat (earlier). When void, discard the card
-  that costs most in this contract (K♥, queens, hearts), else the highest card, from the
-  shortest suit on ties. When leading, choose the suit whose lowest card has the most unseen
-  cards above it, avoid leading point cards, and keep dangerous cards covered (do not lead
-  from a suit holding a point card it can still lose under).
+  play) or the lowest card that others can still beat (earlier), except in a suit that holds
+  no point card of a contract that has some (a club in No Hearts or No K♥): there the trick
+  is won cheaply, so throw the highest point-free winner [R5]. When void, discard the card
+  that costs most in this contract (K♥, queens, hearts), the highest of equal cost (A♥ before
+  2♥: it would win a heart trick later) [R1], else the highest card, from the shortest suit on
+  ties. When leading, choose the suit whose lowest card has the most unseen cards above it,
+  avoid leading point cards unless at least three unseen cards of the suit lie above (a low
+  heart is a safe lead) [R2], and keep dangerous cards covered (do not lead from a suit holding
+  a point card it can still lose under).
+
+The rules marked [R1]…[R5] came with issue 12, each kept because one seat playing it among
+seats without it gains on the same deals (paired, 95% CI above zero; README "The heuristic's
+rules from the search gap"). ``CLASSIC`` is the heuristic with all five switched off, as data:
+its seats' trick ``mode`` carries the bits of the switched-off rules (:func:`seat_mode`), so the
+same kernel plays both.
 """
 from __future__ import annotations
 
@@ -36,14 +49,27 @@ class Policy(NamedTuple):
     RANDOM: int = 0
     HEURISTIC: int = 1
     SEARCH: int = 2  # Monte Carlo search over heuristic rollouts: sim.barbu.search
+    CLASSIC: int = 3  # the heuristic without the rules of issue 12 (MODE_CLASSIC)
 
 
 POLICY = Policy()
-POLICY_NAMES = ("random", "heuristic", "search")
+POLICY_NAMES = ("random", "heuristic", "search", "classic")
 
 SUIT = np.array([SUIT_LANE_MASK << np.uint64(LANE * s) for s in range(4)], np.uint64)
 
 MODE_AVOID, MODE_SHED, MODE_TAKE = 0, 1, 2
+# The rules of issue 12 (module docstring), one bit each. A trick's mode carries, times MODE_CLASSIC,
+# the bits of the rules a seat plays without; a ``classic`` seat plays without all of them.
+RULE_DISCARD_HIGH, RULE_POINT_LEAD, RULE_SHED_SHORT, RULE_TAKE_DUCK, RULE_WIN_HIGH = 1, 2, 4, 8, 16  # R1-R5
+ALL_RULES = 31
+MODE_CLASSIC = 4
+SAFE_POINT_LEAD = 3  # R2: a point card with this many unseen cards of its suit above it may be led
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def seat_mode(mode, policy):
+    """The trick's ``mode`` for a seat playing ``policy``: a ``classic`` seat adds every rule's off bit."""
+    return mode + MODE_CLASSIC * ALL_RULES if policy == POLICY.CLASSIC else mode
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -54,7 +80,7 @@ def random_card(state, legal):
 
 
 @njit(cache=True, error_model="numpy")
-def _lead_avoid(hand, legal, unseen, values, point_mask):
+def _lead_avoid(hand, legal, unseen, values, point_mask, r2_off):
     best_card = -1
     best_score = -(1 << 30)
     for s in range(4):
@@ -65,7 +91,7 @@ def _lead_avoid(hand, legal, unseen, values, point_mask):
         others = unseen & SUIT[s]
         above = popcount(others & ~below(c + 1))
         score = 4 * above - popcount(others & below(c))
-        if values[c] < 0:
+        if values[c] < 0 and (r2_off != 0 or above < SAFE_POINT_LEAD):
             score -= 64 - values[c]
         held_points = hand & SUIT[s] & point_mask & ~bit(c)
         if held_points != ZERO and popcount(others & ~below(highest_card(held_points))) > 0:
@@ -97,15 +123,16 @@ def _lead_take(hand, legal, unseen):
 
 
 @njit(cache=True, error_model="numpy")
-def _discard_avoid(hand, legal, values, point_mask):
+def _discard_avoid(hand, legal, values, point_mask, r1_off):
     worst = -1
-    worst_value = 0
+    worst_key = 0
     m = legal & point_mask
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
-        if values[c] < worst_value:
-            worst_value = values[c]
+        key = values[c] * 16 if r1_off != 0 else values[c] * 16 - (c & (LANE - 1))  # R1: ties, the highest
+        if key < worst_key:
+            worst_key = key
             worst = c
     if worst >= 0:
         return worst
@@ -117,6 +144,24 @@ def _discard_avoid(hand, legal, values, point_mask):
             continue
         top = highest_card(mine)
         key = (top - LANE * s) * 16 + (15 - popcount(hand & SUIT[s]))
+        if key > best_key:
+            best_key = key
+            best = top
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def _lead_shed(hand, legal):
+    """R3: the lead that sheds a high card and shortens a short suit: the top card of the suit with the
+    best ``2 * rank - 3 * length``."""
+    best = -1
+    best_key = -(1 << 30)
+    for s in range(4):
+        mine = legal & SUIT[s]
+        if mine == ZERO:
+            continue
+        top = highest_card(mine)
+        key = 2 * (top - LANE * s) - popcount(hand & SUIT[s]) * 3
         if key > best_key:
             best_key = key
             best = top
@@ -161,16 +206,21 @@ def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point
 
     ``led`` is the led suit (-1 when leading), ``best`` the card now winning the trick,
     ``trump`` the trump suit (-1 for none), ``unseen`` the cards neither played nor in ``hand``,
-    ``values`` the contract's per-card points, ``point_mask`` the cards worth points.
+    ``values`` the contract's per-card points, ``point_mask`` the cards worth points, ``mode``
+    the trick's MODE_* plus MODE_CLASSIC times the bits of the rules played without.
     """
     if popcount(legal) == 1:
         return lowest_card(legal)
+    off = mode // MODE_CLASSIC
+    mode &= MODE_CLASSIC - 1
     if mode == MODE_SHED:
+        if led < 0 and off & RULE_SHED_SHORT == 0:
+            return _lead_shed(hand, legal)
         return _highest_rank(legal)
     if led < 0:
         if mode == MODE_TAKE:
             return _lead_take(hand, legal, unseen)
-        return _lead_avoid(hand, legal, unseen, values, point_mask)
+        return _lead_avoid(hand, legal, unseen, values, point_mask, off & RULE_POINT_LEAD)
 
     best_suit = best // LANE
     # Cards of legal that would now win the trick.
@@ -187,21 +237,29 @@ def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point
             return _lowest_rank(losers, point_mask)
         in_suit = winners & SUIT[led]
         if in_suit != ZERO:
-            return lowest_card(in_suit) if is_last else highest_card(in_suit)
+            if is_last:
+                return lowest_card(in_suit)
+            if off & RULE_TAKE_DUCK:
+                return highest_card(in_suit)
+            # R4: not last, the lowest sure winner, else duck with the lowest card
+            sure = in_suit & ~below(highest_card(unseen & SUIT[led]) + 1) if unseen & SUIT[led] != ZERO else in_suit
+            if sure != ZERO:
+                return lowest_card(sure)
+            return lowest_card(legal)
         return lowest_card(winners)  # the cheapest trump that wins
 
     following = (legal & SUIT[led]) != ZERO
     if losers != ZERO:
         if following:
-            return highest_card(losers & SUIT[led]) if (losers & SUIT[led]) != ZERO else _discard_avoid(hand, losers, values, point_mask)
-        return _discard_avoid(hand, losers, values, point_mask)
+            return highest_card(losers & SUIT[led]) if (losers & SUIT[led]) != ZERO else _discard_avoid(hand, losers, values, point_mask, off & RULE_DISCARD_HIGH)
+        return _discard_avoid(hand, losers, values, point_mask, off & RULE_DISCARD_HIGH)
     # Every legal card wins for now.
     if is_last:
         plain = winners & ~point_mask
-        return _highest_rank(plain) if plain != ZERO else _discard_avoid(hand, winners, values, point_mask)
+        return _highest_rank(plain) if plain != ZERO else _discard_avoid(hand, winners, values, point_mask, off & RULE_DISCARD_HIGH)
     c = lowest_card(winners)
-    if following and popcount(unseen & SUIT[led] & ~below(c + 1)) == 0:
+    free = off & RULE_WIN_HIGH == 0 and point_mask != ZERO and point_mask & SUIT[led] == ZERO
+    if following and (free or popcount(unseen & SUIT[led] & ~below(c + 1)) == 0):
         plain = winners & ~point_mask
         return _highest_rank(plain) if plain != ZERO else c
     return c
-

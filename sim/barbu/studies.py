@@ -20,7 +20,9 @@ import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.barbu.game import heuristic_picks_nb
-from cardlab.sim.barbu.rules import CONTRACT_NAMES
+from cardlab.sim.barbu.policies import POLICY_NAMES
+from cardlab.sim.barbu.rules import CONTRACT_NAMES, contract_total
+from cardlab.sim.options import check_choice
 from cardlab.sim.barbu.scope import refuse
 from cardlab.sim.cards import LANE, SUIT_LANE_MASK
 from cardlab.sim.barbu.simulate import Study, hand_model, play_columns, parse_contracts
@@ -64,6 +66,12 @@ def trump_study(*, deals: int, seed: int = 0, policy="heuristic", options=None, 
     if "contract" in rules:
         raise refuse("contract", rules["contract"])
     study = Study.build(options=options, contract="trumps", policy=policy, seed=seed, **rules)
+    return _run(study, _trump_chunks(study), deals=deals, threads=threads, first_deal=first_deal,
+                chunk_size=chunk_size, progress=progress, out=out, kind="trumps")
+
+
+def _trump_chunks(study: Study):
+    """The trump study's ``play_chunk(first, count) -> columns`` for ``study``."""
 
     def play_chunk(first, count):
         a = study.kernel_args
@@ -78,8 +86,7 @@ def trump_study(*, deals: int, seed: int = 0, policy="heuristic", options=None, 
             columns[f"honours_t{s}"] = honours[:, s]
         return columns
 
-    return _run(study, play_chunk, deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
-                progress=progress, out=out, kind="trumps")
+    return play_chunk
 
 
 def contract_value_study(*, deals: int, seed: int = 0, contract="all", policy="heuristic", options=None,
@@ -97,7 +104,17 @@ def contract_value_study(*, deals: int, seed: int = 0, contract="all", policy="h
     """
     names = parse_contracts(contract)
     study = Study.build(options=options, contract=names, policy=policy, seed=seed, **rules)
+    return _run(study, _contract_chunks(study, names), deals=deals, threads=threads, first_deal=first_deal,
+                chunk_size=chunk_size, progress=progress, out=out, kind="contracts")
+
+
+def _contract_chunks(study: Study, names, *, edges: bool = False):
+    """The contract study's ``play_chunk`` for ``study``; ``edges`` adds ``edge_<c>``, the declarer's
+    score minus the others' mean score in the deal, ``(n * score - total) / (n - 1)`` since every
+    contract's total is fixed (§3)."""
     model = hand_model(study.options)
+    n = study.options.players
+    totals = {name: contract_total(study.options, name) for name in names}
     ids = np.array([CONTRACT_NAMES.index(c) for c in names], np.int64)
 
     def play_chunk(first, count):
@@ -115,10 +132,78 @@ def contract_value_study(*, deals: int, seed: int = 0, contract="all", policy="h
             key = name.replace("-", "_")
             columns[f"score_{key}"] = score
             columns[f"value_{key}"] = (score - model.declarer_mean[CONTRACT_NAMES.index(name)]).astype(np.float32)
+            if edges:
+                columns[f"edge_{key}"] = ((n * score.astype(np.float64) - totals[name]) / (n - 1)).astype(np.float32)
         return columns
 
-    return _run(study, play_chunk, deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
-                progress=progress, out=out, kind="contracts")
+    return play_chunk
 
 
-__all__ = ["trump_study", "contract_value_study"]
+COMPARED_STUDIES = ("contracts", "trumps")
+
+
+def parse_compared_policies(policies) -> tuple[str, ...]:
+    """``'heuristic,search'`` → two different whole-table card policies (random, heuristic, search, classic)."""
+    names = tuple(p.strip() for p in policies.split(",")) if isinstance(policies, str) else tuple(policies)
+    for name in names:
+        check_choice("compare_policies", name, POLICY_NAMES)
+    if len(names) != 2 or names[0] == names[1]:
+        raise ValueError(f"compare_policies: {','.join(names)!r} is not allowed; give two different policies, "
+                         "e.g. heuristic,search")
+    return names
+
+
+def policy_comparison_study(*, study: str, deals: int, policies="heuristic,search", seed: int = 0,
+                            contract="all", options=None, threads=None, first_deal: int = 0,
+                            chunk_size: int = 1 << 12, progress: bool = False, out=None,
+                            **rules) -> pd.DataFrame | None:
+    """Play the ``study`` (``'contracts'`` or ``'trumps'``) once per card policy on the same deals.
+
+    Every seat plays the policy (a search declarer also searches its trump). One row per deal:
+    ``deal``, ``declarer``, then each column of the study prefixed by the policy,
+    ``<policy>_<column>`` (``heuristic_score_no_tricks``, ``search_chosen``); the contract study
+    adds ``<policy>_edge_<c>`` (the declarer's score minus the others' mean). The same hands and
+    declarers under every policy, so differences are paired. ``analysis.policy_conclusions``
+    summarises it.
+
+    >>> df = policy_comparison_study(study="trumps", deals=4, seed=1, policies="heuristic,random")
+    >>> [c for c in df.columns if c.endswith("score_t0")]
+    ['heuristic_score_t0', 'random_score_t0']
+    """
+    check_choice("study", study, COMPARED_STUDIES)
+    names = parse_compared_policies(policies)
+    if study == "trumps" and "contract" in rules:
+        raise refuse("contract", rules["contract"])
+    played = parse_contracts(contract) if study == "contracts" else None
+    chunks = {}
+    builds = {}
+    for name in names:
+        kw = rules if name == "search" else {k: v for k, v in rules.items() if not k.startswith("search_")}
+        built = Study.build(options=options, contract=played or "trumps", policy=name, seed=seed, **kw)
+        builds[name] = built
+        chunks[name] = _contract_chunks(built, played, edges=True) if study == "contracts" else _trump_chunks(built)
+
+    def play_chunk(first, count):
+        columns = {}
+        for name in names:
+            part = chunks[name](first, count)
+            if not columns:
+                columns = {"deal": part["deal"], "declarer": part["declarer"]}
+            for key, value in part.items():
+                if key not in ("deal", "declarer"):
+                    columns[f"{name}_{key}"] = value
+        return columns
+
+    first_study = builds[names[0]]
+    meta = {**first_study.metadata(), "policies": list(names), "compared_policies": list(names),
+            "compared_study": study}
+    search = [builds[n].metadata() for n in names if n == "search"]
+    if search:
+        meta.update({k: v for k, v in search[0].items() if k.startswith("search")})
+    runner.set_threads(threads)
+    return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
+                      out=out, meta={**meta, "study": "policies"})
+
+
+__all__ = ["COMPARED_STUDIES", "contract_value_study", "parse_compared_policies", "policy_comparison_study",
+           "trump_study"]
