@@ -28,8 +28,8 @@ decides what the current trick means to it:
   heart is a safe lead) [R2], and keep dangerous cards covered (do not lead from a suit holding
   a point card it can still lose under).
 
-The rules marked [R1]…[R5] came with issue 12, each kept because one seat playing it among
-seats without it gains on the same deals (paired, 95% CI above zero; README "The heuristic's
+The rules marked [R1]…[R5] were found where the search policy beat the heuristic, each kept
+because one seat playing it among seats without it gains on the same deals (paired, 95% CI above zero; README "The heuristic's
 rules from the search gap"). ``CLASSIC`` is the heuristic with all five switched off, as data:
 its seats' trick ``mode`` carries the bits of the switched-off rules (:func:`seat_mode`), so the
 same kernel plays both.
@@ -49,7 +49,7 @@ class Policy(NamedTuple):
     RANDOM: int = 0
     HEURISTIC: int = 1
     SEARCH: int = 2  # Monte Carlo search over heuristic rollouts: sim.barbu.search
-    CLASSIC: int = 3  # the heuristic without the rules of issue 12 (MODE_CLASSIC)
+    CLASSIC: int = 3  # the heuristic without the rules R1-R5 (MODE_CLASSIC)
 
 
 POLICY = Policy()
@@ -58,7 +58,7 @@ POLICY_NAMES = ("random", "heuristic", "search", "classic")
 SUIT = np.array([SUIT_LANE_MASK << np.uint64(LANE * s) for s in range(4)], np.uint64)
 
 MODE_AVOID, MODE_SHED, MODE_TAKE = 0, 1, 2
-# The rules of issue 12 (module docstring), one bit each. A trick's mode carries, times MODE_CLASSIC,
+# The rules R1-R5 (module docstring), one bit each. A trick's mode carries, times MODE_CLASSIC,
 # the bits of the rules a seat plays without; a ``classic`` seat plays without all of them.
 RULE_DISCARD_HIGH, RULE_POINT_LEAD, RULE_SHED_SHORT, RULE_TAKE_DUCK, RULE_WIN_HIGH = 1, 2, 4, 8, 16  # R1-R5
 ALL_RULES = 31
