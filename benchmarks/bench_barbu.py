@@ -8,7 +8,7 @@
 Warms up (compiles) first, checks every deal's point total against the §3 table, then times
 ``repeats`` runs and reports the median. Results go to benchmarks/results/barbu.json so runs
 can be compared across commits (``--policies`` other than ``heuristic``: barbu_policies.json;
-``classic,heuristic`` times the heuristic without and with its issue-12 rules, interleaved in one
+``classic,heuristic`` times the heuristic without and with its rules R1-R5, interleaved in one
 process, so the rules' cost is measured under the same load). ``--memory`` also streams a 10,000,000-deal run to Parquet and
 reports its peak resident memory.
 """

@@ -19,7 +19,7 @@ from pathlib import Path
 from cardlab.sim import games as games_registry
 from cardlab.sim.games import GAMES
 from cardlab.sim import runner
-from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK, INDEX_MAX
+from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK, INDEX_MAX, SUMMARY_CHUNK
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -81,7 +81,8 @@ def _simulate_flags(p) -> None:
     p.add_argument("--first-deal", type=int, default=0,
                    help=f"index of the first deal (game), 0 to {INDEX_MAX} (default 0)")
     p.add_argument("--chunk-size", type=int, default=None,
-                   help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {DEFAULT_GAME_CHUNK} games)")
+                   help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {SUMMARY_CHUNK} with --summary, "
+                        f"{DEFAULT_GAME_CHUNK} games)")
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset of "
                                  "one file per chunk; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
@@ -318,7 +319,8 @@ def _simulate(args) -> None:
     unit = "games" if args.games is not None else "deals"
     runner.check_span(args.first_deal, getattr(args, unit), first_option="first_deal", count_option=unit)
     _warn_size(args, unit, getattr(args, unit))
-    chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else DEFAULT_CHUNK)
+    chunk = args.chunk_size or (DEFAULT_GAME_CHUNK if unit == "games" else SUMMARY_CHUNK if args.summary
+                                else DEFAULT_CHUNK)
     df, meta = _run_scaled(args, lambda: game.simulate(args, threads=args.threads, chunk_size=chunk,
                                                        progress=sys.stderr.isatty(), out=args.out))
     _finish_run(df, meta, args.out, args.plot, f"{getattr(args, unit)} {unit}", args)
