@@ -67,6 +67,20 @@ LEAD_ANYTIME = 0
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def best_candidate_nb(legal, totals, fallback):
+    """The card of ``legal`` with the highest ``totals``; ties go to ``fallback`` (the rollout
+    policy's own card), then to the lowest card id."""
+    choice = fallback
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        if totals[c] > totals[choice]:
+            choice = c
+    return choice
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def search_state(seed, deal, decision):
     """The searcher's stream for one decision of one deal, keyed by (seed, deal, decision) alone."""
     return mix64(deal_state(seed, deal) ^ mix64(SEARCH_SALT + np.uint64(decision)))
@@ -240,14 +254,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                                  hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
                                  rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll)
             totals[c] += gain
-    choice = fallback
-    m = legal
-    while m != ZERO:
-        c = lowest_card(m)
-        m &= m - ONE
-        if totals[c] > totals[choice]:
-            choice = c
-    return choice
+    return best_candidate_nb(legal, totals, fallback)
 
 
 @njit(cache=True, error_model="numpy")

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.barbu.domino import MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb
-from cardlab.sim.barbu.search import ROLLOUT_SALT, sample_world_nb, search_state
+from cardlab.sim.barbu.search import ROLLOUT_SALT, best_candidate_nb, sample_world_nb, search_state
 from cardlab.sim.cards import ONE, ZERO, lowest_card
 from cardlab.sim.rng import mix64
 
@@ -78,13 +78,7 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
             totals[c] += work_scores[s]
             if move == MOVE_DECLINE:
                 break
-    choice = fallback
-    m = legal
-    while m != ZERO:
-        c = lowest_card(m)
-        m &= m - ONE
-        if totals[c] > totals[choice]:
-            choice = c
+    choice = best_candidate_nb(legal, totals, fallback)
     if may_decline and totals[DECLINE_COLUMN] > totals[choice]:
         return MOVE_DECLINE
     return choice

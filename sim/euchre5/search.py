@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.barbu.search import sample_world_nb
+from cardlab.sim.barbu.search import best_candidate_nb, sample_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
@@ -425,14 +425,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
             tricks, _ = play_tricks_nb(work, trump, maker, w_partner, called, alone_public, revealed, remaining, t, k,
                                        leader, led, best, winner, in_trick, maker_tricks, c, rollout, roll)
             totals[c] += hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
-    choice = fallback
-    m = legal
-    while m != ZERO:
-        c = lowest_card(m)
-        m &= m - ONE
-        if totals[c] > totals[choice]:
-            choice = c
-    return choice
+    return best_candidate_nb(legal, totals, fallback)
 
 
 @njit(cache=True, error_model="numpy")
