@@ -22,7 +22,8 @@ from cardlab.sim.barbu.game_referee import check_any_deal
 from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.referee import legal_cards
 from cardlab.sim.barbu.rules import CONTRACT_NAMES, TRICK_CONTRACTS
-from cardlab.sim.barbu.search import sample_world_nb, search_card_nb, search_state, shown_absent_nb
+from cardlab.sim.barbu.search import search_card_nb, search_state, shown_absent_nb
+from cardlab.sim.worlds import sample_world_nb
 from cardlab.sim.barbu.search_play import run_search_kernel
 from cardlab.sim.barbu.simulate import trump_duties
 from cardlab.sim.cards import HEARTS, cards_of, mask_of, suit_of

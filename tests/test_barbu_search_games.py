@@ -20,10 +20,10 @@ from cardlab.sim.barbu.domino_referee import Table, replay_domino
 from cardlab.sim.barbu.game_referee import check_any_deal, check_game, game_deals
 from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.rules import CONTRACT_NAMES
-from cardlab.sim.barbu.search import sample_world_nb
+from cardlab.sim.worlds import sample_world_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.barbu.simulate import GameStudy, hand_model, replay_game, simulate_games
-from cardlab.sim.cards import cards_of, mask_of
+from cardlab.sim.cards import cards_of
 
 WORLDS = 3  # small: these tests are about rules and bookkeeping, not strength
 

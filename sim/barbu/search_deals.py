@@ -14,11 +14,12 @@ from numba import njit, prange
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import (ROLLOUT_SALT, SEARCH, TRUMP_DECISION, play_searched_tricks_nb, sample_world_nb,
-                                      search_state, search_trump_nb)
+from cardlab.sim.barbu.search import (ROLLOUT_SALT, SEARCH, TRUMP_DECISION, play_searched_tricks_nb, search_state,
+                                      search_trump_nb)
 from cardlab.sim.barbu.search_domino import play_searched_domino_nb
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.rng import deal_state, mix64
+from cardlab.sim.worlds import sample_world_nb
 
 
 @njit(cache=True, error_model="numpy")

@@ -29,7 +29,8 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.barbu.domino import MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb
-from cardlab.sim.barbu.search import ROLLOUT_SALT, best_candidate_nb, sample_world_nb, search_state
+from cardlab.sim.barbu.search import ROLLOUT_SALT, search_state
+from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
 from cardlab.sim.cards import ONE, ZERO, lowest_card
 from cardlab.sim.rng import mix64
 

@@ -33,8 +33,8 @@ world the partner is whoever holds it and a called card sampled into the kitty l
 forced alone (the "buried card"); its holder knows it is the partner. The kitty's other cards
 stay unseen.
 
-**Sampling** (``cardlab.sim.barbu.search.sample_world_nb``, the game-agnostic sampler of Barbu's
-search): the holders are the five seats and the kitty (holder 5). Cards some holder cannot have
+**Sampling** (``cardlab.sim.worlds.sample_world_nb``, the game-agnostic sampler Barbu's search
+uses too): the holders are the five seats and the kitty (holder 5). Cards some holder cannot have
 are placed first under Hall's condition (never fails, no retries); the rest go to holders with
 room in proportion to their room. Without constraints a world is uniform over the deals the
 seat cannot tell apart.
@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.barbu.search import best_candidate_nb, sample_world_nb
+from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
@@ -59,7 +59,7 @@ from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED
 from cardlab.sim.euchre5.policies import (BEATS, BOWERS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb,
                                           discard_nb, follow_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
-                                       MAX_ACTIONS, NAME, PARTNERED, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
+                                       NAME, PARTNERED, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
 SEARCH = 2  # policy id of a search seat (after POLICY.RANDOM 0 and POLICY.HEURISTIC 1)
 POLICY_NAMES = ("random", "heuristic", "search")
