@@ -45,11 +45,13 @@ import time
 from collections import deque
 from importlib import metadata as importlib_metadata
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numba
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_CHUNK = 1 << 20  # deals per chunk
 DEFAULT_GAME_CHUNK = 1 << 15  # whole games per chunk: a chunk of games takes about as long as one of deals
@@ -221,7 +223,16 @@ def to_frame(columns: dict) -> pd.DataFrame:
                 data[f"{name}_{p}"] = value[:, p]
         else:
             data[name] = value
+    import pandas as pd  # here, not at the top: a command writing a file never needs pandas (0.2 s of start-up)
+
     return pd.DataFrame(data, copy=False)
+
+
+def _is_pandas(value, kind: str) -> bool:
+    """Whether ``value`` is a pandas ``kind`` (``DataFrame``, ``Categorical``), without importing pandas:
+    nothing can be an instance of a class that was never loaded."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, getattr(pd, kind))
 
 
 def _pid_alive(pid: int) -> bool:
@@ -299,7 +310,7 @@ def _arrow_table(columns, meta: dict):
     """
     import pyarrow as pa
 
-    if isinstance(columns, pd.DataFrame):
+    if _is_pandas(columns, "DataFrame"):
         table = pa.Table.from_pandas(columns, preserve_index=False)
         return table.replace_schema_metadata({**(table.schema.metadata or {}),
                                               METADATA_KEY: json.dumps(meta).encode()})
@@ -308,16 +319,28 @@ def _arrow_table(columns, meta: dict):
         if isinstance(value, np.ndarray) and value.ndim == 2:
             for p in range(value.shape[1]):
                 names.append(f"{name}_{p}")
-                arrays.append(pa.array(np.ascontiguousarray(value[:, p])))
-        elif isinstance(value, pd.Categorical):
+                arrays.append(_arrow_array(value[:, p]))
+        elif _is_pandas(value, "Categorical"):
             names.append(name)
             arrays.append(pa.DictionaryArray.from_arrays(pa.array(value.codes), pa.array(list(value.categories))))
         else:
             names.append(name)
-            arrays.append(pa.array(np.ascontiguousarray(value)))
+            arrays.append(_arrow_array(value))
     schema = pa.schema([pa.field(name, array.type, nullable=array.null_count > 0)
                         for name, array in zip(names, arrays)], metadata={METADATA_KEY: json.dumps(meta).encode()})
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _arrow_array(values):
+    """An Arrow array over a numpy array's memory, not copied. ``pa.array`` would first look for pandas
+    objects, importing pandas (0.2 s of a command's start-up); numbers need no such check. Booleans
+    (bytes in numpy, bits in Arrow) and other kinds still go through ``pa.array``."""
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    if values.ndim == 1 and values.dtype.kind in "iuf":
+        return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+    return pa.array(values)
 
 
 def parquet_options(table, index: str | None) -> dict:
@@ -371,6 +394,8 @@ class FrameSink:
     def result(self):
         if not self.frames:
             return None
+        import pandas as pd
+
         frames = [self.frames[k] for k in sorted(self.frames)]
         return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 

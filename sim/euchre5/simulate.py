@@ -4,20 +4,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.euchre5.kernels import (N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER, RES_ROUND,
                                          RES_SCORE, RES_TRICKS, RES_TRUMP, compact_game_rows_nb, play_deals_nb,
                                          play_games_nb)
-from cardlab.sim.euchre5.policies import POLICY_NAMES
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.euchre5 import search_play
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
+
+if TYPE_CHECKING:
+    import pandas as pd  # the facades return frames, but a command writing a file never loads pandas
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
 COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")

@@ -4,10 +4,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.minchiate.kernels import (COL, LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS,
@@ -18,6 +17,9 @@ from cardlab.sim.minchiate.search_play import (DEFAULT_WORLDS, POLICY_NAMES, che
                                                json_searches, search_games, search_raw, uses_search)
 from cardlab.sim.options import parse_per_seat
 from cardlab.sim.rng import check_seed
+
+if TYPE_CHECKING:
+    import pandas as pd  # the facades return frames, but a command writing a file never loads pandas
 
 
 def make_options(options: MinchiateOptions | None = None, **rules) -> MinchiateOptions:

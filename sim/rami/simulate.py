@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.options import parse_per_seat
@@ -16,6 +15,9 @@ from cardlab.sim.rami.rules import RamiOptions, card_name
 from cardlab.sim.rami.search_play import (DEFAULT_WORLDS, check_search_options, describe_searches, search_games,
                                           search_records, search_rounds, uses_search)
 from cardlab.sim.rng import check_seed
+
+if TYPE_CHECKING:
+    import pandas as pd  # the facades return frames, but a command writing a file never loads pandas
 
 DEFAULT_CHUNK = 1 << 16  # rounds per chunk
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
