@@ -166,27 +166,38 @@ def test_referee_rejects_bad_logs():
         check_hand(options, 0, [int(h) for h in hands], kitty, [(p, "pass", -1) for p in (1, 2, 3, 4, 0)] * 2)
 
 
-def test_round_two_strengths_equal_the_strength_count():
-    """name_nb counts the three suits from shared suit lengths: the same numbers as strength_nb."""
-    from numba import njit
+def test_strength_counts_the_rule_of_thumb():
+    """strength_nb (bit lanes, no loop) gives the documented count, card by card: right bower 6, left
+    bower 5, trump Ace 4, trump King 3, any other trump 2, off-suit Ace 2, and 1 per empty plain
+    suit with two trumps or more; name_nb names the strongest of the other three suits."""
+    from cardlab.sim.euchre5.policies import NAME_AT, name_nb, strength_nb
 
-    from cardlab.sim.cards import popcount
-    from cardlab.sim.euchre5.policies import ACES, LANES, has, lane_strength, strength_nb
-
-    @njit
-    def both(hand, t):
-        lengths = (popcount(hand & LANES[0]), popcount(hand & LANES[1]), popcount(hand & LANES[2]),
-                   popcount(hand & LANES[3]))
-        jacks = 0
-        kings = 0
-        for s in range(4):
-            jacks |= has(hand, 16 * s + 9) << s
-            kings |= has(hand, 16 * s + 11) << s
-        return strength_nb(hand, t), lane_strength(lengths, jacks, kings, popcount(hand & ACES), t)
+    def by_hand(cards, t):
+        mate = 3 - t
+        right, left = 16 * t + 9, 16 * mate + 9
+        trumps = [c for c in cards if c // 16 == t or c == left]
+        total = 0
+        for c in cards:
+            if c == right:
+                total += 6
+            elif c == left:
+                total += 5
+            elif c in trumps:
+                total += {12: 4, 11: 3}.get(c % 16, 2)
+            elif c % 16 == 12:
+                total += 2
+        if len(trumps) >= 2:
+            total += sum(1 for s in range(4) if s != t and not any(c // 16 == s and c != left for c in cards))
+        return total
 
     rng = np.random.default_rng(1)
     for _ in range(3000):
-        hand = np.uint64(sum(1 << int(c) for c in rng.choice(DECK, 5, replace=False)))
-        for t in range(4):
-            a, b = both(hand, t)
-            assert a == b
+        cards = [int(c) for c in rng.choice(DECK, 5, replace=False)]
+        hand = np.uint64(sum(1 << c for c in cards))
+        counts = [by_hand(cards, t) for t in range(4)]
+        assert [strength_nb(hand, t) for t in range(4)] == counts
+        upcard = int(rng.choice([c for c in DECK if c not in cards]))
+        others = [t for t in range(4) if t != upcard // 16]
+        best = max(others, key=lambda t: (counts[t], -t))
+        assert name_nb(hand, upcard, 3, True) == best
+        assert name_nb(hand, upcard, 3, False) == (best if counts[best] >= NAME_AT else -1)

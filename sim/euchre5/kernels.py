@@ -52,7 +52,7 @@ def log_action(log, n, seat, kind, value):
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def callable_nb(hand, trump, upcard, rules):
     """Cards the maker holding ``hand`` may call under the call rule (§4, §9 item 3)."""
     rule = rules[RULE.CALL_RULE]
@@ -67,7 +67,7 @@ def callable_nb(hand, trump, upcard, rules):
     return cards & ~bit(upcard)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_call_nb(hand, trump, upcard, rules, policy, state):
     """The maker's call: returns (state, called card or -1 for alone)."""
     cards = callable_nb(hand, trump, upcard, rules)
