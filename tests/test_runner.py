@@ -43,6 +43,24 @@ def test_streams_to_parquet_with_metadata(tmp_path):
     pd.testing.assert_frame_equal(df, runner.run(chunk_fn(), deals=25, chunk_size=7))
 
 
+def test_parquet_encodings_keep_every_value(tmp_path):
+    """The deal index is delta-encoded, narrow integers byte-stream split, categoricals dictionaries; the
+    file reads back equal to the frame, and without pandas loaded the columns still become Arrow arrays."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "r.parquet"
+    runner.run(chunk_fn(), deals=300, chunk_size=128, out=out)
+    chunk = pq.ParquetFile(out).metadata.row_group(0)
+    encodings = {chunk.column(i).path_in_schema: chunk.column(i).encodings for i in range(chunk.num_columns)}
+    assert "DELTA_BINARY_PACKED" in encodings["deal"]
+    assert all("BYTE_STREAM_SPLIT" in encodings[c] for c in ("declarer", "score_0", "score_1"))
+    assert "RLE_DICTIONARY" in encodings["contract"]
+    pd.testing.assert_frame_equal(load_run(out)[0], runner.run(chunk_fn(), deals=300))
+    values = np.array([-128, -1, 0, 5, 127], np.int8)
+    assert runner._arrow_array(values).to_pylist() == values.tolist()
+    assert runner._arrow_array(values[::2]).to_pylist() == values[::2].tolist()  # strided: copied first
+
+
 def test_a_failure_leaves_no_file(tmp_path):
     out = tmp_path / "r.parquet"
     with pytest.raises(RuntimeError):
