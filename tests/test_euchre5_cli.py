@@ -105,3 +105,17 @@ def test_bad_input_is_one_line_and_leaves_no_file(tmp_path, capsys, argv, messag
 def test_bad_replay_range(capsys):
     code, _, stderr = run_cli(capsys, "replay", "euchre5", "--deal", "9:3")
     assert code == 2 and "--deal: '9:3' is an empty range" in stderr
+
+
+def test_writing_a_file_loads_neither_pandas_nor_barbu(tmp_path):
+    """A `simulate ... --out` command never builds a frame, so it never imports pandas (0.2 s of its
+    start-up), and Euchre's search shares the world sampler without importing Barbu's package."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from cardlab.sim.cli import main; "
+            f"main(['simulate', 'euchre5', '--games', '20', '--out', {str(tmp_path / 'g.parquet')!r}]); "
+            "print(sorted(m for m in ('pandas', 'cardlab.sim.barbu') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert pq.read_metadata(tmp_path / "g.parquet").num_rows > 20
