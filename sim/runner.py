@@ -344,7 +344,7 @@ def _arrow_array(values):
 
 
 def parquet_options(table, index: str | None) -> dict:
-    """Cheap, compact Parquet writing (about a third of the CPU of pyarrow's defaults on game rows): LZ4,
+    """Cheap, compact Parquet writing (about half the CPU of pyarrow's defaults on game rows): LZ4,
     dictionaries only for categorical columns, the ascending deal (game) index delta-encoded, and
     min/max statistics only for that index (the one column whose row groups a filter can skip).
 

@@ -343,6 +343,24 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
                            log_kitty, log_moves)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def game_over_nb(totals, res, played, max_hands, target, play_on):
+    """Add a hand's points (result row ``res``) to the game's ``totals``; whether the game ends there (§7):
+    ``max_hands`` hands played, or a seat at ``target`` (with ``play_on``, one seat alone in the lead)."""
+    top = 0
+    for q in range(PLAYERS):
+        totals[q] += res[RES_SCORE + q]
+        top = max(top, totals[q])
+    if played >= max_hands:
+        return True
+    if top < target:
+        return False
+    leaders = 0
+    for q in range(PLAYERS):
+        leaders += totals[q] == top
+    return not (play_on and leaders > 1)
+
+
 @njit(cache=True, error_model="numpy", nogil=True, inline="always")
 def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_hands, log_kitty, log_moves):
     """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread (rows ``lo .. hi - 1``)."""
@@ -368,22 +386,12 @@ def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_h
                 log_hands[j, h, :] = hands
                 log_kitty[j, h, :] = kitty
             state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res)
-            top = 0
-            for q in range(PLAYERS):
-                totals[q] += res[RES_SCORE + q]
-                top = max(top, totals[q])
             if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
             h += 1
-            if h >= max_hands:
+            if game_over_nb(totals, res, h, max_hands, target, play_on):
                 break
-            if top >= target:
-                leaders = 0
-                for q in range(PLAYERS):
-                    leaders += totals[q] == top
-                if not (play_on and leaders > 1):
-                    break
             dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
         lengths[j] = h
 

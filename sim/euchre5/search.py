@@ -55,7 +55,8 @@ from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
                                          RES_ROUND, RES_SCORE, RES_TRICKS, RES_TRUMP, callable_nb, deal_nb,
-                                         decide_call_nb, knows_ally, log_action, play_hand_nb)
+                                         decide_call_nb, game_over_nb, knows_ally, log_action,
+                                         play_hand_nb)
 from cardlab.sim.euchre5.policies import (BEATS, BOWERS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb,
                                           discard_nb, follow_nb, lead_nb, name_nb, random_of)
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
@@ -751,22 +752,12 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, o
                 means = log_means[j, h]
             state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
                                         worlds, rollout, state, log, means, res)
-            top = 0
-            for q in range(PLAYERS):
-                totals[q] += res[RES_SCORE + q]
-                top = max(top, totals[q])
             if h < out.shape[1]:
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
             h += 1
-            if h >= max_hands:
+            if game_over_nb(totals, res, h, max_hands, target, play_on):
                 break
-            if top >= target:
-                leaders = 0
-                for q in range(PLAYERS):
-                    leaders += totals[q] == top
-                if not (play_on and leaders > 1):
-                    break
             dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
         lengths[j] = h
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name
 from cardlab.sim.euchre5.rules import ACTION_KINDS, KITTY, MAX_ACTIONS, PLAYERS
-from cardlab.sim.euchre5.search import (ACCEPT_COL, ALONE_COL, DEFAULT_WORLDS, MAX_WORLDS, PASS_COL, POLICY_NAMES,
+from cardlab.sim.euchre5.search import (ALONE_COL, DEFAULT_WORLDS, MAX_WORLDS, PASS_COL, POLICY_NAMES,
                                         ROLLOUT_NAMES, SEARCH, play_search_deals_nb, play_search_games_nb)
 from cardlab.sim.options import check_choice
 
