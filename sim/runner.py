@@ -615,7 +615,7 @@ class _Writer:
     """
 
     def __init__(self, sink, depth: int = 2):
-        self.sink, self.error = sink, None
+        self.sink, self.error, self.abandoned = sink, None, False
         self.queue: queue.Queue = queue.Queue(maxsize=depth)
         self.thread = threading.Thread(target=self._loop, name="cardlab-writer", daemon=True)
         self.thread.start()
@@ -625,7 +625,7 @@ class _Writer:
             item = self.queue.get()
             if item is None:
                 return
-            if self.error is None:
+            if self.error is None and not self.abandoned:
                 try:
                     self.sink.add(*item)
                 except BaseException as err:  # noqa: BLE001 - re-raised in the main thread
@@ -647,6 +647,13 @@ class _Writer:
                 continue
         if self.error is not None:
             raise self.error
+
+    def abandon(self):
+        """The run failed: skip the chunks still queued and wait for the one being written, so the
+        sink's clean-up runs after the thread's last write, never before it."""
+        self.abandoned = True
+        self.queue.put(None)
+        self.thread.join()
 
 
 @contextlib.contextmanager
@@ -738,6 +745,7 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
             writer.finish()
     except BaseException:
         bar.close()
+        writer.abandon()
         sink.abort()
         raise
     bar.close()

@@ -2,6 +2,8 @@
 import concurrent.futures
 import json
 import os
+import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -62,10 +64,21 @@ def test_parquet_encodings_keep_every_value(tmp_path):
     assert runner._arrow_array(values[::2]).to_pylist() == values[::2].tolist()  # strided: copied first
 
 
-def test_a_failure_leaves_no_file(tmp_path):
+def test_a_failure_leaves_no_file(tmp_path, monkeypatch):
     out = tmp_path / "r.parquet"
     with pytest.raises(RuntimeError):
         runner.run(chunk_fn(fail_at=20), deals=50, chunk_size=10, out=out)
+    assert list(tmp_path.iterdir()) == []
+    slow_add = runner.FileSink.add
+
+    def add(self, *chunk):  # the writer is still busy with a chunk when the next one fails
+        time.sleep(0.3)
+        slow_add(self, *chunk)
+
+    monkeypatch.setattr(runner.FileSink, "add", add)
+    with pytest.raises(RuntimeError):
+        runner.run(chunk_fn(fail_at=10), deals=50, chunk_size=10, out=out)
+    assert not any(t.name == "cardlab-writer" for t in threading.enumerate())  # stopped before the clean-up
     assert list(tmp_path.iterdir()) == []
 
 
