@@ -9,6 +9,7 @@ ValueError: players: 6 is not allowed; choose 3, 4 or 5
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Callable, Mapping, NamedTuple
 
 
@@ -22,6 +23,16 @@ def check_choice(option: str, value, allowed) -> None:
     """Raise ``ValueError`` naming the option, the value and what is allowed."""
     if value not in allowed or isinstance(value, bool) != isinstance(next(iter(allowed)), bool):
         raise ValueError(f"{option}: {value!r} is not allowed; choose {allowed_text(allowed)}")
+
+
+def with_rules(base, game: str, rules: Mapping):
+    """``base`` (a game's frozen options) with ``rules`` replacing its fields, checked again by the
+    options class; a name that is not one of its fields raises ``ValueError`` listing the game's options."""
+    names = [f.name for f in fields(base)]
+    unknown = sorted(set(rules) - set(names))
+    if unknown:
+        raise ValueError(f"option {unknown[0]!r} is unknown; {game} options are {', '.join(names)}")
+    return type(base)(**{**base.to_dict(), **rules})
 
 
 def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]:

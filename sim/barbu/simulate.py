@@ -20,21 +20,17 @@ from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DO
                              BarbuOptions, check_choice, contract_total, scoring_tables)
 from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope, refuse
 from cardlab.sim.diskcache import cached_on_disk
-from cardlab.sim.options import parse_per_seat
+from cardlab.sim.options import parse_per_seat, with_rules
 from cardlab.sim.rng import check_seed
 
 
 def make_options(options: BarbuOptions | None = None, **rules) -> BarbuOptions:
     """``options`` updated with keyword rule options; unknown names raise a clear ``ValueError``."""
-    names = [f.name for f in fields(BarbuOptions)]
-    unknown = sorted(set(rules) - set(names))
-    for name in unknown:
+    not_rules = sorted(set(rules) - {f.name for f in fields(BarbuOptions)})
+    for name in not_rules:
         if name in BARBU_SCOPE:  # a run option this call does not take (contract, double_policy)
             raise refuse(name, rules[name])
-    if unknown:
-        raise ValueError(f"option {unknown[0]!r} is unknown; Barbu options are {', '.join(names)}")
-    base = (options or BarbuOptions()).to_dict()
-    return BarbuOptions(**{**base, **rules})
+    return with_rules(options or BarbuOptions(), "Barbu", rules)
 
 
 def parse_contracts(contract) -> tuple[str, ...]:

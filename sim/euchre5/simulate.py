@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -14,7 +14,7 @@ from cardlab.sim.euchre5.kernels import (N_RES, RES_ALONE, RES_CALLED, RES_DEALE
                                          play_games_nb)
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.euchre5 import search_play
-from cardlab.sim.options import parse_per_seat
+from cardlab.sim.options import parse_per_seat, with_rules
 from cardlab.sim.rng import check_seed
 
 if TYPE_CHECKING:
@@ -28,12 +28,7 @@ _RES = dict(dealer=RES_DEALER, maker=RES_MAKER, trump=RES_TRUMP, round=RES_ROUND
 
 def make_options(options: Euchre5Options | None = None, **rules) -> Euchre5Options:
     """``options`` updated with keyword rule options; unknown names raise a clear ``ValueError``."""
-    names = [f.name for f in fields(Euchre5Options)]
-    unknown = sorted(set(rules) - set(names))
-    if unknown:
-        raise ValueError(f"option {unknown[0]!r} is unknown; Euchre for five options are {', '.join(names)}")
-    base = (options or Euchre5Options()).to_dict()
-    return Euchre5Options(**{**base, **rules})
+    return with_rules(options or Euchre5Options(), "Euchre for five", rules)
 
 
 def result_columns(results: np.ndarray) -> dict:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -15,7 +15,7 @@ from cardlab.sim.minchiate.referee import RefereeError, referee_deal
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions, card_name
 from cardlab.sim.minchiate.search_play import (DEFAULT_WORLDS, POLICY_NAMES, check_search_options, describe_searches,
                                                json_searches, search_games, search_raw, uses_search)
-from cardlab.sim.options import parse_per_seat
+from cardlab.sim.options import parse_per_seat, with_rules
 from cardlab.sim.rng import check_seed
 
 if TYPE_CHECKING:
@@ -24,12 +24,7 @@ if TYPE_CHECKING:
 
 def make_options(options: MinchiateOptions | None = None, **rules) -> MinchiateOptions:
     """``options`` updated with keyword rule options; unknown names raise a clear ``ValueError``."""
-    names = [f.name for f in fields(MinchiateOptions)]
-    unknown = sorted(set(rules) - set(names))
-    if unknown:
-        raise ValueError(f"{unknown[0]}: is not a Minchiate option; the options are {', '.join(names)}")
-    base = (options or MinchiateOptions()).to_dict()
-    return MinchiateOptions(**{**base, **rules})
+    return with_rules(options or MinchiateOptions(), "Minchiate", rules)
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.options import parse_per_seat
+from cardlab.sim.options import parse_per_seat, with_rules
 from cardlab.sim.rami.kernels import DECK_MAX, EVENT_NAMES, LOG_ROWS, LOG_W, MAX_ROUNDS, play_games_nb, play_rounds_nb
 from cardlab.sim.rami.policies import POLICY_NAMES
 from cardlab.sim.rami.rules import RamiOptions, card_name
@@ -26,12 +26,7 @@ SEAT_POLICIES = POLICY_NAMES + ("search",)  # search: sim.rami.search (kernel id
 
 def make_options(options: RamiOptions | None = None, **rules) -> RamiOptions:
     """``options`` updated with keyword rule options; unknown names raise a clear ``ValueError``."""
-    names = [f.name for f in fields(RamiOptions)]
-    unknown = sorted(set(rules) - set(names))
-    if unknown:
-        raise ValueError(f"option {unknown[0]!r} is unknown; Rami options are {', '.join(names)}")
-    base = (options or RamiOptions()).to_dict()
-    return RamiOptions(**{**base, **rules})
+    return with_rules(options or RamiOptions(), "Rami", rules)
 
 
 @dataclass(frozen=True)
