@@ -173,6 +173,82 @@ def settle(delta, resti, max_delta):
     return delta, max(max_delta, a)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def single_card(legal_lo, legal_hi):
+    """The only legal card, or -1 when there is a choice."""
+    if legal_hi == ZERO and legal_lo & (legal_lo - ONE) == ZERO:
+        return ctz(legal_lo)
+    if legal_lo == ZERO and legal_hi & (legal_hi - ONE) == ZERO:
+        return ctz(legal_hi) + SUIT_BASE
+    return -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def heuristic_move_nb(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
+                      fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi):
+    """The heuristic's card for seat ``p``. Unseen by it: what is neither in its hand, the Fola nor played,
+    nor a discard it has seen (its own, before the first trick; both, once that trick has shown them)."""
+    known_lo, known_hi = fola_lo | played_lo | hand_lo, fola_hi | played_hi | hand_hi
+    if trick > 0 or p == cutter:
+        known_lo |= cd_lo
+        known_hi |= cd_hi
+    if trick > 0 or p == dealer:
+        known_lo |= dd_lo
+        known_hi |= dd_hi
+    return heuristic_card(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
+                          ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def put_card_nb(c, p, n, hand_lo, hand_hi, cards, seats, led, trump_played, win_seat, win_card):
+    """Seat ``p`` plays ``c`` as the trick's ``n``-th card. Returns the led suit, whether a trump has been
+    played, and the seat and card winning so far: the Matto leads no suit and wins nothing."""
+    hand_lo[p] &= ~lo_bit(c)
+    hand_hi[p] &= ~hi_bit(c)
+    cards[n] = c
+    seats[n] = p
+    if c != MATTO:
+        if led == NO_SUIT:
+            led = suit_of_nb(c)
+        if c < N_TRUMPS:
+            trump_played = True
+        if beats(c, win_card, led):
+            win_seat, win_card = p, c
+    return led, trump_played, win_seat, win_card
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def end_trick_nb(opts, trick, led, led_suits, cards, seats, win_seat, pile_lo, pile_hi, tricks, cutter, dealer,
+                 cd_lo, cd_hi, dd_lo, dd_hi):
+    """Close a trick: its plain suit counts as led, its cards go to ``win_seat``'s team (an excused Matto to
+    its owner's team), and after the first trick the discards join their teams' piles when they score for
+    their owners. Returns the led suits, the points taken from the other team and whether the Matto is owed."""
+    if led >= 0 and led < 4:
+        led_suits |= 1 << led
+    w = win_seat % 2
+    tricks[w] += 1
+    pts = 0
+    owed = False
+    for n in range(4):
+        c = cards[n]
+        if c == MATTO:
+            owner = seats[n] % 2
+            pile_lo[owner] |= LO_MATTO
+            if owner != w:
+                owed = True
+            continue
+        if seats[n] % 2 != w:
+            pts += CARD_VALUES[c]
+        pile_lo[w] |= lo_bit(c)
+        pile_hi[w] |= hi_bit(c)
+    if trick == 0 and opts[OPT.DISCARDS_OWN] != 0:
+        pile_lo[cutter % 2] |= cd_lo
+        pile_hi[cutter % 2] |= cd_hi
+        pile_lo[dealer % 2] |= dd_lo
+        pile_hi[dealer % 2] |= dd_hi
+    return led_suits, pts, owed
+
+
 @njit(cache=True, error_model="numpy")
 def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
     """Discard ``n`` cards by policy (legal ones), then by the fallback order; logs them. Returns (state, lo, hi)."""
@@ -432,64 +508,30 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
             p = (leader + n) % 4
             first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
             legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
-            if (legal_lo & (legal_lo - ONE)) == ZERO and legal_hi == ZERO or \
-                    legal_lo == ZERO and (legal_hi & (legal_hi - ONE)) == ZERO:
-                c = ctz(legal_lo) if legal_lo else ctz(legal_hi) + SUIT_BASE  # a forced card: no decision
+            c = single_card(legal_lo, legal_hi)
+            if c >= 0:
+                pass  # a forced card: no decision
             elif policies[p] == HEURISTIC:
-                known_lo, known_hi = fola_lo | played_lo | hand_lo[p], fola_hi | played_hi | hand_hi[p]
-                if trick > 0 or p == cutter:
-                    known_lo |= cd_lo
-                    known_hi |= cd_hi
-                if trick > 0 or p == dealer:
-                    known_lo |= dd_lo
-                    known_hi |= dd_hi
-                c = heuristic_card(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
-                                   win_card, ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI)
+                c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
+                                      trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
+                                      dd_lo, dd_hi)
             else:
                 state, c = random_card(state, legal_lo, legal_hi)
-            hand_lo[p] &= ~lo_bit(c)
-            hand_hi[p] &= ~hi_bit(c)
             played_lo |= lo_bit(c)
             played_hi |= hi_bit(c)
-            cards[n] = c
-            seats[n] = p
+            if c == MATTO:
+                matto_owner = p
+            led, trump_played, win_seat, win_card = put_card_nb(c, p, n, hand_lo, hand_hi, cards, seats, led,
+                                                                trump_played, win_seat, win_card)
             if record:
                 log[plays] = c
             plays += 1
-            if c == MATTO:
-                matto_owner = p
-                continue
-            if led == NO_SUIT:
-                led = suit_of_nb(c)
-            if c < N_TRUMPS:
-                trump_played = True
-            if beats(c, win_card, led):
-                win_seat, win_card = p, c
-        if led >= 0 and led < 4:
-            led_suits |= 1 << led
-        w = win_seat % 2
-        tricks[w] += 1
-        pts = 0
-        for n in range(4):
-            c = cards[n]
-            if c == MATTO:
-                owner = seats[n] % 2
-                pile_lo[owner] |= LO_MATTO
-                if owner != w:
-                    matto_owed = True
-                continue
-            if seats[n] % 2 != w:
-                pts += CARD_VALUES[c]
-            pile_lo[w] |= lo_bit(c)
-            pile_hi[w] |= hi_bit(c)
-        src[8 * w + SRC_CAPTURES] += pts
-        delta += pts if w == 0 else -pts
+        led_suits, pts, owed = end_trick_nb(opts, trick, led, led_suits, cards, seats, win_seat, pile_lo, pile_hi,
+                                            tricks, cutter, dealer, cd_lo, cd_hi, dd_lo, dd_hi)
+        matto_owed = matto_owed or owed
+        src[8 * (win_seat % 2) + SRC_CAPTURES] += pts
+        delta += pts if win_seat % 2 == 0 else -pts
         delta, max_delta = settle(delta, resti, max_delta)
-        if trick == 0 and opts[OPT.DISCARDS_OWN] != 0:
-            pile_lo[cutter % 2] |= cd_lo
-            pile_hi[cutter % 2] |= cd_hi
-            pile_lo[dealer % 2] |= dd_lo
-            pile_hi[dealer % 2] |= dd_hi
         leader = win_seat
     last_team = leader % 2
     finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, delta, max_delta, resti, out,

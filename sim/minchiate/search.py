@@ -57,10 +57,11 @@ from cardlab.sim.cards import ONE, ZERO, ctz, popcount
 from cardlab.sim.minchiate.combos import (HIGH_RUN, HIGH_SHIFT, LOW_RUN, M_C3, M_C4, M_C5_ALL, M_C5_HIGH, M_C5_LOW,
                                           M_KINGS, M_MATTO)
 from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, WORK_SIZE, end_points_nb,
-                                           finish_deal_nb, hi_bit, legal_cards, lo_bit, settle, setup_deal_nb)
+                                           end_trick_nb, finish_deal_nb, heuristic_move_nb, hi_bit, legal_cards, lo_bit,
+                                           put_card_nb, settle, setup_deal_nb, single_card)
 from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, HEURISTIC, LO_MATTO, LO_TRUMPS, NO_SUIT, RANDOM,
-                                            beats, heuristic_card, random_card, suit_of_nb)
-from cardlab.sim.minchiate.rules import CARD_VALUES, MATTO, N_CARDS, N_TRUMPS, OPT, SUIT_BASE
+                                            random_card)
+from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.rng import below_n, deal_state, mix64
 
 SEARCH = 2  # policy id after heuristic (0) and random (1)
@@ -86,16 +87,6 @@ def _in(lo, hi, c):
     if c <= MATTO:
         return (lo >> np.uint64(c)) & ONE != ZERO
     return (hi >> np.uint64(c - SUIT_BASE)) & ONE != ZERO
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def single_card(legal_lo, legal_hi):
-    """The only legal card, or -1 when there is a choice."""
-    if legal_hi == ZERO and legal_lo & (legal_lo - ONE) == ZERO:
-        return ctz(legal_lo)
-    if legal_lo == ZERO and legal_hi & (legal_hi - ONE) == ZERO:
-        return ctz(legal_hi) + SUIT_BASE
-    return -1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -172,44 +163,6 @@ def shown_absent_nb(c, cand_lo, cand_hi, led, first_of_suit, trump_played):
 
 
 @njit(cache=True, error_model="numpy")
-def heuristic_move_nb(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
-                      fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi):
-    """The heuristic's card for seat ``p``, knowing what ``kernels.play_deal_nb`` lets it know."""
-    known_lo, known_hi = fola_lo | played_lo | hand_lo, fola_hi | played_hi | hand_hi
-    if trick > 0 or p == cutter:
-        known_lo |= cd_lo
-        known_hi |= cd_hi
-    if trick > 0 or p == dealer:
-        known_lo |= dd_lo
-        known_hi |= dd_hi
-    return heuristic_card(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
-                          ~known_lo & LO_ALL, ~known_hi & DECK_HI)
-
-
-@njit(cache=True, error_model="numpy")
-def close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks):
-    """Give the trick to ``win_seat``'s team (an excused Matto to its owner's team); returns the points
-    captured and whether the Matto is owed."""
-    w = win_seat % 2
-    tricks[w] += 1
-    pts = 0
-    owed = False
-    for n in range(4):
-        c = cards[n]
-        if c == MATTO:
-            owner = seats[n] % 2
-            pile_lo[owner] |= LO_MATTO
-            if owner != w:
-                owed = True
-            continue
-        if seats[n] % 2 != w:
-            pts += CARD_VALUES[c]
-        pile_lo[w] |= lo_bit(c)
-        pile_hi[w] |= hi_bit(c)
-    return pts, owed
-
-
-@njit(cache=True, error_model="numpy")
 def rollout_nb(opts, rollout, state, first_card, dealer, cutter, t, n, leader, led, trump_played, win_seat, win_card,
                led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats,
                played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, src, combo_scratch):
@@ -238,32 +191,17 @@ def rollout_nb(opts, rollout, state, first_card, dealer, cutter, t, n, leader, l
                                               cd_lo, cd_hi, dd_lo, dd_hi)
                     else:
                         state, c = random_card(state, legal_lo, legal_hi)
-            hand_lo[p] &= ~lo_bit(c)
-            hand_hi[p] &= ~hi_bit(c)
             played_lo |= lo_bit(c)
             played_hi |= hi_bit(c)
-            cards[n] = c
-            seats[n] = p
-            n += 1
             if c == MATTO:
                 matto_owner = p
-                continue
-            if led == NO_SUIT:
-                led = suit_of_nb(c)
-            if c < N_TRUMPS:
-                trump_played = True
-            if beats(c, win_card, led):
-                win_seat, win_card = p, c
-        if led >= 0 and led < 4:
-            led_suits |= 1 << led
-        pts, owed = close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks)
+            led, trump_played, win_seat, win_card = put_card_nb(c, p, n, hand_lo, hand_hi, cards, seats, led,
+                                                                trump_played, win_seat, win_card)
+            n += 1
+        led_suits, pts, owed = end_trick_nb(opts, t, led, led_suits, cards, seats, win_seat, pile_lo, pile_hi, tricks,
+                                            cutter, dealer, cd_lo, cd_hi, dd_lo, dd_hi)
         matto_owed = matto_owed or owed
         diff += pts if win_seat % 2 == 0 else -pts
-        if t == 0 and opts[OPT.DISCARDS_OWN] != 0:
-            pile_lo[cutter % 2] |= cd_lo
-            pile_hi[cutter % 2] |= cd_hi
-            pile_lo[dealer % 2] |= dd_lo
-            pile_hi[dealer % 2] |= dd_hi
         leader = win_seat
         t += 1
         n = 0
@@ -639,37 +577,21 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, w
                                              led, first_of_suit, trump_played)
                 excluded_lo[p] |= a_lo
                 excluded_hi[p] |= a_hi
-            hand_lo[p] &= ~lo_bit(c)
-            hand_hi[p] &= ~hi_bit(c)
             played_lo |= lo_bit(c)
             played_hi |= hi_bit(c)
-            cards[n] = c
-            seats[n] = p
+            if c == MATTO:
+                matto_owner = p
+            led, trump_played, win_seat, win_card = put_card_nb(c, p, n, hand_lo, hand_hi, cards, seats, led,
+                                                                trump_played, win_seat, win_card)
             if record:
                 log[plays] = c
             plays += 1
-            if c == MATTO:
-                matto_owner = p
-                continue
-            if led == NO_SUIT:
-                led = suit_of_nb(c)
-            if c < N_TRUMPS:
-                trump_played = True
-            if beats(c, win_card, led):
-                win_seat, win_card = p, c
-        if led >= 0 and led < 4:
-            led_suits |= 1 << led
-        pts, owed = close_trick_nb(cards, seats, win_seat, pile_lo, pile_hi, tricks)
+        led_suits, pts, owed = end_trick_nb(opts, trick, led, led_suits, cards, seats, win_seat, pile_lo, pile_hi,
+                                            tricks, cutter, dealer, cd_lo, cd_hi, dd_lo, dd_hi)
         matto_owed = matto_owed or owed
-        w = win_seat % 2
-        src[8 * w + SRC_CAPTURES] += pts
-        delta += pts if w == 0 else -pts
+        src[8 * (win_seat % 2) + SRC_CAPTURES] += pts
+        delta += pts if win_seat % 2 == 0 else -pts
         delta, max_delta = settle(delta, resti, max_delta)
-        if trick == 0 and opts[OPT.DISCARDS_OWN] != 0:
-            pile_lo[cutter % 2] |= cd_lo
-            pile_hi[cutter % 2] |= cd_hi
-            pile_lo[dealer % 2] |= dd_lo
-            pile_hi[dealer % 2] |= dd_hi
         leader = win_seat
     finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, leader % 2, delta, max_delta, resti, out,
                    combo_scratch)
