@@ -391,6 +391,20 @@ def _workspace(P):
             np.zeros((4, P), np.int64))
 
 
+@njit(cache=True, inline="always")
+def store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score):
+    """Row ``row`` of the round columns: its dealer, turns, blocked and rami-sec flags, and each seat's result."""
+    dealer[row] = dl
+    turns[row] = tn
+    blocked[row] = bl
+    rami_sec[row] = rs
+    for p in range(res.shape[1]):
+        won[row, p] = res[R_WON, p]
+        opened[row, p] = res[R_OPENED, p]
+        hand_value[row, p] = res[R_HAND, p]
+        score[row, p] = res[R_SCORE, p]
+
+
 @njit(cache=True, parallel=True)
 def play_rounds_nb(seed, first, count, o, pols, dealer, turns, blocked, rami_sec, won, opened, hand_value, score,
                    logs, log_rows, decks):
@@ -414,17 +428,9 @@ def play_rounds_nb(seed, first, count, o, pols, dealer, turns, blocked, rami_sec
             deck_log = decks[d] if record else no_deck
             state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch, log,
                                                   deck_log, res)
-            dealer[d] = dl
-            turns[d] = tn
-            blocked[d] = bl
-            rami_sec[d] = rs
+            store_round_nb(d, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
             if record:
                 log_rows[d] = li
-            for p in range(P):
-                won[d, p] = res[R_WON, p]
-                opened[d, p] = res[R_OPENED, p]
-                hand_value[d, p] = res[R_HAND, p]
-                score[d, p] = res[R_SCORE, p]
 
 
 @njit(cache=True)
@@ -471,15 +477,9 @@ def play_games_nb(seed, first, count, o, pols, max_rounds, rounds, dealer, turns
                 table[:, :] = 0
                 state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch,
                                                       no_log, no_deck, res)
-                dealer[row] = dl
-                turns[row] = tn
-                blocked[row] = bl
-                rami_sec[row] = rs
+                store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value,
+                               score)
                 for p in range(P):
-                    won[row, p] = res[R_WON, p]
-                    opened[row, p] = res[R_OPENED, p]
-                    hand_value[row, p] = res[R_HAND, p]
-                    score[row, p] = res[R_SCORE, p]
                     totals[p] += res[R_SCORE, p]
                     total[row, p] = totals[p]
                 r += 1

@@ -51,7 +51,9 @@ identically here and there, and results never depend on threads or chunks.
 
 The round is played by the same steps as ``kernels.play_round_nb`` (split here into the
 turn's phases so a rollout can start at a decision); the tests check that both give the same
-rounds for heuristic and random tables.
+rounds for heuristic and random tables. The plain kernel keeps its own loop for speed: run
+through these phases (the turn's scalars in ``sc``, the seats' flags in ``seats``) it played
+7-8% fewer rounds per second, with rows bit-identical, inlined or not.
 """
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ from numba import njit, prange
 from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW, EV_OPEN, EV_OUT, EV_RECYCLE,
                                       EV_TAKE, LOG_W, MAX_TURNS, PLAN_LAYOFF, PLAN_NONE, PLAN_OPEN, PLAN_RETRIEVE,
                                       R_HAND, R_OPENED, R_SCORE, R_WON, game_over_nb, lay_melds, layoff, log_event,
-                                      retrieve, round_scores, shuffle, take_plan)
+                                      retrieve, round_scores, shuffle, store_round_nb, take_plan)
 from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards, best_melds_nb, in_natural_meld,
                                     isolated, layoff_slot, new_scratch_nb)
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
@@ -220,7 +222,6 @@ def draw_nb(sc, take, o, hands, deck, pile, seats, log):
 @njit(cache=True)
 def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
     """Everything between the draw and the discard, as ``play_round_nb`` plays it. Returns (stream, gone out)."""
-    P = o[OPT.players]
     n_cards = 104 + o[OPT.n_jokers]
     jmax = o[OPT.jokers_per_meld]
     min_left = 1 if o[OPT.go_out_requires_discard] else 0
@@ -687,18 +688,10 @@ def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, deal
         mlog = means[d] if record else np.zeros((0, MEAN_W), np.float64)
         _, tn, bl, rs, li, mi = play_search_round_nb(seed, deal, 0, deal_state(seed, deal), dl, o, pols, worlds,
                                                      rollout, shortlist, log, deck_log, res, mlog)
-        dealer[d] = dl
-        turns[d] = tn
-        blocked[d] = bl
-        rami_sec[d] = rs
+        store_round_nb(d, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
         if record:
             log_rows[d] = li
             mean_rows[d] = mi
-        for p in range(P):
-            won[d, p] = res[R_WON, p]
-            opened[d, p] = res[R_OPENED, p]
-            hand_value[d, p] = res[R_HAND, p]
-            score[d, p] = res[R_SCORE, p]
 
 
 @njit(cache=True, parallel=True)
@@ -722,15 +715,8 @@ def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist
             row = g * max_rounds + r
             state, tn, bl, rs, _, _ = play_search_round_nb(seed, first + g, r, state, dl, o, pols, worlds, rollout,
                                                            shortlist, no_log, no_deck, res, no_means)
-            dealer[row] = dl
-            turns[row] = tn
-            blocked[row] = bl
-            rami_sec[row] = rs
+            store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
             for p in range(P):
-                won[row, p] = res[R_WON, p]
-                opened[row, p] = res[R_OPENED, p]
-                hand_value[row, p] = res[R_HAND, p]
-                score[row, p] = res[R_SCORE, p]
                 totals[p] += res[R_SCORE, p]
                 total[row, p] = totals[p]
             r += 1
