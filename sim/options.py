@@ -35,6 +35,16 @@ def with_rules(base, game: str, rules: Mapping):
     return type(base)(**{**base.to_dict(), **rules})
 
 
+def command_options(args, rule_flags, **converted) -> dict:
+    """A parsed command line's rule options (``rule_flags``, with ``converted`` values replacing the parsed
+    ones), policy and seed, and the search settings when given (they need a search seat)."""
+    out = dict({name: getattr(args, name) for name in rule_flags}, **converted, policy=args.policy, seed=args.seed)
+    for name in ("search_worlds", "search_rollout"):
+        if getattr(args, name, None) is not None:
+            out[name] = getattr(args, name)
+    return out
+
+
 def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]:
     """One name for every seat, or one per seat (sequence or comma-separated string), each in ``allowed``."""
     if isinstance(value, str):

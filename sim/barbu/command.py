@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from cardlab.sim.options import command_options
+
 STUDIES = {
     "trumps": "each Trumps deal played once with each suit as trump",
     "contracts": "every deal played under every contract",
@@ -95,13 +97,7 @@ def _table(text):
 
 def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
-    out = {name: getattr(args, name) for name in RULE_FLAGS}
-    out["domino_table"] = _table(args.domino_table)
-    out = dict(out, policy=args.policy, seed=args.seed)
-    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
-        if getattr(args, name) is not None:
-            out[name] = getattr(args, name)
-    return out
+    return command_options(args, RULE_FLAGS, domino_table=_table(args.domino_table))
 
 
 def _spell(name: str) -> str:

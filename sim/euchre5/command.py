@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from cardlab.sim.options import command_options
+
 STUDIES = {
     "trumps": "every hand played with each seat as maker and each trump suit (paired)",
     "strength": "random, heuristic and search seats in paired matches on the same hands",
@@ -66,11 +68,7 @@ def _span(value) -> str:
 
 def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
-    out = dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
-    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
-        if getattr(args, name, None) is not None:
-            out[name] = getattr(args, name)
-    return out
+    return command_options(args, RULE_FLAGS)
 
 
 def simulate(args, *, threads, chunk_size, progress, out):

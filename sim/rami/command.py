@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from cardlab.sim.options import command_options
+
 STUDIES = {
     "threshold": "every round played with the opening threshold at 30, 40 and 51",
     "options": "every round played with the defaults and with each other rule option switched",
@@ -64,11 +66,7 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
 
 def rules(args) -> dict:
     """The rule options and seed/policy of a parsed command line."""
-    out = dict({name: getattr(args, name) for name in RULE_FLAGS}, policy=args.policy, seed=args.seed)
-    for name in ("search_worlds", "search_rollout"):  # given only when set: they need a search seat
-        if getattr(args, name, None) is not None:
-            out[name] = getattr(args, name)
-    return out
+    return command_options(args, RULE_FLAGS)
 
 
 def simulate(args, *, threads, chunk_size, progress, out):
