@@ -9,6 +9,7 @@ ValueError: players: 6 is not allowed; choose 3, 4 or 5
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import fields
 from typing import Callable, Mapping, NamedTuple
 
@@ -43,6 +44,21 @@ def command_options(args, rule_flags, **converted) -> dict:
         if getattr(args, name, None) is not None:
             out[name] = getattr(args, name)
     return out
+
+
+def search_settings(searching: bool, worlds, rollout, *, default_worlds: int, max_worlds: int,
+                    rollouts) -> tuple[int, str]:
+    """``(search_worlds, search_rollout)`` with their defaults: the worlds an integer from 1 to ``max_worlds``,
+    the rollout policy one of ``rollouts``; either given when no seat searches is an error."""
+    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
+        if value is not None and not searching:
+            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
+    worlds = default_worlds if worlds is None else worlds
+    if isinstance(worlds, bool) or not isinstance(worlds, numbers.Integral) or not 1 <= worlds <= max_worlds:
+        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {max_worlds}")
+    rollout = "heuristic" if rollout is None else rollout
+    check_choice("search_rollout", rollout, rollouts)
+    return int(worlds), rollout
 
 
 def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]:

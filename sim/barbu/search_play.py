@@ -14,10 +14,10 @@ from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES
 from cardlab.sim.barbu.search_deals import play_search_deals_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
-from cardlab.sim.options import check_choice
+from cardlab.sim.options import search_settings
 from cardlab.sim.cards import card_name
 
-__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_rollout", "check_search_options", "check_worlds",
+__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_search_options",
            "describe_contract_search", "describe_searches", "search_columns", "uses_search"]
 
 
@@ -26,26 +26,10 @@ def uses_search(policies) -> bool:
     return any(p == POLICY.SEARCH or p == "search" for p in policies)
 
 
-def check_worlds(worlds) -> int:
-    """Validate ``search_worlds``: an integer from 1 to ``MAX_WORLDS``."""
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
-        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
-    return int(worlds)
-
-
-def check_rollout(rollout) -> str:
-    """Validate ``search_rollout``: the policy every seat plays in the search's rollouts."""
-    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
-    return rollout
-
-
 def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
     """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
-        if value is not None and not uses_search(policies):
-            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
-    return (check_worlds(DEFAULT_WORLDS if worlds is None else worlds),
-            check_rollout("heuristic" if rollout is None else rollout))
+    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
+                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
 
 
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):

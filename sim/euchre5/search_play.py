@@ -15,7 +15,7 @@ from cardlab.sim.cards import SUIT_SYMBOLS, card_name
 from cardlab.sim.euchre5.rules import ACTION_KINDS, KITTY, MAX_ACTIONS, PLAYERS
 from cardlab.sim.euchre5.search import (ALONE_COL, DEFAULT_WORLDS, MAX_WORLDS, PASS_COL, POLICY_NAMES,
                                         ROLLOUT_NAMES, SEARCH, play_search_deals_nb, play_search_games_nb)
-from cardlab.sim.options import check_choice
+from cardlab.sim.options import search_settings
 
 __all__ = ["DEFAULT_WORLDS", "POLICY_NAMES", "ROLLOUT_NAMES", "check_search_options", "describe_searches",
            "search_columns", "search_game_columns", "search_records", "uses_search"]
@@ -27,16 +27,9 @@ def uses_search(policies) -> bool:
 
 
 def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
-    """``(search_worlds, search_rollout)`` with their defaults; either given without a search seat is an error."""
-    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
-        if value is not None and not uses_search(policies):
-            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
-    worlds = DEFAULT_WORLDS if worlds is None else worlds
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
-        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
-    rollout = "heuristic" if rollout is None else rollout
-    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
-    return int(worlds), rollout
+    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
+    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
+                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
 
 
 def _search_args(study) -> tuple:

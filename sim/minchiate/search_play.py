@@ -13,7 +13,7 @@ from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, LOG_WIDTH
 from cardlab.sim.minchiate.rules import N_CARDS, card_name
 from cardlab.sim.minchiate.search import (DEFAULT_WORLDS, MAX_WORLDS, N_MOVES, POLICY_NAMES, ROLLOUT_NAMES,
                                           play_search_deals_nb, play_search_games_nb)
-from cardlab.sim.options import check_choice
+from cardlab.sim.options import search_settings
 
 __all__ = ["DEFAULT_WORLDS", "POLICY_NAMES", "ROLLOUT_NAMES", "check_search_options", "describe_searches",
            "json_searches", "search_games", "search_raw", "uses_search"]
@@ -24,21 +24,10 @@ def uses_search(policies) -> bool:
     return any(p == "search" or (not isinstance(p, str) and p == POLICY_NAMES.index("search")) for p in policies)
 
 
-def check_worlds(worlds) -> int:
-    """Validate ``search_worlds``: an integer from 1 to ``MAX_WORLDS``."""
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
-        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
-    return int(worlds)
-
-
 def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
     """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
-        if value is not None and not uses_search(policies):
-            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
-    rollout = "heuristic" if rollout is None else rollout
-    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
-    return check_worlds(DEFAULT_WORLDS if worlds is None else worlds), rollout
+    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
+                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
 
 
 def search_raw(study, deals, *, record: bool = False, policies=None):

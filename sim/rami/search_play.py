@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardlab.sim.options import check_choice
+from cardlab.sim.options import search_settings
 from cardlab.sim.rami.kernels import DECK_MAX, LOG_ROWS, LOG_W
 from cardlab.sim.rami.rules import card_name
 from cardlab.sim.rami.search import (DEFAULT_WORLDS, MAX_WORLDS, MEAN_ROWS, MEAN_W, PHASE_DRAW, ROLLOUT_NAMES, SEARCH,
@@ -23,21 +23,10 @@ def uses_search(policies) -> bool:
     return any(p == "search" or (not isinstance(p, str) and p == SEARCH) for p in policies)
 
 
-def check_worlds(worlds) -> int:
-    """Validate ``search_worlds``: an integer from 1 to ``MAX_WORLDS``."""
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
-        raise ValueError(f"search_worlds: {worlds!r} is not allowed; use an integer from 1 to {MAX_WORLDS}")
-    return int(worlds)
-
-
 def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
     """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    for name, value in (("search_worlds", worlds), ("search_rollout", rollout)):
-        if value is not None and not uses_search(policies):
-            raise ValueError(f"{name}: {value!r} needs a search seat (policy 'search')")
-    rollout = "heuristic" if rollout is None else rollout
-    check_choice("search_rollout", rollout, ROLLOUT_NAMES)
-    return check_worlds(DEFAULT_WORLDS if worlds is None else worlds), rollout
+    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
+                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
 
 
 def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=None, shortlist: int = SHORTLIST):
