@@ -636,15 +636,18 @@ class _Writer:
             raise self.error
         self.queue.put((start, count, result))
 
-    def finish(self):
-        """Write everything queued, stop the thread; re-raise a writing error."""
+    def _stop(self):
         while True:
             try:
                 self.queue.put(None)
                 self.thread.join()
-                break
-            except KeyboardInterrupt:  # a second Ctrl-C while the last chunks are written: keep writing
+                return
+            except KeyboardInterrupt:  # a second Ctrl-C while the last chunk is written: keep waiting
                 continue
+
+    def finish(self):
+        """Write everything queued, stop the thread; re-raise a writing error."""
+        self._stop()
         if self.error is not None:
             raise self.error
 
@@ -652,8 +655,7 @@ class _Writer:
         """The run failed: skip the chunks still queued and wait for the one being written, so the
         sink's clean-up runs after the thread's last write, never before it."""
         self.abandoned = True
-        self.queue.put(None)
-        self.thread.join()
+        self._stop()
 
 
 @contextlib.contextmanager
