@@ -2,7 +2,9 @@
 consistently with what the table has shown, and the pick of the best searched candidate.
 
 Shared by every game's search over one 64-bit card mask per seat (Barbu, Euchre for five); it
-knows no rules: a game passes, per seat, the cards that seat has shown it cannot hold.
+knows no rules: a game passes, per seat, the cards that seat has shown it cannot hold. Minchiate's
+sampler, over two-word hands and hidden discard piles, keeps its own card lists but shares the Hall
+bookkeeping (:func:`keeps_possible_nb`, :func:`take_card_nb`).
 
 **Sampling.** Unseen cards go one at a time, most constrained first (fewest seats that may
 hold them), to a seat that may hold them, with probability proportional to the cards that
@@ -98,23 +100,19 @@ def sample_world_nb(state, s, n, hands, excluded, world, slack):
                     continue
                 total = 0
                 for p in range(n):
-                    if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
+                    if T >> p & 1 and keeps_possible_nb(slack, n_sets, T, p):
                         total += need[p]
                 state, r = below_n(state, total)
                 q = -1
                 for p in range(n):
-                    if T >> p & 1 and _keeps_possible(slack, n_sets, T, p):
+                    if T >> p & 1 and keeps_possible_nb(slack, n_sets, T, p):
                         if r < need[p]:
                             q = p
                             break
                         r -= need[p]
                 world[q] |= bit(x)
                 need[q] -= 1
-                for S in range(n_sets):
-                    if S >> q & 1:
-                        slack[S] -= 1
-                    if S & T == T:
-                        slack[S] += 1
+                take_card_nb(slack, n_sets, T, q)
     left = popcount(unseen & ~constrained)
     m = unseen & ~constrained
     while m != ZERO:  # free cards: any seat with room, in proportion to its room
@@ -132,12 +130,23 @@ def sample_world_nb(state, s, n, hands, excluded, world, slack):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _keeps_possible(slack, n_sets, T, p):
-    """Whether giving a card that seats ``T`` may hold to seat ``p`` keeps Hall's condition.
+def keeps_possible_nb(slack, n_sets, T, p):
+    """Whether giving a card that holders ``T`` may hold to holder ``p`` keeps Hall's condition.
 
-    The seat sets that hold ``p`` lose a place; those holding all of ``T`` also lose a card to place.
+    The holder sets that hold ``p`` lose a place; those holding all of ``T`` also lose a card to place.
     """
     for S in range(n_sets):
         if S >> p & 1 and S & T != T and slack[S] < 1:
             return False
     return True
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def take_card_nb(slack, n_sets, T, q):
+    """Holder ``q`` took a card that holders ``T`` may hold: every holder set with ``q`` has a place less,
+    every set holding all of ``T`` a card less to place."""
+    for S in range(n_sets):
+        if S >> q & 1:
+            slack[S] -= 1
+        if S & T == T:
+            slack[S] += 1

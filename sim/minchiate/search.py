@@ -63,6 +63,7 @@ from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, HEURISTIC, L
                                             random_card)
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.rng import below_n, deal_state, mix64
+from cardlab.sim.worlds import keeps_possible_nb, take_card_nb
 
 SEARCH = 2  # policy id after heuristic (0) and random (1)
 POLICY_NAMES = ("heuristic", "random", "search")
@@ -292,15 +293,6 @@ def unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi
     return m, nh
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _keeps_possible(slack, n_sets, T, q):
-    """Whether giving a card that holders ``T`` may hold to holder ``q`` keeps Hall's condition."""
-    for S in range(n_sets):
-        if S >> q & 1 and S & T != T and slack[S] < 1:
-            return False
-    return True
-
-
 @njit(cache=True, error_model="numpy")
 def sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room):
     """Give each unseen card ``cards[i]`` (``i < m``) a holder ``assign[i]`` among ``allowed[i]``, each holder
@@ -337,13 +329,13 @@ def sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room):
                 continue
             total = 0
             for h in range(nh):
-                if T >> h & 1 and room[h] > 0 and _keeps_possible(slack, n_sets, T, h):
+                if T >> h & 1 and room[h] > 0 and keeps_possible_nb(slack, n_sets, T, h):
                     total += room[h]
             q = -1
             if total > 0:
                 state, r = below_n(state, total)
                 for h in range(nh):
-                    if T >> h & 1 and room[h] > 0 and _keeps_possible(slack, n_sets, T, h):
+                    if T >> h & 1 and room[h] > 0 and keeps_possible_nb(slack, n_sets, T, h):
                         if r < room[h]:
                             q = h
                             break
@@ -355,11 +347,7 @@ def sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room):
                         break
             assign[i] = q
             room[q] -= 1
-            for S in range(n_sets):
-                if S >> q & 1:
-                    slack[S] -= 1
-                if S & T == T:
-                    slack[S] += 1
+            take_card_nb(slack, n_sets, T, q)
     left = n_free
     for i in range(m):
         if allowed[i] != full:
