@@ -103,7 +103,7 @@ COMMANDS = {
 }
 
 VOLATILE = {"versions", "version", "cardlab", "numba", "numpy", "seconds", "elapsed", "started", "finished", "host",
-            "wall_seconds", "rate"}
+            "wall_seconds", "rate", "elapsed_s", "warmup_s"}
 
 
 def digest(data: bytes) -> str:

@@ -38,6 +38,22 @@ GAMES = {
 }
 
 
+#: Games that plug in through the game interface (:mod:`cardlab.sim.game`): name -> "module:object".
+INTERFACES = {
+    "rami": "cardlab.sim.rami.interface:RAMI",
+}
+
+
+def game(name: str):
+    """The registered :class:`~cardlab.sim.game.Game` of ``name`` (imports only its light interface module)."""
+    module, obj = INTERFACES[check_game(name)].split(":")
+    return getattr(importlib.import_module(module), obj)
+
+
+def has_interface(name: str) -> bool:
+    return name in INTERFACES
+
+
 def check_game(game: str) -> str:
     """The game's name, or a ``ValueError`` naming the registered games."""
     if game not in GAMES:
@@ -47,9 +63,14 @@ def check_game(game: str) -> str:
     return game
 
 
-def command(game: str) -> ModuleType:
-    """The game's command-line module ``cardlab.sim.<game>.command``."""
-    return importlib.import_module(f"cardlab.sim.{check_game(game)}.command")
+def command(name: str):
+    """The game's command line: built from its :class:`~cardlab.sim.game.Game`, or (a game not yet on the
+    interface) its module ``cardlab.sim.<game>.command``."""
+    if has_interface(name):
+        from cardlab.sim.command import GameCommand
+
+        return GameCommand(game(name))
+    return importlib.import_module(f"cardlab.sim.{check_game(name)}.command")
 
 
 def reports(game: str) -> ModuleType:

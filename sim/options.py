@@ -114,3 +114,171 @@ def check_scope(given: Mapping, table: Mapping[str, Scope], context: Mapping, *,
             where = scope.where.format_map(_Spelled(spell))
             head = label(name, value) if label else f"{name}: {value!r}"
             raise ValueError(f"{head} does not apply here; it applies {where}")
+
+
+# ------------------------------------------------------------------ options declared once, as field metadata
+
+_NO_DEFAULT = object()
+
+
+def option(default, help: str, *, choices=None, between=None, parse=None, applies: Scope | None = None,
+           group: str = "rules"):
+    """A field of a game's options dataclass, with what every other layer needs to know about it.
+
+    ``help`` is the one line the command line and the docs show; ``choices`` the allowed values
+    (checked by :func:`check_options`), or ``between=(low, high)`` for an integer range; ``parse``
+    turns the command line's text into the value (default: by the type of ``default``); ``applies``
+    says where the option applies (a :class:`Scope`; default everywhere); ``group`` the heading
+    its flag is listed under. Flags, checks, "does not apply here" errors and the options tables of
+    the docs all come from this one declaration.
+
+    >>> from dataclasses import dataclass, fields
+    >>> @dataclass(frozen=True)
+    ... class Demo:
+    ...     players: int = option(4, "seats at the table", choices=(3, 4, 5))
+    >>> fields(Demo)[0].metadata["help"]
+    'seats at the table'
+    """
+    from dataclasses import field
+
+    meta = {"help": help, "choices": None if choices is None else tuple(choices), "between": between,
+            "parse": parse, "applies": applies, "group": group}
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("option defaults must be immutable (use a tuple)")
+    return field(default=default, metadata=meta)
+
+
+def declared(options_cls) -> list:
+    """The fields of an options class that carry :func:`option` metadata, in declaration order."""
+    return [f for f in fields(options_cls) if "help" in f.metadata]
+
+
+def allowed_of(f) -> str:
+    """What a field allows, in words (for errors, ``--help`` and the docs)."""
+    meta = f.metadata
+    if meta.get("choices") is not None:
+        return allowed_text(meta["choices"])
+    if meta.get("between") is not None:
+        low, high = meta["between"]
+        return f"an integer from {low} to {high}"
+    if isinstance(f.default, bool) or f.type in ("bool", bool):
+        return "True or False"
+    return type(f.default).__name__
+
+
+def check_options(options) -> None:
+    """Check every declared field of ``options`` against its metadata: a bool is a bool (``None`` too
+    where that is the default), a value is one of its ``choices``, an integer lies ``between`` its
+    bounds. One ``ValueError`` naming the option, the value and what is allowed."""
+    for f in declared(type(options)):
+        value, meta = getattr(options, f.name), f.metadata
+        if meta["choices"] is not None:
+            check_choice(f.name, value, meta["choices"])
+        elif meta["between"] is not None:
+            low, high = meta["between"]
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+                raise ValueError(f"{f.name}: {value!r} is not allowed; use an integer from {low} to {high}")
+        elif isinstance(f.default, bool) or (f.default is None and f.type in ("bool | None", "bool")):
+            allowed = (True, False) if f.default is not None else (None, True, False)
+            if not (value is None and f.default is None) and not isinstance(value, bool):
+                raise ValueError(f"{f.name}: {value!r} is not allowed; choose {allowed_text(allowed)}")
+
+
+def given_options(options) -> dict:
+    """The options that differ from their defaults: what the user set."""
+    return {f.name: getattr(options, f.name) for f in fields(options) if getattr(options, f.name) != f.default}
+
+
+def options_table(options_cls) -> list[dict]:
+    """One row per declared option (name, flag, default, allowed, help): the docs' options table."""
+    return [{"option": f.name, "flag": "--" + f.name.replace("_", "-"), "default": f.default,
+             "allowed": allowed_of(f), "help": f.metadata["help"]} for f in declared(options_cls)]
+
+
+def parse_int(name: str):
+    """The command line's reader of an integer option: one line naming it when the text is not one."""
+    def parse(text):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{name}: {text!r} is not allowed; give an integer") from None
+    return parse
+
+
+def parse_ints(name: str, *, none: bool = False):
+    """The command line's reader of a comma list of integers (``45,25,10,0,-6``); ``none`` also allows
+    the word ``none`` (the option's ``None``)."""
+    def parse(text):
+        if none and text.strip().lower() == "none":
+            return None
+        try:
+            return tuple(int(v) for v in text.split(","))
+        except ValueError:
+            raise ValueError(f"{name}: {text!r} is not allowed; give integers separated by commas") from None
+    return parse
+
+
+def _parse_for(f):
+    if f.metadata.get("parse") is not None:
+        return f.metadata["parse"]
+    if isinstance(f.default, int):
+        return parse_int(f.name)
+    return str
+
+
+def _deferred(parse):
+    """Argparse calls a flag's type while parsing; a bad value is kept as an error and raised when the
+    options are built, so the message reads like every other option error (and like Python's)."""
+    def read(text):
+        try:
+            return parse(text)
+        except ValueError as err:
+            return _BadValue(err)
+    return read
+
+
+class _BadValue:
+    def __init__(self, error: ValueError):
+        self.error = error
+
+
+def add_option_flags(parser, options_cls, *, skip=()) -> None:
+    """One flag per declared option of ``options_cls``, in groups, spelled ``--name-with-dashes``; a
+    bool gets ``--name`` and ``--no-name``. Flags not given leave no attribute (read them back with
+    :func:`options_from_args`), so the options a user set are exactly those on the command line."""
+    import argparse
+
+    groups = {}
+    for f in declared(options_cls):
+        if f.name in skip:
+            continue
+        meta = f.metadata
+        group = groups.get(meta["group"])
+        if group is None:
+            group = groups[meta["group"]] = parser.add_argument_group(meta["group"])
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default
+        shown = ",".join(map(str, default)) if isinstance(default, tuple) else \
+            ("none" if default is None else str(default).lower() if isinstance(default, bool) else str(default))
+        text = f"{meta['help']} (default {shown})"
+        if isinstance(default, bool) or (default is None and meta["parse"] is None and meta["choices"] is None):
+            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
+                               help=text)
+        else:
+            if meta["choices"] is not None:
+                text = f"{meta['help']}: {', '.join('none' if c is None else str(c) for c in meta['choices'])} " \
+                       f"(default {shown})"
+            group.add_argument(flag, dest=f.name, type=_deferred(_parse_for(f)), default=argparse.SUPPRESS,
+                               metavar=f.name.upper(), help=text)
+
+
+def options_from_args(args, options_cls) -> dict:
+    """The rule options given on a parsed command line (see :func:`add_option_flags`), as keywords."""
+    out = {}
+    for f in declared(options_cls):
+        if hasattr(args, f.name):
+            value = getattr(args, f.name)
+            if isinstance(value, _BadValue):
+                raise value.error
+            out[f.name] = value
+    return out

@@ -25,6 +25,7 @@ from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_
                                     isolated, kind_at, layoff_slot, new_scratch_nb, retrieve_slot)
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, freed_joker_usable)
+from cardlab.sim.policy import POLICY
 from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, NEVER_OPENED_SURCHARGE, OPT
 from cardlab.sim.rng import below_n, deal_state
 
@@ -325,7 +326,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
                 state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
                 nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
                 tk_used = tk_used or used
-            meld_free[seat] = pol == 0 and search_left == 0
+            meld_free[seat] = pol == POLICY.HEURISTIC and search_left == 0
         if hidden > 0:
             hand[forbidden] += hidden
         if opened[seat]:

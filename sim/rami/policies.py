@@ -3,7 +3,7 @@
 The kernel (``kernels.py``) runs the turn and asks the policy at each decision; it checks and
 executes what the policy returns. Two policies:
 
-``heuristic`` (id 0), rules of thumb:
+``heuristic`` (id 1, the shared id of :mod:`cardlab.sim.policy`), rules of thumb:
 
 * Draw: take the top discard whenever it can go to the table at once (it is then free progress);
   otherwise draw from the stock.
@@ -22,15 +22,15 @@ executes what the policy returns. Two policies:
   opened; "in the best melds" is checked cheaply: part of a joker-free set or run of three held); ``weight`` is 1, or 3 when an opponent who opened holds three cards or fewer (shed
   high cards before being caught). Never a joker while another card is legal.
 
-``random`` (id 1), a legal baseline: draws from the discard with probability 1/2 when it may;
+``random`` (id 0), a legal baseline: draws from the discard with probability 1/2 when it may;
 opens, lays each meld and each lay-off with probability 1/2; never takes a joker back unless
 it has to; discards a uniformly random legal card.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from numba import njit
+
+from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES as POLICY_NAMES  # the shared ids: random 0, heuristic 1
 
 from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, best_melds_nb, in_natural_meld, kind_at, layoff_slot,
                                     meld_jokers, meld_size, retrieve_slot)
@@ -38,13 +38,6 @@ from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT
 from cardlab.sim.rng import below_n
 
 
-class Policy(NamedTuple):
-    HEURISTIC: int = 0
-    RANDOM: int = 1
-
-
-POLICY = Policy()
-POLICY_NAMES = ("heuristic", "random")
 
 
 @njit(cache=True)

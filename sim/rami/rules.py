@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cardlab.sim.options import check_choice
+from cardlab.sim.options import check_options, option
 
 N_KINDS = 52  # natural cards: kind = suit * 13 + rank - 1 (rank 1 = ace .. 13 = king)
 JOKER = 52  # index of the joker in a count vector
@@ -65,6 +65,16 @@ BLOCKED_TIE = ("all_zero", "next_in_turn")
 NEVER_OPENED_SURCHARGE = 25
 NEVER_OPENED_CAP = 100
 JOKER_HAND_VALUE = 20
+
+
+def parse_jokers(text: str):
+    """The command line's ``--max-jokers-per-meld``: 1, 2 or ``none``."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"max_jokers_per_meld: {text!r} is not allowed; choose 1, 2 or none") from None
 
 
 def _rank_hand_value(rank: int) -> int:
@@ -94,41 +104,28 @@ def never_opened_cap(players: int) -> int:
 class RamiOptions:
     """Every rule option of Rami, validated; kernels receive them as integers (:meth:`kernel_ints`)."""
 
-    players: int = 4
-    n_jokers: int = 4
-    hand_size: int = 13
-    open_threshold: int = 51
-    open_needs_pure_run: bool = True
-    max_jokers_per_meld: int | None = 1
-    discard_take_first_round: bool = False
-    discard_take_must_use: bool = True
-    single_card_must_draw_stock: bool = True
-    freed_joker_use: str = "new_meld"
-    go_out_requires_discard: bool = False
-    rami_sec_exempt_from_opening: bool = False
-    rami_sec_penalty: int = 200
-    recycle_discards: bool = False
-    blocked_tie: str = "all_zero"
+    players: int = option(4, "players at the table", choices=PLAYERS)
+    n_jokers: int = option(4, "jokers in the two packs (4: 108 cards, 2: 106)", choices=JOKER_COUNTS)
+    hand_size: int = option(13, "cards dealt to each player", choices=HAND_SIZES)
+    open_threshold: int = option(51, "meld points needed to open", between=(0, 10_000))
+    open_needs_pure_run: bool = option(True, "opening needs a joker-free run")
+    max_jokers_per_meld: int | None = option(1, "jokers a meld may hold (none: any number, fewer than the naturals)",
+                                             choices=MAX_JOKERS, parse=parse_jokers)
+    discard_take_first_round: bool = option(False, "the top discard may be taken in the first round of turns")
+    discard_take_must_use: bool = option(True, "a taken discard must reach the table that turn")
+    single_card_must_draw_stock: bool = option(True, "a player holding one card draws from the stock")
+    freed_joker_use: str = option("new_meld", "where a joker taken back may go", choices=FREED_JOKER_USE)
+    go_out_requires_discard: bool = option(False, "going out needs a final discard")
+    rami_sec_exempt_from_opening: bool = option(False, "a rami sec need not meet the opening conditions")
+    rami_sec_penalty: int = option(200, "what each opponent pays for a rami sec", between=(0, 10_000))
+    recycle_discards: bool = option(False, "reshuffle the discards once when the stock ends")
+    blocked_tie: str = option("all_zero", "who wins a blocked round's tie for the lowest hand", choices=BLOCKED_TIE)
 
     def __post_init__(self):
-        check_choice("players", self.players, PLAYERS)
-        check_choice("n_jokers", self.n_jokers, JOKER_COUNTS)
-        check_choice("hand_size", self.hand_size, HAND_SIZES)
-        for name in ("open_threshold", "rami_sec_penalty"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 10_000:
-                raise ValueError(f"{name}: {value!r} is not allowed; use an integer from 0 to 10000")
-        for name in ("open_needs_pure_run", "discard_take_first_round", "discard_take_must_use",
-                     "single_card_must_draw_stock", "go_out_requires_discard", "rami_sec_exempt_from_opening",
-                     "recycle_discards"):
-            check_choice(name, getattr(self, name), (True, False))
-        if self.max_jokers_per_meld not in MAX_JOKERS or isinstance(self.max_jokers_per_meld, bool):
-            raise ValueError(f"max_jokers_per_meld: {self.max_jokers_per_meld!r} is not allowed; choose 1, 2 or None")
+        check_options(self)
         if self.n_jokers == 2 and self.max_jokers_per_meld != 1:
             raise ValueError(f"max_jokers_per_meld: {self.max_jokers_per_meld!r} is not allowed with n_jokers=2; "
                              "a two-joker deck plays one joker per meld (use 1)")
-        check_choice("freed_joker_use", self.freed_joker_use, FREED_JOKER_USE)
-        check_choice("blocked_tie", self.blocked_tie, BLOCKED_TIE)
         if self.players * self.hand_size + 2 > 52 * 2 + self.n_jokers:
             raise ValueError(f"hand_size: {self.hand_size} is not allowed with {self.players} players; "
                              "the deck cannot deal it")

@@ -68,11 +68,12 @@ from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards
                                     isolated, layoff_slot, new_scratch_nb)
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, neighbours)
+from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES
 from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state, mix64
 
 SEARCH = 2  # the policy id of a search seat (after heuristic 0 and random 1)
-ROLLOUT_NAMES = ("heuristic", "random")  # rollout policies, ids as in policies.POLICY
+ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in cardlab.sim.policy
 DEFAULT_WORLDS = 32
 SHORTLIST = 4  # discard candidates searched: the heuristic's best few (see the module docstring)
 MAX_WORLDS = 4096
@@ -296,7 +297,7 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
             state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
-        seats[MELD_FREE, seat] = pol == 0 and search_left == 0
+        seats[MELD_FREE, seat] = pol == POLICY.HEURISTIC and search_left == 0
     if hidden > 0:
         hand[forbidden] += hidden
     if seats[OPENED, seat]:
@@ -627,7 +628,7 @@ def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, r
         seat = sc[S_SEAT]
         t = sc[S_T]
         pol = pols[seat]
-        play = 0 if pol == SEARCH else pol
+        play = POLICY.HEURISTIC if pol == SEARCH else pol
         before[:] = hands[seat]
         usable = sc[S_PLAN] != PLAN_NONE
         offered = sc[S_OFFERED] != 0

@@ -8,25 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardlab.sim.options import search_settings
 from cardlab.sim.rami.kernels import DECK_MAX, LOG_ROWS, LOG_W
 from cardlab.sim.rami.rules import card_name
-from cardlab.sim.rami.search import (DEFAULT_WORLDS, MAX_WORLDS, MEAN_ROWS, MEAN_W, PHASE_DRAW, ROLLOUT_NAMES, SEARCH,
+from cardlab.sim.rami.search import (DEFAULT_WORLDS, MEAN_ROWS, MEAN_W, PHASE_DRAW, ROLLOUT_NAMES,
                                      SHORTLIST, play_search_games_nb, play_search_rounds_nb)
 
-__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_search_options", "describe_searches", "search_records",
-           "search_rounds", "search_games", "uses_search"]
-
-
-def uses_search(policies) -> bool:
-    """Whether any seat of a kernel ``policies`` array (or a tuple of names) searches."""
-    return any(p == "search" or (not isinstance(p, str) and p == SEARCH) for p in policies)
-
-
-def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
-    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
-                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
+__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_searches", "search_records", "search_rounds", "search_games"]
 
 
 def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=None, shortlist: int = SHORTLIST):

@@ -1,0 +1,256 @@
+"""The game interface: what a game provides, and everything built once on it.
+
+A game is a :class:`Game` (one instance, registered in :mod:`cardlab.sim.games`) and a
+:class:`Study` subclass. The game declares:
+
+* ``Options``: a frozen dataclass whose fields are declared with :func:`~cardlab.sim.options.option`
+  (help, allowed values, where the option applies): checks, command-line flags, "does not apply
+  here" errors and the docs' options tables all come from it;
+* ``policies``: the seat policies, ids in the shared order of :mod:`cardlab.sim.policy` (``random``,
+  ``heuristic``, ``search``, then the game's own), and the search's settings;
+* its ``Study`` (options, policies, seed, search settings) with ``play(first, count, record=...)``
+  for single deals and ``play_games(first, count)`` for whole games, each returning columns;
+* ``replay_deals(study, deals)`` and ``replay_games(study, games)``: deals or games replayed alone,
+  checked by the game's referee, as a :class:`Replay` (text and one record per deal);
+* ``studies``: its paired studies beyond the ones every game gets (the strength ladder and the
+  options study of :mod:`cardlab.sim.ladder` and :mod:`cardlab.sim.variants`);
+* ``unit``: the word for one deal (Euchre ``hand``, Rami ``round``).
+
+Built once here, on that: the facade (:meth:`Game.simulate`, :meth:`Game.simulate_games`,
+:meth:`Game.replay`, :meth:`Game.replay_game`, the same keywords in every game) and the checks
+of what applies where. The command line (:mod:`cardlab.sim.cli`) builds every game's flags and
+commands from the same declarations.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Callable, ClassVar, NamedTuple
+
+import numpy as np
+
+from cardlab.sim import runner
+from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, search_settings,
+                                 with_rules)
+from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
+from cardlab.sim.rng import check_seed
+
+
+class Replay(NamedTuple):
+    """Deals (or whole games) replayed alone, every move and score checked by the game's referee."""
+
+    text: str  # readable, move by move
+    records: list  # one JSON-ready dict per deal, the shape of cardlab.sim.replay
+
+    @property
+    def record(self) -> dict:
+        """The record of a one-deal replay."""
+        return self.records[0]
+
+    @property
+    def json(self) -> str:
+        """One JSON object per deal (JSON lines)."""
+        return "\n".join(json.dumps(r, ensure_ascii=False) for r in self.records)
+
+
+@dataclass(frozen=True)
+class Study:
+    """Everything that decides a run's results: the options, each seat's policy, the seed and the
+    search's settings. A game's subclass sets :attr:`game` and plays the deals."""
+
+    options: object
+    policies: tuple
+    seed: int
+    search_worlds: int
+    search_rollout: str
+
+    game: ClassVar["Game"]
+
+    @classmethod
+    def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
+              **rules) -> "Study":
+        """A study from keywords: rule options (or ``options``), ``policy`` (one name, or one per seat),
+        ``seed`` and the search's settings (given only with a search seat)."""
+        game = cls.game
+        options = game.make_options(options, **rules)
+        policies = parse_per_seat("policy", policy, game.players(options), game.policies)
+        worlds, rollout = search_settings("search" in policies, search_worlds, search_rollout,
+                                          default_worlds=game.default_worlds, max_worlds=game.max_worlds,
+                                          rollouts=game.rollouts)
+        return cls(options, policies, check_seed(seed), worlds, rollout)
+
+    @property
+    def searching(self) -> bool:
+        return "search" in self.policies
+
+    @property
+    def policy_ids(self) -> np.ndarray:
+        """Each seat's policy as the kernels read it (ids of :mod:`cardlab.sim.policy`)."""
+        return np.array([self.game.policies.index(p) for p in self.policies], np.int64)
+
+    @property
+    def rollout_id(self) -> int:
+        return self.game.policies.index(self.search_rollout)
+
+    def metadata(self, unit: str = "deal") -> dict:
+        """What a run file records of the study: game, options, policies, seed (and the search's settings)."""
+        meta = {"game": self.game.name, "options": self.options.to_dict(), "policies": list(self.policies),
+                "seed": self.seed}
+        if self.searching:
+            meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
+        return {**meta, "unit": unit} if unit != "deal" else meta
+
+    def with_options(self, **rules) -> "Study":
+        """The same study under other rule options (the paired studies' variants)."""
+        return type(self)(self.game.make_options(self.options, **rules), self.policies, self.seed,
+                          self.search_worlds, self.search_rollout)
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        raise NotImplementedError
+
+    def play_games(self, first: int, count: int) -> dict:
+        raise NotImplementedError
+
+
+class StudyKind(NamedTuple):
+    """A paired study a game offers: ``run(game, *, deals, threads, progress, out, **keywords)`` returns
+    the rows (or None with ``out``), ``metadata(game, **keywords)`` what its file records."""
+
+    help: str
+    run: Callable
+    metadata: Callable
+    deals: int = 100_000  # the command line's default --deals
+
+
+def _games_only(context) -> bool:
+    return context["unit"] == "games"
+
+
+#: Where an option of whole games only applies.
+GAMES_ONLY = Scope(_games_only, "only to whole games ({games})")
+
+
+class Game:
+    """One game, as the rest of cardlab sees it (see the module docstring). Subclass attributes:"""
+
+    name: str  # on the command line and in run files
+    title: str  # as people write it
+    Options: type  # frozen dataclass of rule options, fields declared with options.option()
+    Study: type  # its Study subclass
+    GameStudy: type | None = None  # a whole game's study when it differs (Barbu); default Study
+    unit: str = "deal"  # the word for one deal
+    policies: tuple = SHARED_POLICIES
+    rollouts: tuple = ROLLOUT_POLICIES
+    default_worlds: int = 32
+    max_worlds: int = 4096
+    deal_chunk: int = runner.DEFAULT_CHUNK
+    game_chunk: int = runner.DEFAULT_GAME_CHUNK
+    studies: dict = {}  # name -> StudyKind, beyond the shared ones
+    study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
+
+    # ---------------------------------------------------------------- what the game may override
+
+    def players(self, options) -> int:
+        return options.players
+
+    def make_options(self, options=None, **rules):
+        """``options`` (default: the rules as coded) with keyword rule options replacing its fields."""
+        return with_rules(options if options is not None else self.Options(), self.title, rules)
+
+    def scope(self) -> dict:
+        """Option name -> :class:`~cardlab.sim.options.Scope`, from the options' metadata."""
+        return {f.name: f.metadata["applies"] for f in declared(self.Options) if f.metadata.get("applies")}
+
+    def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
+        """The facts the scope table reads: the options' values, the unit (deals or games) and the study."""
+        return dict({f.name: getattr(study.options, f.name) for f in fields(study.options)}, unit=unit,
+                    study=study_name)
+
+    def check_scope(self, study, *, unit: str, study_name: str | None = None, spell=None, label=None) -> None:
+        """Refuse an option set (different from its default) where it does not apply."""
+        check_scope(given_options(study.options), self.scope(),
+                    self.run_context(study, unit=unit, study_name=study_name), spell=spell or self.spell,
+                    label=label)
+
+    @staticmethod
+    def spell(name: str) -> str:
+        """How the facade names a unit or option in a message."""
+        return {"deals": "simulate, replay", "games": "simulate_games, replay_game"}.get(name, name)
+
+    def add_flags(self, parser, command: str) -> None:
+        """Command-line flags of the game's own beyond its options (Barbu: ``--contract``); none by default."""
+
+    def flag_keywords(self, args) -> dict:
+        """The keywords those flags give the facade."""
+        return {}
+
+    def replay_deals(self, study, deals: range) -> Replay:
+        raise NotImplementedError
+
+    def replay_games(self, study, games: range) -> Replay:
+        raise ValueError(f"game_index: {self.name} replays {self.unit}s one by one; give deal=i or deal='a:b'")
+
+    # ---------------------------------------------------------------- built once for every game
+
+    def build(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None, **keywords):
+        """The study of a run of ``unit`` (``"deals"`` or ``"games"``), its options checked for where they apply."""
+        cls = self.GameStudy if unit == "games" and self.GameStudy is not None else self.Study
+        study = cls.build(**keywords)
+        self.check_scope(study, unit=unit, study_name=study_name, spell=spell, label=label)
+        return study
+
+    def run(self, study, unit: str, count: int, *, first: int = 0, chunk_size=None, threads=None,
+            progress: bool = False, out=None, summary: bool = False, executor=None):
+        """Play ``count`` deals (or games) of ``study`` through the shared runner."""
+        games = unit == "games"
+        runner.set_threads(threads)
+        return runner.run(study.play_games if games else study.play, deals=count, first_deal=first,
+                          chunk_size=chunk_size or (self.game_chunk if games else self.deal_chunk), progress=progress,
+                          out=out, meta=study.metadata("game" if games else "deal"), unit="game" if games else "deal",
+                          summary=summary or None, executor=executor)
+
+    def simulate(self, *, deals: int, first_deal: int = 0, chunk_size: int | None = None, threads=None,
+                 progress: bool = False, out=None, summary: bool = False, executor=None, **keywords):
+        """Play ``deals`` independent deals; one row per deal (or written to Parquet ``out``).
+
+        Deal ``i`` comes from the stream ``(seed, i)`` alone, so the rows are the same for any
+        ``threads``, ``chunk_size`` and ``executor``. Keywords: ``seed``, ``policy`` (one name or one
+        per seat), ``options`` or rule options by name, ``search_worlds``/``search_rollout``."""
+        study = self.build("deals", **keywords)
+        return self.run(study, "deals", deals, first=first_deal, chunk_size=chunk_size, threads=threads,
+                        progress=progress, out=out, summary=summary, executor=executor)
+
+    def simulate_games(self, *, games: int, first_game: int = 0, chunk_size: int | None = None, threads=None,
+                       progress: bool = False, out=None, summary: bool = False, executor=None, **keywords):
+        """Play ``games`` whole games; game ``g`` comes from the stream ``(seed, g)``. Keywords as
+        :meth:`simulate`."""
+        study = self.build("games", **keywords)
+        return self.run(study, "games", games, first=first_game, chunk_size=chunk_size, threads=threads,
+                        progress=progress, out=out, summary=summary, executor=executor)
+
+    def replay(self, *, deal, **keywords) -> Replay:
+        """Replay deal ``deal`` (an index, ``'a:b'`` or a range) of a :meth:`simulate` run alone; the
+        referee checks every move and the scores. Keywords as :meth:`simulate`."""
+        from cardlab.sim.replay import parse_range
+
+        deals = deal if isinstance(deal, range) else parse_range("deal", deal)
+        return self.replay_deals(self.build("deals", **keywords), deals)
+
+    def replay_game(self, *, game, **keywords) -> Replay:
+        """Replay whole game ``game`` (an index, ``'a:b'`` or a range) of a :meth:`simulate_games` run."""
+        from cardlab.sim.replay import parse_range
+
+        games = game if isinstance(game, range) else parse_range("game_index", game)
+        return self.replay_games(self.build("games", **keywords), games)
+
+    def all_studies(self) -> dict:
+        """Every study of the game: its own, then the strength ladder and the options study."""
+        from cardlab.sim import ladder, variants
+
+        shared = {"strength": ladder.STUDY, "options": variants.STUDY}
+        return {**shared, **self.studies} if not self.studies else {**self.studies,
+                                                                     **{k: v for k, v in shared.items()
+                                                                        if k not in self.studies}}
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}: {self.title}>"

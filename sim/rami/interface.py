@@ -1,0 +1,260 @@
+"""Rami through the game interface: its study (rounds, whole games, the ladder's tables), its replay
+and its own study; the facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
+
+Round ``i`` is dealt by seat ``i % players`` from the stream ``(seed, i)``. Columns of a round:
+``deal``, ``dealer``, ``turns``, ``blocked``, ``rami_sec`` and per seat ``won_i``, ``opened_i``,
+``hand_value_i`` (H, the hand value left) and ``score_i`` (the round score). Whole games add
+``game``, ``round`` and ``total_i`` (the running totals) and drop ``deal``.
+
+>>> df = RAMI.simulate(deals=200, seed=1, players=3)
+>>> won = df[["won_0", "won_1", "won_2"]].to_numpy()
+>>> bool((df[["score_0", "score_1", "score_2"]].to_numpy()[won] == 0).all())
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardlab.sim import runner
+from cardlab.sim.game import Game, Replay, Study, StudyKind
+from cardlab.sim.options import Scope
+from cardlab.sim.rami.rules import RamiOptions, card_name
+
+GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
+SEAT_COLUMNS = (("won", bool), ("opened", bool), ("hand_value", np.int16), ("score", np.int16))
+
+
+def round_columns(deal, dealer, turns, blocked, rami_sec, won, opened, hand_value, score) -> dict:
+    """The documented columns, seat columns expanded: won_i, opened_i, hand_value_i, score_i."""
+    cols = {"deal": deal, "dealer": dealer.astype(np.int8), "turns": turns.astype(np.int16),
+            "blocked": blocked.astype(bool), "rami_sec": rami_sec.astype(bool)}
+    for (name, dtype), arr in zip(SEAT_COLUMNS, (won, opened, hand_value, score)):
+        for p in range(won.shape[1]):
+            cols[f"{name}_{p}"] = arr[:, p].astype(dtype)
+    return cols
+
+
+@dataclass(frozen=True)
+class RamiStudy(Study):
+    """Rami's rules, policies, seed and search settings; plays rounds and whole games."""
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Rounds ``first .. first+count-1`` as columns (with ``logs``, ``log_rows``, ``decks`` when ``record``;
+        with search seats also ``search_means``, ``search_rows``)."""
+        return self.play_rounds(np.arange(first, first + count, dtype=np.int64), record=record)
+
+    def play_rounds(self, deals: np.ndarray, *, record: bool = False, policies=None, searched: bool = False) -> dict:
+        """Rounds ``deals``, each seat's policy from ``policies`` (kernel ids) or the study's. The search kernel
+        plays tables with a search seat, and any table with ``searched`` (any round numbers); the plain kernel
+        (consecutive rounds) the others: both give the same rounds."""
+        from cardlab.sim.rami.kernels import DECK_MAX, LOG_ROWS, LOG_W, play_rounds_nb
+        from cardlab.sim.rami.search_play import search_rounds
+
+        pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
+        count, n = len(deals), self.options.players
+        if searched or (pols == self.game.policies.index("search")).any():
+            ints, seats, logs, log_rows, decks, means, mean_rows = search_rounds(self, deals, record=record,
+                                                                                 policies=pols)
+            cols = round_columns(deals, *ints, *seats)
+            if record:
+                cols.update(logs=logs, log_rows=log_rows, decks=decks, search_means=means, search_rows=mean_rows)
+            return cols
+        ints = [np.zeros(count, np.int64) for _ in range(4)]
+        seats = [np.zeros((count, n), np.int64) for _ in range(4)]
+        rows = count if record else 0
+        logs = np.zeros((rows, LOG_ROWS, LOG_W), np.int64)
+        log_rows = np.zeros(rows, np.int64)
+        decks = np.zeros((rows, DECK_MAX), np.int64)
+        first = int(deals[0]) if count else 0
+        play_rounds_nb(self.seed, first, count, self.options.kernel_ints(), pols, *ints, *seats, logs, log_rows,
+                       decks)
+        cols = round_columns(deals, *ints, *seats)
+        if record:
+            cols.update(logs=logs, log_rows=log_rows, decks=decks)
+        return cols
+
+    def play_games(self, first: int, count: int) -> dict:
+        """Whole games ``first .. first+count-1``: one row per round (``game``, ``round``, ... ``total_i``)."""
+        parts = [self._games_block(g, min(GAME_BLOCK, first + count - g))
+                 for g in range(first, first + count, GAME_BLOCK)]
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    def _games_block(self, first, count):
+        from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb
+        from cardlab.sim.rami.search_play import search_games
+
+        n = self.options.players
+        if self.searching:
+            rounds, ints, seats = search_games(self, first, count, MAX_ROUNDS)
+        else:
+            rows = count * MAX_ROUNDS
+            rounds = np.zeros(count, np.int64)
+            ints = [np.zeros(rows, np.int64) for _ in range(4)]
+            seats = [np.zeros((rows, n), np.int64) for _ in range(5)]
+            play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
+                          *ints, *seats)
+        if (rounds > MAX_ROUNDS).any():
+            raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
+        keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
+        cols = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), MAX_ROUNDS)[keep],
+                "round": np.tile(np.arange(MAX_ROUNDS, dtype=np.int64), count)[keep]}
+        cols.update(round_columns(None, *(a[keep] for a in ints), *(a[keep] for a in seats[:4])))
+        del cols["deal"]
+        for p in range(n):
+            cols[f"total_{p}"] = seats[4][keep][:, p].astype(np.int16)
+        return cols
+
+    # ---------------------------------------------------------------- the strength ladder's hooks
+
+    def ladder_sides(self, deals):
+        """Seat ``(i // n) % n`` changes policy on round ``i`` (every seat equally often against every dealer)."""
+        n = self.options.players
+        lone = (deals // n) % n
+        return lone, np.arange(n)[None, :] == lone[:, None]
+
+    def play_tables(self, deals, policies) -> dict:
+        out = {}
+        for row in np.unique(policies, axis=0):  # each table's rounds in one search call
+            rows = np.flatnonzero((policies == row).all(axis=1))
+            cols = self.play_rounds(deals[rows], policies=row, searched=True)
+            for name, values in cols.items():
+                if name not in out:
+                    out[name] = np.empty(len(deals), values.dtype)
+                out[name][rows] = values
+        return out
+
+    def ladder_head(self, deals, sides) -> dict:
+        return {"deal": deals, "dealer": (deals % self.options.players).astype(np.int8), "lone": sides.astype(np.int8)}
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        """Whole tables: each seat's score, the round's turns, rami sec and blocked; pairs: the lone seat's score."""
+        n = self.options.players
+        if y is None:
+            out = {f"score_{x}_{p}": cols[f"score_{p}"] for p in range(n)}
+            return {**out, f"turns_{x}": cols["turns"], f"rami_sec_{x}": cols["rami_sec"],
+                    f"blocked_{x}": cols["blocked"]}
+        scores = np.stack([cols[f"score_{p}"] for p in range(n)], axis=1)
+        return {f"lone_{x}_in_{y}": scores[np.arange(len(sides)), sides].astype(np.int16)}
+
+
+# ---------------------------------------------------------------- replay
+
+
+def kernel_result(cols: dict, i: int, n: int) -> dict:
+    """One round's kernel results in the referee's form."""
+    return dict(turns=int(cols["turns"][i]), blocked=bool(cols["blocked"][i]), rami_sec=bool(cols["rami_sec"][i]),
+                won=[bool(cols[f"won_{p}"][i]) for p in range(n)], opened=[bool(cols[f"opened_{p}"][i]) for p in range(n)],
+                hand_value=[int(cols[f"hand_value_{p}"][i]) for p in range(n)],
+                score=[int(cols[f"score_{p}"][i]) for p in range(n)])
+
+
+def _chosen(log) -> dict:
+    """Each turn's draw ('stock' or 'discard pile') and discard (card name), keyed by (turn, phase)."""
+    from cardlab.sim.rami.kernels import EV_DISCARD, EV_DRAW, EV_TAKE
+
+    out, turn = {}, 0
+    for r in log:
+        code = int(r[0])
+        if code in (EV_DRAW, EV_TAKE):
+            out[(turn, "draw")] = "stock" if code == EV_DRAW else "discard pile"
+        elif code == EV_DISCARD:
+            out[(turn, "discard")] = card_name(int(r[2]))
+            turn += 1
+    return out
+
+
+def replay_round(study: RamiStudy, deal: int) -> tuple[str, dict]:
+    """Round ``deal`` replayed alone and checked by the referee: its text and JSON record."""
+    from cardlab.sim.rami.kernels import EVENT_NAMES
+    from cardlab.sim.rami.referee import RefereeError, check_round
+    from cardlab.sim.rami.search_play import describe_searches, search_records
+
+    cols = study.play(deal, 1, record=True)
+    log = cols["logs"][0][: cols["log_rows"][0]]
+    dealer = int(cols["dealer"][0])
+    result, lines = check_round(study.options, dealer, cols["decks"][0], log, describe=True)
+    kernel = kernel_result(cols, 0, study.options.players)
+    if result != kernel:
+        raise RefereeError(f"round {deal}: the kernel gives {kernel}, the rules give {result}")
+    head = f"round {deal}: dealer seat {dealer}, {study.options.players} players"
+    events = [{"event": EVENT_NAMES[int(r[0])], "seat": int(r[1]), "args": [int(v) for v in r[2:7]]} for r in log]
+    for e, r in zip(events, log):
+        if e["event"] in ("draw", "take", "discard"):
+            e["card"] = card_name(int(r[2]))
+    record = {"game": "rami", "seed": study.seed, "deal": deal, "dealer": dealer, "policies": list(study.policies),
+              "options": study.options.to_dict(),
+              "deck": [card_name(int(k)) for k in cols["decks"][0][: study.options.deck_size]],
+              "events": events, "result": result}
+    text = "\n".join([head] + lines)
+    if "search_means" in cols:  # searched decisions: each candidate's mean (sim.rami.search_play)
+        searches = search_records(cols["search_means"][0][: cols["search_rows"][0]])
+        record.update(search_worlds=study.search_worlds, search_rollout=study.search_rollout, searches=searches)
+        text += describe_searches(searches, _chosen(log))
+    return text, record
+
+
+# ---------------------------------------------------------------- Rami's own study
+
+
+THRESHOLD_VARIANTS = {"t30": dict(open_threshold=30), "t40": dict(open_threshold=40), "t51": dict(open_threshold=51)}
+
+
+def threshold_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int = 1 << 14,
+                    progress: bool = False, out=None, **keywords):
+    """Every round played with the opening threshold at 30, 40 and 51 (the same shuffle each time); one row
+    per round: ``deal``, ``dealer`` and per variant ``v``: ``turns_v``, ``blocked_v``, ``rami_sec_v``,
+    ``never_opened_v`` (losers who never opened), ``score_v_i`` per seat."""
+    base = game.build("deals", study_name="threshold", **keywords)
+    variants = {name: base.with_options(**change) for name, change in THRESHOLD_VARIANTS.items()}
+    n = base.options.players
+
+    def play_chunk(first, count):
+        cols = {}
+        for name, study in variants.items():
+            c = study.play(first, count)
+            if not cols:
+                cols = {"deal": c["deal"], "dealer": c["dealer"]}
+            cols[f"turns_{name}"] = c["turns"]
+            cols[f"blocked_{name}"] = c["blocked"]
+            cols[f"rami_sec_{name}"] = c["rami_sec"]
+            cols[f"never_opened_{name}"] = sum((~c[f"opened_{p}"] & ~c[f"won_{p}"]).astype(np.int8)
+                                               for p in range(n)).astype(np.int8)
+            for p in range(n):
+                cols[f"score_{name}_{p}"] = c[f"score_{p}"]
+        return cols
+
+    runner.set_threads(threads)
+    meta = {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS}
+    return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
+                      out=out, meta=meta)
+
+
+def threshold_metadata(game, **keywords) -> dict:
+    return {**game.build("deals", study_name="threshold", **keywords).metadata(), "study": "threshold",
+            "variants": THRESHOLD_VARIANTS}
+
+
+class Rami(Game):
+    """Rami (French rami 51, scored the Catalan way): 2 to 6 players, two packs and jokers."""
+
+    name, title, unit = "rami", "Rami", "round"
+    Options, Study = RamiOptions, RamiStudy
+    deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
+    study_deals = {"strength": 200}  # searched rounds are slow
+    studies = {"threshold": StudyKind("every round played with the opening threshold at 30, 40 and 51",
+                                      threshold_study, threshold_metadata)}
+
+    def scope(self) -> dict:
+        return {**super().scope(),
+                "open_threshold": Scope(lambda c: c["study"] != "threshold", "everywhere but the threshold study, "
+                                                                              "which sets it itself")}
+
+    def replay_deals(self, study, deals: range) -> Replay:
+        texts, records = zip(*(replay_round(study, d) for d in deals))
+        return Replay("\n\n".join(texts), list(records))
+
+
+RAMI = Rami()
+RamiStudy.game = RAMI
