@@ -11,6 +11,7 @@ import pandas as pd
 
 from .stats import mean_ci, proportion_ci
 from .rami_strength import format_strength, plot_strength
+from .variants import format_variants, plot_variants
 
 _EXPECTED = "expected a Rami run: deal or round rows with dealer, turns, blocked, rami_sec, won_i, opened_i, score_i"
 
@@ -246,6 +247,6 @@ REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "threshold": (format_study, plot_study),
-    "options": (format_study, plot_study),
+    "options": (format_variants, plot_variants),  # the options study of every game: analysis.variants
     "strength": (format_strength, plot_strength),  # the strength ladder: analysis.rami_strength
 }

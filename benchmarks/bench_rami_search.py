@@ -24,7 +24,7 @@ from pathlib import Path
 import numba
 
 from cardlab.sim.rami.referee import check_round
-from cardlab.sim.rami.simulate import Study, kernel_result
+from cardlab.sim.rami.interface import RamiStudy as Study, kernel_result
 
 
 def bench(*, rounds, repeats, threads, worlds, policy):

@@ -101,9 +101,15 @@ class Study:
         return {**meta, "unit": unit} if unit != "deal" else meta
 
     def with_options(self, **rules) -> "Study":
-        """The same study under other rule options (the paired studies' variants)."""
-        return type(self)(self.game.make_options(self.options, **rules), self.policies, self.seed,
-                          self.search_worlds, self.search_rollout)
+        """The same study under other rule options (the paired studies' variants); one policy for every
+        seat follows a change of table size, one per seat cannot."""
+        options = self.game.make_options(self.options, **rules)
+        policies, n = self.policies, self.game.players(options)
+        if len(policies) != n:
+            if len(set(policies)) > 1:
+                raise ValueError(f"players: {n} is not allowed here; the policies name {len(policies)} seats")
+            policies = policies[:1] * n
+        return type(self)(options, policies, self.seed, self.search_worlds, self.search_rollout)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError
@@ -147,6 +153,7 @@ class Game:
     game_chunk: int = runner.DEFAULT_GAME_CHUNK
     studies: dict = {}  # name -> StudyKind, beyond the shared ones
     study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
+    variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
 
     # ---------------------------------------------------------------- what the game may override
 

@@ -54,7 +54,7 @@ def option_variants(game, base) -> tuple[dict, dict]:
         for value in values:
             name = f"{f.name}={spell_value(value)}"
             try:
-                game.make_options(base.options, **{f.name: value})
+                base.with_options(**{f.name: value})
             except ValueError as err:
                 skipped[name] = str(err)
                 continue

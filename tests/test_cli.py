@@ -377,17 +377,17 @@ def test_the_python_side_refuses_parquet_under_another_name_too(tmp_path):
 def test_searching_runs_get_sizes_that_finish(capsys, monkeypatch):
     """A strength study without --deals plays its game's STUDY_DEALS, not 100,000; big search runs warn."""
     from cardlab.sim import cli, games
-    from cardlab.sim.rami import command as rami_command
+    from cardlab.sim.command import GameCommand
 
     seen = {}
 
-    def fake_study(args, **kwargs):
+    def fake_study(self, args, **kwargs):
         seen["deals"] = args.deals
         raise ValueError("stop here")
 
-    monkeypatch.setattr(rami_command, "study", fake_study)
+    monkeypatch.setattr(GameCommand, "study", fake_study)
     code, _, stderr = run_cli(capsys, "study", "rami", "strength")
-    assert code != 0 and "stop here" in stderr and seen["deals"] == rami_command.STUDY_DEALS["strength"] < 100_000
+    assert code != 0 and "stop here" in stderr and seen["deals"] == games.command("rami").STUDY_DEALS["strength"] < 100_000
     code, _, _ = run_cli(capsys, "study", "rami", "threshold")
     assert seen["deals"] == 100_000
     assert all(isinstance(n, int) and n > 0 for g in games.GAMES

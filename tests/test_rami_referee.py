@@ -4,7 +4,7 @@ import pytest
 
 from cardlab.sim.rami.referee import RefereeError, check_round
 from cardlab.sim.rami.rules import DECK_HAND_VALUE, HAND_VALUE, never_opened_cap
-from cardlab.sim.rami.simulate import Study, kernel_result
+from cardlab.sim.rami.interface import RamiStudy as Study, kernel_result
 
 OPTION_SETS = [
     dict(),

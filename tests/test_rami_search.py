@@ -13,7 +13,8 @@ from cardlab.sim.rami.policies import choose_discard
 from cardlab.sim.rami.referee import check_round
 from cardlab.sim.rami.rules import HAND_W, JOKER
 from cardlab.sim.rami.search_play import search_rounds
-from cardlab.sim.rami.simulate import Study, kernel_result
+from cardlab.sim.rami.interface import RAMI, kernel_result
+from cardlab.sim.rami.interface import RamiStudy as Study
 from cardlab.sim.rng import deal_state
 
 OPTION_SETS = [
@@ -219,9 +220,9 @@ def test_replay_shows_each_searched_decision():
 
 def test_strength_study_and_report():
     from cardlab.analysis.rami_strength import format_strength, plot_strength, policy_table, strength_gains
-    from cardlab.sim.rami.strength import LADDER, strength_metadata, strength_study
+    from cardlab.sim.ladder import LADDER, strength_metadata, strength_study
 
-    df = strength_study(deals=4, seed=1, players=2, search_worlds=2)
+    df = strength_study(RAMI, deals=4, seed=1, players=2, search_worlds=2)
     heur = rami.simulate(deals=4, seed=1, players=2)
     rand = rami.simulate(deals=4, seed=1, players=2, policy="random")
     for p in range(2):
@@ -230,11 +231,11 @@ def test_strength_study_and_report():
     gains = strength_gains(df)
     assert len(gains) == 6 and (gains["rounds"] == 4).all()
     assert set(policy_table(df).index) == set(LADDER)
-    meta = strength_metadata(players=2, search_worlds=2)
+    meta = strength_metadata(RAMI, players=2, search_worlds=2)
     assert "strength study" in format_strength(df, meta) and "2 sampled worlds" in format_strength(df, meta)
     assert len(plot_strength(df).axes) == 3
     with pytest.raises(ValueError, match="policy"):
-        strength_study(deals=2, policy="random")
+        strength_study(RAMI, deals=2, policy="random")
 
 
 def test_command_line_search_replay_and_strength(tmp_path, capsys):
@@ -254,7 +255,7 @@ def test_command_line_search_replay_and_strength(tmp_path, capsys):
     assert "Points per round a seat saves" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.rami.strength", "cardlab.analysis.rami_strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.rami.interface", "cardlab.analysis.rami_strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

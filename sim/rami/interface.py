@@ -243,6 +243,7 @@ class Rami(Game):
     Options, Study = RamiOptions, RamiStudy
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
     study_deals = {"strength": 200}  # searched rounds are slow
+    variant_figures = ("turns", "blocked", "rami_sec", "score_*")
     studies = {"threshold": StudyKind("every round played with the opening threshold at 30, 40 and 51",
                                       threshold_study, threshold_metadata)}
 

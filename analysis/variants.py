@@ -1,0 +1,146 @@
+"""The options study's report, for every game: each variant's figures and their paired shifts from ``default``.
+
+Input: an options study (``cardlab study <game> options``; :mod:`cardlab.sim.variants`), one row per
+deal with every column of the game's plain run as ``<column>@<variant>``. A *figure* is a column
+(its mean over deals; a yes/no column as a share in %), or ``name_*``, the mean over seats of
+``name_0``, ``name_1`` …; the game names its headline figures (:attr:`Game.variant_figures`),
+and any others can be asked for. Every variant played the same deals, so the shift of a figure
+from ``default`` is the mean of the per-deal differences, with a normal interval over deals.
+
+>>> import pandas as pd
+>>> df = pd.DataFrame({"deal": [0, 1, 2, 3], "score_0@default": [1, 2, 3, 4], "score_1@default": [3, 2, 1, 0],
+...                    "score_0@x=1": [2, 3, 4, 5], "score_1@x=1": [3, 2, 1, 0]})
+>>> t = variant_table(df, figures=["score_*"])
+>>> t[["variant", "figure", "value", "shift"]].to_dict("records")[1]
+{'variant': 'x=1', 'figure': 'score_*', 'value': 2.5, 'shift': 0.5}
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .stats import mean_ci
+
+
+def variants_of(df: pd.DataFrame) -> list[str]:
+    """The variants of an options study, ``default`` first, in column order."""
+    seen = []
+    for column in df.columns:
+        if "@" in column:
+            name = column.split("@", 1)[1]
+            if name not in seen:
+                seen.append(name)
+    if "default" not in seen:
+        raise ValueError("missing columns <column>@default: expected an options study (cardlab study <game> options)")
+    return ["default"] + [v for v in seen if v != "default"]
+
+
+def figure_values(df: pd.DataFrame, figure: str, variant: str) -> np.ndarray:
+    """Per-deal values of ``figure`` under ``variant`` (a ``name_*`` figure: the mean over seats)."""
+    if figure.endswith("_*"):
+        stem = figure[:-1]
+        names = [c for c in df.columns if c.endswith(f"@{variant}") and c.startswith(stem)
+                 and c[len(stem):].split("@")[0].isdigit()]
+        if not names:
+            raise ValueError(f"figure {figure!r}: no column {stem}<seat>@{variant}")
+        return np.mean([df[c].to_numpy(float) for c in names], axis=0)
+    column = f"{figure}@{variant}"
+    if column not in df.columns:
+        raise ValueError(f"figure {figure!r}: no column {column!r}")
+    values = df[column].to_numpy()
+    return values.astype(float) * (100.0 if values.dtype == bool else 1.0)
+
+
+def default_figures(df: pd.DataFrame) -> list[str]:
+    """Every column of the study under ``default`` (seat columns as one ``name_*`` figure)."""
+    out = []
+    for column in df.columns:
+        if column.endswith("@default"):
+            name = column[: -len("@default")]
+            stem, _, seat = name.rpartition("_")
+            figure = f"{stem}_*" if seat.isdigit() and stem else name
+            if figure not in out and figure != "dealer":
+                out.append(figure)
+    return out
+
+
+def variant_table(df: pd.DataFrame, meta: dict | None = None, *, figures=None, level: float = 0.95) -> pd.DataFrame:
+    """One row per (variant, figure): ``value`` (mean; % for a yes/no column), ``shift`` from ``default``
+    and its interval ``low`` … ``high`` (paired over deals)."""
+    if not isinstance(df, pd.DataFrame) or len(df) == 0:
+        raise ValueError("expected an options study with at least one deal")
+    figures = list(figures or _game_figures(meta) or default_figures(df))
+    variants = variants_of(df)
+    rows = []
+    for figure in figures:
+        base = figure_values(df, figure, "default")
+        for variant in variants:
+            values = figure_values(df, figure, variant)
+            shift, low, high = mean_ci(values - base, level=level) if variant != "default" else (0.0, np.nan, np.nan)
+            rows.append(dict(variant=variant, figure=figure, value=float(values.mean()), shift=shift, low=low,
+                             high=high, share=figure_is_share(df, figure)))
+    return pd.DataFrame(rows)
+
+
+def figure_is_share(df: pd.DataFrame, figure: str) -> bool:
+    column = f"{figure}@default"
+    return column in df.columns and df[column].dtype == bool
+
+
+def _game_figures(meta: dict | None):
+    if not meta or "game" not in meta:
+        return None
+    from cardlab.sim import games
+
+    if not games.has_interface(meta["game"]):
+        return None
+    return getattr(games.game(meta["game"]), "variant_figures", None)
+
+
+def format_variants(df: pd.DataFrame, meta: dict | None = None) -> str:
+    """The options study as text: per figure, each variant's value and its paired shift from ``default``."""
+    table = variant_table(df, meta)
+    title = (meta or {}).get("game", "")
+    lines = [f"{title} options study: {len(df):,} deals played under every variant; shifts from default with 95% "
+             "intervals (paired on the same deals)".strip()]
+    for figure, part in table.groupby("figure", sort=False):
+        share = bool(part["share"].iloc[0])
+        unit = " (%)" if share else ""
+        lines.append(f"\n{figure}{unit}")
+        width = max(len(v) for v in part["variant"])
+        for r in part.itertuples():
+            shift = "" if r.variant == "default" else f"{r.shift:+9.3f}  [{r.low:+.3f}, {r.high:+.3f}]"
+            lines.append(f"  {r.variant:<{width}}  {r.value:9.3f}  {shift}")
+    skipped = (meta or {}).get("skipped") or {}
+    if skipped:
+        lines.append("\nleft out: " + "; ".join(f"{k} ({v})" for k, v in skipped.items()))
+    return "\n".join(lines)
+
+
+def plot_variants(df: pd.DataFrame, meta: dict | None = None, *, fig=None, figures=None):
+    """One panel per figure: each variant's paired shift from ``default`` with its 95% interval."""
+    import matplotlib.pyplot as plt
+
+    table = variant_table(df, meta, figures=figures)
+    table = table[table["variant"] != "default"]
+    names = list(dict.fromkeys(table["figure"]))
+    rows, cols = (len(names) + 2) // 3, min(len(names), 3)
+    fig = fig or plt.figure(figsize=(4.5 * cols + 1.5, rows * (0.3 * table["variant"].nunique() + 1.5)))
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax, figure in zip(axes, names):
+        part = table[table["figure"] == figure]
+        y = np.arange(len(part))
+        err = np.vstack([part["shift"] - part["low"], part["high"] - part["shift"]])
+        ax.errorbar(part["shift"], y, xerr=np.nan_to_num(err), fmt="o", capsize=3)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_yticks(y, part["variant"])
+        ax.invert_yaxis()
+        ax.set_title(figure + (" (% points)" if bool(part["share"].iloc[0]) else ""), fontsize=9)
+        ax.set_xlabel("shift from default (95% CI)")
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["default_figures", "figure_values", "format_variants", "plot_variants", "variant_table", "variants_of"]

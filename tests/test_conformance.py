@@ -1,0 +1,225 @@
+"""What every game of the interface must do, tested over the registry: registering a game tests it.
+
+Random and heuristic play replayed by the referee; the same rows whatever the threads, chunks and
+offsets (search seats too); every declared option reachable from Python and the command line and
+refused where it does not apply; bad input answered in one line naming the option, the value and
+what is allowed, with no file left. Sizes are small in the fast tier; the referee sweep of 2,000
+deals per policy is the slow tier.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardlab.sim import games
+from cardlab.sim.cli import main
+from cardlab.sim.options import declared
+from cardlab.sim.policy import SHARED_POLICIES
+
+GAMES = sorted(games.INTERFACES)
+
+
+def game_of(name):
+    return games.game(name)
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def other_value(f, current):
+    """An allowed value of a declared field other than ``current`` (None when there is none)."""
+    if f.metadata["choices"] is not None:
+        return next((v for v in f.metadata["choices"] if v != current), None)
+    if isinstance(f.default, bool):
+        return not current
+    if f.metadata["between"] is not None:
+        low, high = f.metadata["between"]
+        return low if current != low else high
+    return None
+
+
+def cli_value(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+# ---------------------------------------------------------------- the interface itself
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_game_declares_the_interface(name):
+    game = game_of(name)
+    assert game.name == name and game.title == games.GAMES[name]
+    assert game.policies[:3] == SHARED_POLICIES  # one set of policy ids in every game
+    assert declared(game.Options), "every option is declared with options.option()"
+    assert {f.name for f in declared(game.Options)} == set(game.Options().to_dict())
+    assert {"strength", "options"} <= set(game.all_studies())
+    assert game.Study.game is game
+    for f in declared(game.Options):
+        assert f.metadata["help"] and not f.metadata["help"].endswith(".")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_option_is_reachable_from_python_and_the_command_line(name, capsys):
+    game = game_of(name)
+    base = game.Options()
+    for f in declared(game.Options):
+        value = other_value(f, getattr(base, f.name))
+        if value is None:
+            continue
+        try:
+            options = game.make_options(**{f.name: value})
+        except ValueError:
+            continue  # refused in combination with the other defaults (checked by the bad-input test)
+        assert getattr(options, f.name) == value
+    from cardlab.sim.cli import build_parser
+
+    parser = build_parser(["simulate", name])
+    sub = parser._subparsers._group_actions[0].choices["simulate"]._subparsers._group_actions[0].choices[name]
+    flags = set(sub._option_string_actions)
+    for f in declared(game.Options):
+        assert "--" + f.name.replace("_", "-") in flags, f.name
+
+
+# ---------------------------------------------------------------- results do not depend on how they are run
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_rows_are_the_same_for_any_threads_chunks_and_offset(name, policy):
+    game = game_of(name)
+    kw = dict(deals=60, seed=11, policy=policy)
+    a = game.simulate(threads=1, **kw)
+    b = game.simulate(threads=2, chunk_size=7, **kw)
+    pd.testing.assert_frame_equal(a, b)
+    c = game.simulate(threads=2, first_deal=20, **{**kw, "deals": 15})
+    pd.testing.assert_frame_equal(a.iloc[20:35].reset_index(drop=True), c.reset_index(drop=True))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_searched_rows_are_the_same_for_any_threads_and_chunks(name):
+    game = game_of(name)
+    n = game.players(game.Options())
+    policy = ",".join(["search"] + ["heuristic"] * (n - 1))
+    kw = dict(deals=4, seed=5, policy=policy, search_worlds=2)
+    pd.testing.assert_frame_equal(game.simulate(threads=1, **kw), game.simulate(threads=2, chunk_size=3, **kw))
+
+
+# ---------------------------------------------------------------- the referee and the records
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_replayed_deals_agree_with_the_rows_and_their_records_are_json(name, policy):
+    game = game_of(name)
+    replay = game.replay(deal="3:9", seed=21, policy=policy)  # the referee checks every move and score
+    assert len(replay.records) == 6
+    for record in replay.records:
+        assert json.loads(json.dumps(record, ensure_ascii=False)) == record
+    assert replay.text.strip()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_the_referee_replays_two_thousand_deals(name, policy):
+    game = game_of(name)
+    replay = game.replay(deal="0:2000", seed=3, policy=policy)
+    assert len(replay.records) == 2000
+
+
+# ---------------------------------------------------------------- bad input, from the options' metadata
+
+
+def bad_values(game):
+    """(flag, value, what the error names) for each option: a value outside its choices or range, a wrong type."""
+    out = []
+    for f in declared(game.Options):
+        flag = "--" + f.name.replace("_", "-")
+        if f.metadata["choices"] is not None:
+            out.append((flag, "nonsense", f"{flag}: "))
+            numbers = [c for c in f.metadata["choices"] if isinstance(c, int) and not isinstance(c, bool)]
+            if numbers:
+                out.append((flag, str(max(numbers) + 1000), f"{flag}: {max(numbers) + 1000} is not allowed"))
+        elif f.metadata["between"] is not None:
+            low, high = f.metadata["between"]
+            out.append((flag, str(high + 1), f"{flag}: {high + 1} is not allowed; use an integer from {low} to {high}"))
+            out.append((flag, "x", f"{flag}: 'x' is not allowed"))
+    return out
+
+
+def bad_cases():
+    return [(name, *case) for name in GAMES for case in bad_values(game_of(name))]
+
+
+@pytest.mark.parametrize("name,flag,value,message", bad_cases())
+def test_a_bad_option_value_is_one_line_and_leaves_no_file(tmp_path, capsys, name, flag, value, message):
+    out = tmp_path / "x.parquet"
+    code, _, err = run_cli(capsys, "simulate", name, "--deals", 5, flag, value, "--out", out)
+    assert code == 2 and message in err and err.count("\n") == 1, err
+    assert not list(tmp_path.iterdir())
+
+
+def inapplicable_cases():
+    cases = []
+    for name in GAMES:
+        game = game_of(name)
+        study = game.Study.build()
+        context = game.run_context(study, unit="deals")
+        for option, scope in game.scope().items():
+            f = next((f for f in declared(game.Options) if f.name == option), None)
+            if f is None or scope.applies(context):
+                continue
+            value = other_value(f, f.default)
+            if value is not None:
+                cases.append((name, option, value))
+    return cases
+
+
+@pytest.mark.parametrize("name,option,value", inapplicable_cases())
+def test_an_option_where_it_does_not_apply_is_refused(tmp_path, capsys, name, option, value):
+    game = game_of(name)
+    with pytest.raises(ValueError, match=f"{option}: .* does not apply here; it applies"):
+        game.simulate(deals=2, **{option: value})
+    out = tmp_path / "x.parquet"
+    flag = "--" + option.replace("_", "-")
+    argv = [flag] if value is True else [f"--no-{option.replace('_', '-')}"] if value is False else [flag,
+                                                                                                        cli_value(value)]
+    code, _, err = run_cli(capsys, "simulate", name, "--deals", 2, *argv, "--out", out)
+    assert code == 2 and "does not apply here" in err and err.count("\n") == 1, err
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_unknown_option_names_the_game_options(name):
+    game = game_of(name)
+    with pytest.raises(ValueError, match=f"option 'no_such_rule' is unknown; {game.title} options are"):
+        game.simulate(deals=2, no_such_rule=1)
+
+
+# ---------------------------------------------------------------- the shared studies
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_options_study_equals_separate_runs_of_each_variant(name):
+    from cardlab.sim.variants import option_variants
+
+    game = game_of(name)
+    df = game.all_studies()["options"].run(game, deals=30, seed=4, threads=1)
+    base = game.build("deals", seed=4)
+    variants, _ = option_variants(game, base)
+    assert {c.split("@")[1] for c in df.columns if "@" in c} == set(variants)
+    for variant, change in list(variants.items())[:4]:
+        alone = game.simulate(deals=30, seed=4, threads=1, **change)
+        for column in alone.columns:
+            if column != "deal":
+                assert np.array_equal(df[f"{column}@{variant}"].to_numpy(), alone[column].to_numpy()), (variant, column)
