@@ -1,7 +1,8 @@
-"""Minchiate's reports, by kind of run: single deals, whole games and the paired option study.
+"""Minchiate's reports, by kind of run: single deals, whole games and the strength ladder (the options
+study is every game's: :mod:`cardlab.analysis.variants`).
 
 Every table is a DataFrame (``net_resti_distribution``, ``points_by_source``, ``role_edges``,
-``combination_stats``, ``option_shifts``); the ``format_*`` functions print them and the
+``combination_stats``); the ``format_*`` functions print them and the
 ``plot_*`` functions draw them. The dealer's team and the cutter's team are always opponents
 (the cutter sits on the dealer's left), so the cutter's edge is the dealer's with the sign
 turned; both are shown because each is a question a player asks.
@@ -115,37 +116,6 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     return "\n".join(lines)
 
 
-def option_shifts(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
-    """Per variant of an option study: the dealer's team edge and its paired shift from the rules as given."""
-    _require(df, ["variant", "deal", "dealer", "net_resti"])
-    variants = list(df["variant"].cat.categories) if hasattr(df["variant"], "cat") else list(dict.fromkeys(df["variant"]))
-    base = df[df["variant"] == variants[0]].set_index("deal")
-    base_edge = pd.Series(dealer_team_net(base), index=base.index)
-    base_abs = base["net_resti"].abs()
-    base_points = base["points_0"] + base["points_1"]
-    rows = {}
-    for name in variants:
-        v = df[df["variant"] == name].set_index("deal").loc[base.index]
-        edge = pd.Series(dealer_team_net(v), index=v.index)
-        mean, low, high = mean_ci(edge.to_numpy(), level=level)
-        d, d_low, d_high = mean_ci((edge - base_edge).to_numpy(), level=level)
-        rows[name] = dict(dealer_edge=mean, ci_low=low, ci_high=high, shift=d, shift_low=d_low, shift_high=d_high,
-                          mean_abs_net=float(v["net_resti"].abs().mean()),
-                          abs_net_shift=float((v["net_resti"].abs() - base_abs).mean()),
-                          points_shift=float((v["points_0"] + v["points_1"] - base_points).mean()),
-                          changed=float((v["net_resti"] != base["net_resti"]).mean()))
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
-
-
-def format_option_study(df: pd.DataFrame, meta: dict | None = None) -> str:
-    """The report of ``cardlab study minchiate options``."""
-    n = df["deal"].nunique()
-    return "\n".join([f"Minchiate option study: {n} deals under each variant, paired (95% CI)",
-                      "dealer_edge: the dealer's team's net resti per deal; shift: paired change from 'as given';",
-                      "abs_net_shift: change in |net resti| (how decisive a deal is); changed: share of deals "
-                      "whose result moved", "", _fmt(option_shifts(df))])
-
-
 # ---------------------------------------------------------------- plots
 
 
@@ -222,22 +192,21 @@ def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None) -> Figure:
     return fig
 
 
-def plot_option_study(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Paired shift of the dealer's team edge under each option switched, with 95% CIs."""
-    ax = _axes(ax, (7, 5))
-    t = option_shifts(df).iloc[1:]
-    err = np.nan_to_num(np.vstack([t["shift"] - t["shift_low"], t["shift_high"] - t["shift"]]))
-    y = np.arange(len(t))
-    ax.barh(y, t["shift"], xerr=err, capsize=3, color="tab:orange")
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(y, t.index, fontsize=8)
-    ax.set(xlabel="shift of the dealer's team's net resti per deal", title="Option study (paired, 95% CI)")
-    return ax
+def _format_variants(df: pd.DataFrame, meta: dict | None = None) -> str:
+    from .variants import format_variants  # the options study of every game (cardlab.sim.variants)
+
+    return format_variants(df, meta)
+
+
+def _plot_variants(df: pd.DataFrame):
+    from .variants import plot_variants
+
+    return plot_variants(df)
 
 
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
-    "options": (format_option_study, plot_option_study),
+    "options": (_format_variants, _plot_variants),
     "strength": (format_strength_study, plot_strength_study),
 }

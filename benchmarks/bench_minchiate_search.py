@@ -24,8 +24,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from cardlab.sim.minchiate import Study
+from cardlab.sim.minchiate.interface import check_record
 from cardlab.sim.minchiate.search_play import search_raw
-from cardlab.sim.minchiate.simulate import Study, check_record
 
 TABLES = {"every seat searching": "search", "one search seat": "search,heuristic,heuristic,heuristic"}
 

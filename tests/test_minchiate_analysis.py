@@ -44,13 +44,3 @@ def test_combination_stats_and_distribution_by_hand():
     dist = report.net_resti_distribution(tiny())
     assert dist["count"].sum() == 4 and np.isclose(dist.loc[3, "share"], 0.25)
     assert "dealer's team" in report.format_deal_report(tiny(), {"policies": ["heuristic"] * 4, "seed": 1})
-
-
-def test_option_shifts_are_paired():
-    base = tiny().assign(variant="as given", points_0=0, points_1=0)
-    moved = base.assign(variant="x=1", net_resti=base.net_resti + np.where(base.dealer % 2 == 0, 1, -1))
-    df = pd.concat([base, moved], ignore_index=True)
-    df["variant"] = pd.Categorical(df["variant"], categories=["as given", "x=1"])
-    t = report.option_shifts(df)
-    assert np.isclose(t.loc["x=1", "shift"], 1.0) and np.isclose(t.loc["x=1", "shift_low"], 1.0)
-    assert np.isclose(t.loc["x=1", "changed"], 1.0) and np.isclose(t.loc["as given", "shift"], 0.0)

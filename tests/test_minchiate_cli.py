@@ -79,19 +79,34 @@ def test_replay_text_and_json(capsys):
 
 def test_option_study(tmp_path, capsys):
     out = tmp_path / "o.parquet"
-    code, stdout, _ = run_cli(capsys, "study", "minchiate", "options", "--deals", "400", "--out", str(out),
-                              "--plot", str(tmp_path / "o.png"))
-    assert code == 0 and "score_pile_combos=False" in stdout and "shift" in stdout
-    df, meta = analysis.load_run(out)
-    assert meta["study"] == "options" and len(df) == 400 * len(meta["variants"])
-    base = df[df.variant == "as given"].set_index("deal")
-    same = df[df.variant == "declarations=mandatory_all"].set_index("deal")
-    assert (base.net_resti == same.net_resti).all()  # both policies declare everything already
+    code, stdout, _ = run_cli(capsys, "study", "minchiate", "options", "--deals", "400", "--out", str(out))
+    assert code == 0
+    df, meta = analysis.load_run(out)  # one row per deal, a column per figure and variant (cardlab.sim.variants)
+    assert meta["study"] == "options" and len(df) == 400 and all(f"net_resti@{v}" in df for v in meta["variants"])
+    base, same = df["net_resti@default"], df["net_resti@declarations=mandatory_all"]
+    assert (base == same).all()  # both policies declare everything already
+    pytest.importorskip("cardlab.analysis.variants")  # the options report every game shares
+    code, stdout, _ = run_cli(capsys, "report", str(out), "--plot", str(tmp_path / "o.png"))
+    assert code == 0 and "score_pile_combos=false" in stdout and "shift" in stdout
+
+
+def test_replay_whole_games(capsys):
+    code, lines, _ = run_cli(capsys, "replay", "minchiate", "--seed", "2", "--game-index", "1:3", "--n-deals", "4",
+                             "--json")
+    records = [json.loads(line) for line in lines.strip().splitlines()]
+    assert code == 0 and [(r["game"], r["deal"]) for r in records] == [(g, 4 * g + d) for g in (1, 2) for d in range(4)]
+    games = minchiate.simulate_games(games=3, seed=2, n_deals=4)
+    for g in (1, 2):
+        assert sum(r["net_resti"] for r in records if r["game"] == g) == games.net_resti[g]
+    text = minchiate.replay_game(game=1, seed=2, n_deals=4).text
+    assert text.startswith("game 1: deals 4 to 7") and "deal 7: dealer seat 3" in text
 
 
 @pytest.mark.parametrize("argv, text", [
     (["simulate", "minchiate", "--players", "3", "--deals", "5"], "--players: 3 is not allowed; choose 4"),
     (["simulate", "minchiate", "--games", "5", "--n-deals", "0"], "--n-deals: 0 is not allowed"),
+    (["simulate", "minchiate", "--deals", "5", "--n-deals", "4"],
+     "--n-deals 4 does not apply here; it applies only to whole games (--games, replay --game-index)"),
     (["simulate", "minchiate", "--deals", "5", "--expose-last-cards", "nobody"], "--expose-last-cards: 'nobody'"),
     (["simulate", "minchiate", "--deals", "5", "--policy", "greedy"], "--policy: 'greedy' is not allowed"),
     (["replay", "minchiate", "--deal", "5:2"], "--deal: '5:2' is an empty range"),

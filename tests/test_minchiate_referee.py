@@ -3,9 +3,10 @@ import numpy as np
 import pytest
 
 from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
-from cardlab.sim.minchiate.referee import RefereeError, referee_deal
+from cardlab.sim.minchiate import Study, simulate
+from cardlab.sim.minchiate.interface import columns
+from cardlab.sim.minchiate.referee import RefereeError, check_agreement, referee_deal
 from cardlab.sim.minchiate.rules import MATTO, RESTO, SOURCES
-from cardlab.sim.minchiate.simulate import Study, check_agreement, columns, simulate
 
 OPTION_SETS = {
     "defaults": {},

@@ -4,7 +4,9 @@ import pytest
 
 from cardlab.sim.minchiate.rules import (CARD_VALUES, COUNTING, KINGS, MATTO, N_CARDS, STRENGTH, TRUMP_29,
                                          MinchiateOptions, card_name, join, qualifies, split, suit_card, trump)
-from cardlab.sim.minchiate.simulate import make_options
+from cardlab.sim.minchiate import MINCHIATE
+
+make_options = MINCHIATE.make_options
 
 
 def test_deck_and_values():
@@ -67,8 +69,14 @@ def test_bad_options_one_line(kw, text):
     assert text in str(err.value) and "\n" not in str(err.value)
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.minchiate", "cardlab.sim.minchiate.simulate",
-                                  "cardlab.sim.minchiate.studies"])
+def test_n_deals_applies_to_whole_games_only():
+    for call in (MINCHIATE.simulate, MINCHIATE.replay):
+        with pytest.raises(ValueError, match=r"^n_deals: 4 does not apply here; it applies only to whole games "
+                                             r"\(simulate_games, replay_game\)$"):
+            call(**{"deals" if call == MINCHIATE.simulate else "deal": 5}, n_deals=4)
+
+
+@pytest.mark.parametrize("name", ["cardlab.sim.minchiate", "cardlab.sim.minchiate.interface"])
 def test_docstring_examples(name):
     import doctest
     import importlib

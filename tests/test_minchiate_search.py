@@ -23,8 +23,10 @@ from cardlab.sim.minchiate.referee import legal_plays
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, TRUMP_29, CARD_VALUES, join, split, suit_of
 from cardlab.sim.minchiate.search import (combo_cards_nb, sample_world_nb, search_card_nb, search_state,
                                           shown_absent_nb, unseen_cards_nb)
+from cardlab.sim.minchiate import MINCHIATE, Study
+from cardlab.sim.minchiate.interface import kernel_record
 from cardlab.sim.minchiate.search_play import search_raw
-from cardlab.sim.minchiate.simulate import Study, kernel_record
+from cardlab.sim.policy import POLICY
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
 SWITCHED = dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_fola="counting+trumps>20",
@@ -237,7 +239,7 @@ def test_search_means_do_not_depend_on_the_hidden_cards():
         h_lo, h_hi = _words(world)
         legal_lo, legal_hi = h_lo[s], h_hi[s]
         out = np.zeros(N_CARDS, np.int64)
-        search_card_nb(search_state(8, 1, 0), s, study.flags, 6, 0, legal_lo, legal_hi, min(hands[s]), dealer, cutter,
+        search_card_nb(search_state(8, 1, 0), s, study.flags, 6, POLICY.HEURISTIC, legal_lo, legal_hi, min(hands[s]), dealer, cutter,
                        0, 0, s, -1, False, -1, -1, 0, -1, False, h_lo, h_hi, np.zeros(2, np.uint64),
                        np.zeros(2, np.uint64), np.zeros(2, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
                        np.uint64(0), np.uint64(0), *map(np.uint64, split(rec["fola_after"])), *map(np.uint64, cd),
@@ -260,9 +262,9 @@ def test_a_searching_partnership_outscores_heuristic_partners():
 
 
 def test_strength_study_rows_are_the_matches_they_name():
-    from cardlab.sim.minchiate.strength import PAIRS, strength_study
+    from cardlab.sim.ladder import PAIRS, strength_study
 
-    df = strength_study(deals=8, seed=4, search_worlds=2)
+    df = strength_study(MINCHIATE, deals=8, seed=4, search_worlds=2)
     assert (df["team"] == (df["deal"] // 4) % 2).all() and (df["dealer"] == df["deal"] % 4).all()
     plain = simulate(deals=8, seed=4)
     assert (df["net_heuristic"].to_numpy() == plain["net_resti"].to_numpy()).all()
@@ -280,9 +282,9 @@ def test_strength_study_rows_are_the_matches_they_name():
 def test_strength_report_gains_are_the_paired_differences():
     from cardlab.analysis.minchiate_strength import (dealer_edges, format_strength_study, plot_strength_study,
                                                       strength_gains)
-    from cardlab.sim.minchiate.strength import strength_study
+    from cardlab.sim.ladder import strength_study
 
-    df = strength_study(deals=8, seed=6, search_worlds=2)
+    df = strength_study(MINCHIATE, deals=8, seed=6, search_worlds=2)
     sign = np.where(df["team"] == 0, 1, -1)
     manual = (df["net_search_vs_heuristic"] - df["net_heuristic"]) * sign
     gains = strength_gains(df)
@@ -327,7 +329,7 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     assert "--search-rollout: 'smart' is not allowed" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.minchiate.strength", "cardlab.analysis.minchiate_strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.minchiate.interface", "cardlab.analysis.minchiate_strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

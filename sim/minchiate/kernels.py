@@ -40,10 +40,11 @@ from numba import njit, prange
 
 from cardlab.sim.cards import ONE, ZERO, ctz, popcount
 from cardlab.sim.dealing import BLOCK
+from cardlab.sim.policy import POLICY
 from cardlab.sim.rng import below_n, deal_state
 from cardlab.sim.minchiate.combos import combos_nb
-from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, HEURISTIC, KING_BIT, LANE, LO_MATTO, LO_TRUMPS,
-                                            NO_SUIT, TRUMP_SUIT, beats, heuristic_card, heuristic_discard_one,
+from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, KING_BIT, LANE, LO_MATTO, LO_TRUMPS, NO_SUIT,
+                                            TRUMP_SUIT, beats, heuristic_card, heuristic_discard_one,
                                             random_card, suit_of_nb)
 from cardlab.sim.minchiate.rules import (CARD_VALUES, LAST_TRICK_POINTS, MATTO, N_CARDS, N_TRUMPS, OPT, PILE_PAR,
                                          RESTO, STRENGTH, SUIT_BASE, TRUMP_29)
@@ -257,7 +258,7 @@ def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
     n_legal = popcount(legal_lo) + popcount(legal_hi)
     take = min(n, n_legal)
     for _ in range(take):
-        if policy == HEURISTIC:
+        if policy == POLICY.HEURISTIC:
             c = heuristic_discard_one(hand_lo, hand_hi, legal_lo, legal_hi)
         else:
             state, c = random_card(state, legal_lo, legal_hi)
@@ -511,7 +512,7 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
             c = single_card(legal_lo, legal_hi)
             if c >= 0:
                 pass  # a forced card: no decision
-            elif policies[p] == HEURISTIC:
+            elif policies[p] == POLICY.HEURISTIC:
                 c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
                                       trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
                                       dd_lo, dd_hi)

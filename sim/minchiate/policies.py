@@ -5,11 +5,11 @@ hand, the legal cards, the cards of the current trick and which cards it has not
 (``unseen``: not in its hand, not played, not in the face-up Fola, not among the discards it
 knows: its own, and everybody's after trick 1).
 
-``random`` (id 1): discards a uniformly random subset of the required size among the legal
-discards, declares every combination, plays a uniformly random legal card (the Matto included
-where legal). Its draws come from the deal's own stream.
+``random`` (id 0; ids are the shared ones of :mod:`cardlab.sim.policy`): discards a uniformly
+random subset of the required size among the legal discards, declares every combination, plays a
+uniformly random legal card (the Matto included where legal). Its draws come from the deal's own stream.
 
-``heuristic`` (id 0), rule by rule:
+``heuristic`` (id 1), rule by rule:
 
 * **Discards** void short suits: repeatedly discard the weakest legal card of the plain suit
   with the fewest cards in hand, suits without their King first (a King can never be
@@ -41,9 +41,6 @@ from numba import njit
 from cardlab.sim.cards import ONE, ZERO, ctz, highest_card, nth_card, popcount
 from cardlab.sim.rng import below_n
 from cardlab.sim.minchiate.rules import CARD_VALUES, MATTO, N_TRUMPS, STRENGTH, SUIT_BASE, TRUMP_29
-
-POLICY_NAMES = ("heuristic", "random")
-HEURISTIC, RANDOM = 0, 1
 
 LO_TRUMPS = np.uint64((1 << N_TRUMPS) - 1)
 LO_MATTO = np.uint64(1 << MATTO)

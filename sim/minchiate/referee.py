@@ -8,7 +8,8 @@ order only when too few), that each declaration is worth a subset of the hand's 
 (all of them with ``declarations='mandatory_all'``), that every card played is legal and from
 the right seat, and that the 97 cards are all somewhere exactly once at every step. It keeps
 its own list of scoring events, settles the resti after each, and returns the whole record: the
-replay text and JSON are written from it.
+replay text and JSON are written from it (:func:`describe`, :func:`json_record`), and
+:func:`check_agreement` holds the kernel's row of the deal against it.
 """
 from __future__ import annotations
 
@@ -297,3 +298,88 @@ def referee_deal(options: MinchiateOptions, deal: int, perm, cutter_discards, de
         "pile_sizes": [len(piles[0]), len(piles[1])],
         "sources": led.sources, "points": points, "resti": resti, "net_resti": net, "events": led.events,
     }
+
+
+# ---------------------------------------------------------------- the record against the kernel, as JSON and text
+
+
+def check_agreement(rec: dict, row: dict, deal: int) -> None:
+    """Raise :class:`RefereeError` when the kernel's row differs from the referee's record."""
+    expect = {"dealer": rec["dealer"], "cutter_cards": len(rec["cutter_draw"]), "dealer_cards": len(rec["dealer_draw"]),
+              "net_resti": rec["net_resti"], "tricks_0": rec["tricks_won"][0], "tricks_1": rec["tricks_won"][1]}
+    for t in range(2):
+        expect[f"points_{t}"] = rec["points"][t]
+        expect[f"resti_{t}"] = rec["resti"][t]
+        for s in SOURCES:
+            expect[f"{s}_{t}"] = rec["sources"][t][s]
+    for name, want in expect.items():
+        if int(row[name]) != int(want):
+            raise RefereeError(f"deal {deal}: kernel {name} = {int(row[name])}, the rules give {want}")
+
+
+def _names(cards) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def json_record(rec: dict) -> dict:
+    """The machine-readable record of a deal (card names as in the text replay)."""
+    return {
+        "deal": rec["deal"], "dealer": rec["dealer"], "cutter": rec["cutter"],
+        "cutter_draw": _names(rec["cutter_draw"]), "hands": [_names(h) for h in rec["hands"]],
+        "exposed": {p: card_name(c) for p, c in rec["exposed"].items()}, "fola": _names(rec["fola"]),
+        "dealer_draw": _names(rec["dealer_draw"]), "discards": [_names(d) for d in rec["discards"]],
+        "declarations": [[{"kind": cb["kind"], "cards": _names(cb["cards"]), "value": cb["value"]} for cb in seat]
+                         for seat in rec["declarations"]],
+        "tricks": [[[p, card_name(c)] for p, c in trick] for trick in rec["tricks"]],
+        "matto_paid": None if rec["matto_paid"] is None else card_name(rec["matto_paid"]),
+        "pile_combinations": [[{"kind": cb["kind"], "cards": _names(cb["cards"]), "value": cb["value"]} for cb in t]
+                              for t in rec["pile_combinations"]],
+        "points_by_source": rec["sources"], "points": rec["points"], "resti": rec["resti"],
+        "net_resti": rec["net_resti"], "events": rec["events"],
+    }
+
+
+def describe(rec: dict) -> str:
+    """The deal as text: draws, Fola, discards, declarations, 21 tricks, every scoring event with Δ and resti."""
+    events = iter(rec["events"])
+
+    def ev():
+        e = next(events)
+        return f"  [{e['event']}: team {e['team']} +{e['points']}; Δ {e['delta']:+d}, resti {e['resti'][0]}-{e['resti'][1]}]"
+
+    lines = [f"deal {rec['deal']}: dealer seat {rec['dealer']}, cutter seat {rec['cutter']} (team 0 = seats 0 and 2)"]
+    lines.append(f"cutter's draw ({len(rec['cutter_draw'])}): {', '.join(_names(rec['cutter_draw'])) or 'nothing'}")
+    lines.append(ev())
+    for p in range(4):
+        lines.append(f"seat {p} dealt: {', '.join(_names(rec['hands'][p]))}")
+    for p, c in rec["exposed"].items():
+        lines.append(f"exposed (seat {p}): {card_name(c)}")
+        lines.append(ev())
+    lines.append(f"Fola: {', '.join(_names(rec['fola'])) or 'empty'}")
+    lines.append(f"dealer's draw: scored {', '.join(_names(rec['dealer_scored'])) or 'nothing'}; "
+                 f"taken unscored {', '.join(_names(rec['dealer_draw'][len(rec['dealer_scored']):])) or 'nothing'}")
+    lines.append(ev())
+    for p in range(4):
+        if rec["discards"][p]:
+            lines.append(f"seat {p} discards: {', '.join(_names(rec['discards'][p]))}")
+    for j in range(1, 5):
+        p = (rec["dealer"] + j) % 4
+        shown = rec["declarations"][p]
+        text = "; ".join(f"{cb['kind']} {'-'.join(_names(cb['cards']))} = {cb['value']}" for cb in shown)
+        lines.append(f"seat {p} declares: {text or 'nothing'}")
+        lines.append(ev())
+    for t, trick in enumerate(rec["tricks"]):
+        lines.append(f"trick {t + 1:2d}: " + ", ".join(f"{p}:{card_name(c)}" for p, c in trick))
+        lines.append(ev())
+    if rec["matto_paid"] is not None:
+        lines.append(f"Matto debt paid with {card_name(rec['matto_paid'])}")
+    for t in range(2):
+        combos = "; ".join(f"{cb['kind']} = {cb['value']}" for cb in rec["pile_combinations"][t])
+        lines.append(f"team {t} pile: {rec['pile_sizes'][t]} cards; combinations: {combos or 'none'}")
+    for e in events:
+        lines.append(f"  [{e['event']}: +{e['points']}; Δ {e['delta']:+d}]")
+    for t in range(2):
+        src = ", ".join(f"{k} {v}" for k, v in rec["sources"][t].items())
+        lines.append(f"team {t}: {rec['points'][t]} points ({src}); resti {rec['resti'][t]}")
+    lines.append(f"net resti (team 0 - team 1): {rec['net_resti']:+d}")
+    return "\n".join(lines)

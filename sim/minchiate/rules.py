@@ -45,7 +45,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cardlab.sim.options import check_choice
+from cardlab.sim.game import GAMES_ONLY
+from cardlab.sim.options import check_options, option
 
 N_CARDS = 97
 N_TRUMPS = 40
@@ -181,36 +182,29 @@ CARD_BONUS_RULES = ("beyond_42",)
 class MinchiateOptions:
     """Every rule option of Minchiate, validated; defaults are the seed's rules (see the module docstring)."""
 
-    players: int = 4
-    n_deals: int = 1
-    steal_29: bool = True
-    cutter_cap: int = 13
-    expose_last_cards: str = "dealer"
-    dealer_takes_from_fola: str = "counting+29"
-    discards_to: str = "fola"
-    declarations: str = "policy"
-    c5_merge: bool = True
-    combos_may_share: bool = True
-    matto_bonus_on_c3: bool = False
-    score_pile_combos: bool = True
-    card_bonus_rule: str = "beyond_42"
-    cappotto_double: bool = False
+    players: int = option(4, "players at the table (two partnerships)", choices=(PLAYERS,))
+    n_deals: int = option(1, "deals per whole game (1 = one deal, 4 = each player deals once; any positive number)",
+                          applies=GAMES_ONLY)
+    steal_29: bool = option(True, "the draws may take trump 29")
+    cutter_cap: int = option(13, "most cards the cutter may take (13 is the physical limit)", between=(0, 13))
+    expose_last_cards: str = option("dealer", "whose 21st card is shown and scores", choices=EXPOSE)
+    dealer_takes_from_fola: str = option("counting+29", "what the dealer takes unscored from the Fola",
+                                         choices=DEALER_TAKES)
+    discards_to: str = option("fola", "where the discards go", choices=DISCARDS_TO)
+    declarations: str = option("policy", "which combinations are shown", choices=DECLARATIONS)
+    c5_merge: bool = option(True, "10-20-30-40 is one combination")
+    combos_may_share: bool = option(True, "a card may serve in combinations of different types")
+    matto_bonus_on_c3: bool = option(False, "the Matto bonus applies to 1-40-Matto too")
+    score_pile_combos: bool = option(True, "score the combinations of each team's pile at the end")
+    card_bonus_rule: str = option("beyond_42", "the pile card bonus (the only rule)", choices=CARD_BONUS_RULES)
+    cappotto_double: bool = option(False, "double the resti of a deal in which a team took no trick")
 
     def __post_init__(self):
-        check_choice("players", self.players, (4,))
-        n = self.n_deals
+        check_options(self)
+        n = self.n_deals  # a positive integer, no upper bound (checked by hand: no between= range)
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n_deals: {n!r} is not allowed; use a positive integer (1 = one deal, 4 = each "
                              f"player deals once)")
-        for name in ("steal_29", "c5_merge", "combos_may_share", "matto_bonus_on_c3", "score_pile_combos",
-                     "cappotto_double"):
-            check_choice(name, getattr(self, name), (True, False))
-        check_choice("cutter_cap", self.cutter_cap, tuple(range(14)))
-        check_choice("expose_last_cards", self.expose_last_cards, EXPOSE)
-        check_choice("dealer_takes_from_fola", self.dealer_takes_from_fola, DEALER_TAKES)
-        check_choice("discards_to", self.discards_to, DISCARDS_TO)
-        check_choice("declarations", self.declarations, DECLARATIONS)
-        check_choice("card_bonus_rule", self.card_bonus_rule, CARD_BONUS_RULES)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -59,17 +59,13 @@ from cardlab.sim.minchiate.combos import (HIGH_RUN, HIGH_SHIFT, LOW_RUN, M_C3, M
 from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, WORK_SIZE, end_points_nb,
                                            end_trick_nb, finish_deal_nb, heuristic_move_nb, hi_bit, legal_cards, lo_bit,
                                            put_card_nb, settle, setup_deal_nb, single_card)
-from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, HEURISTIC, LO_MATTO, LO_TRUMPS, NO_SUIT, RANDOM,
-                                            random_card)
+from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
+from cardlab.sim.policy import POLICY
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.worlds import keeps_possible_nb, take_card_nb
 
-SEARCH = 2  # policy id after heuristic (0) and random (1)
-POLICY_NAMES = ("heuristic", "random", "search")
-ROLLOUT_NAMES = ("heuristic", "random")  # rollout policies, ids as in POLICY_NAMES
-DEFAULT_WORLDS = 32
-MAX_WORLDS = 4096
+SEARCH = POLICY.SEARCH  # the shared ids of cardlab.sim.policy: random 0, heuristic 1, search 2 (rollouts: 0 or 1)
 N_MOVES = 84
 SEARCH_SALT = np.uint64(0x3F1C_A5E9_77D2_40B1)
 ROLLOUT_SALT = np.uint64(0x6A09_E667_F3BC_C909)
@@ -186,7 +182,7 @@ def rollout_nb(opts, rollout, state, first_card, dealer, cutter, t, n, leader, l
                 legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
                 c = single_card(legal_lo, legal_hi)
                 if c < 0:
-                    if rollout == HEURISTIC:
+                    if rollout == POLICY.HEURISTIC:
                         c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
                                               win_card, t, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi,
                                               cd_lo, cd_hi, dd_lo, dd_hi)
@@ -466,7 +462,7 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, w
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
     any_search = False
     for p in range(4):
-        plain[p] = HEURISTIC if policies[p] == SEARCH else policies[p]
+        plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH else policies[p]
         any_search = any_search or policies[p] == SEARCH
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
@@ -533,7 +529,7 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, w
             c = single_card(legal_lo, legal_hi)
             if c >= 0:
                 pass  # a forced card: no decision
-            elif policies[p] == RANDOM:
+            elif policies[p] == POLICY.RANDOM:
                 state, c = random_card(state, legal_lo, legal_hi)
             else:
                 c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,

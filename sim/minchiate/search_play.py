@@ -1,9 +1,9 @@
-"""The search policy in the Minchiate facade: option checks, the search kernels' calls, and what
-``replay`` shows of a search.
+"""The search policy in the Minchiate study: the search kernels' calls, and what ``replay`` shows of a search.
 
 A run with a ``search`` seat goes through ``search.play_search_deals_nb`` (single deals) or
 ``search.play_search_games_nb`` (whole games) in place of the plain kernels; both deal deal ``i``
-from ``(seed, i)`` and play the seats without search exactly as the plain kernels do.
+from ``(seed, i)`` and play the seats without search exactly as the plain kernels do. The search's
+settings are checked where every game's are (:meth:`cardlab.sim.game.Study.build`).
 """
 from __future__ import annotations
 
@@ -11,23 +11,9 @@ import numpy as np
 
 from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, LOG_WIDTH
 from cardlab.sim.minchiate.rules import N_CARDS, card_name
-from cardlab.sim.minchiate.search import (DEFAULT_WORLDS, MAX_WORLDS, N_MOVES, POLICY_NAMES, ROLLOUT_NAMES,
-                                          play_search_deals_nb, play_search_games_nb)
-from cardlab.sim.options import search_settings
+from cardlab.sim.minchiate.search import N_MOVES, play_search_deals_nb, play_search_games_nb
 
-__all__ = ["DEFAULT_WORLDS", "POLICY_NAMES", "ROLLOUT_NAMES", "check_search_options", "describe_searches",
-           "json_searches", "search_games", "search_raw", "uses_search"]
-
-
-def uses_search(policies) -> bool:
-    """Whether any seat (policy names or kernel ids) searches."""
-    return any(p == "search" or (not isinstance(p, str) and p == POLICY_NAMES.index("search")) for p in policies)
-
-
-def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
-    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
-                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
+__all__ = ["describe_searches", "json_searches", "search_games", "search_raw"]
 
 
 def search_raw(study, deals, *, record: bool = False, policies=None):
@@ -45,7 +31,7 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     declared = np.zeros((rows, 4), np.int16)
     means = np.zeros((rows, N_MOVES, N_CARDS), np.float32)
     play_search_deals_nb(study.seed, deals, study.flags, study.policy_ids if policies is None else policies,
-                         study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), out, logs, declared, means)
+                         study.search_worlds, study.rollout_id, out, logs, declared, means)
     return out, logs, declared, means
 
 
@@ -53,7 +39,7 @@ def search_games(study, first: int, count: int) -> np.ndarray:
     """Kernel rows of whole games ``first .. first+count-1`` with search seats."""
     out = np.zeros((count, COL.WIDTH), np.int32)
     play_search_games_nb(study.seed, first, count, study.options.n_deals, study.flags, study.policy_ids,
-                         study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), out)
+                         study.search_worlds, study.rollout_id, out)
     return out
 
 

@@ -1,0 +1,190 @@
+"""Minchiate through the game interface: its study (deals, whole games, the ladder's tables) and its replay;
+the facade, command line, strength ladder and options study are :mod:`cardlab.sim.game`'s.
+
+Deal ``i`` is dealt by seat ``i % 4`` from the stream ``(seed, i)``; team 0 is seats 0 and 2.
+Columns of a deal: ``deal``, ``dealer``, ``cutter_cards``, ``points_t``, ``resti_t``, ``net_resti``,
+the points by source ``draws_t`` … ``last_trick_t``, ``dealer_cards``, the declared combinations
+``declared_<kind>`` and ``declared_<kind>_value``, ``tricks_t``, ``max_delta`` and ``matto_owed``
+(see the README). A whole game is deals ``g·n .. g·n + n - 1`` (``n_deals``, an option of whole games
+only), the deal passing to the next seat: one row per game, ``game``, ``n_deals`` and the deals' rows
+summed (``int32``), ``first_dealer`` last. The strength ladder changes a partnership: team
+``(i // 4) % 2`` (seats t and t + 2) on deal ``i``.
+
+>>> df = MINCHIATE.simulate(deals=200, seed=1)
+>>> int((df.card_points_0 + df.card_points_1).iloc[0])
+142
+>>> sorted(set(MINCHIATE.simulate_games(games=20, seed=1, n_deals=4).n_deals.tolist()))
+[4]
+>>> print(MINCHIATE.replay(deal=3, seed=7).text.splitlines()[0])
+deal 3: dealer seat 3, cutter seat 2 (team 0 = seats 0 and 2)
+>>> from cardlab.sim.ladder import strength_study
+>>> ladder = strength_study(MINCHIATE, deals=4, seed=1, search_worlds=2)
+>>> bool((ladder.team == 0).all()), sorted(ladder.dealer.tolist())
+(True, [0, 1, 2, 3])
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from cardlab.sim.game import Game, Replay, Study
+from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
+
+
+def columns(out: np.ndarray, wide: bool = False) -> dict:
+    """Named columns of the kernel's per-deal output; ``int16``, or ``int32`` with ``wide`` (whole games)."""
+    from cardlab.sim.minchiate.kernels import COL
+
+    small = np.int32 if wide else np.int16
+    c = {"dealer": out[:, COL.DEALER].astype(np.int8), "cutter_cards": out[:, COL.CUTTER_CARDS].astype(small)}
+    for t in range(2):
+        c[f"points_{t}"] = out[:, COL.POINTS + t].astype(small)
+    for t in range(2):
+        c[f"resti_{t}"] = out[:, COL.RESTI + t].astype(small)
+    c["net_resti"] = (out[:, COL.RESTI] - out[:, COL.RESTI + 1]).astype(small)
+    for t in range(2):
+        for s, name in enumerate(SOURCES):
+            c[f"{name}_{t}"] = out[:, COL.SOURCES + 8 * t + s].astype(small)
+    c["dealer_cards"] = out[:, COL.DEALER_CARDS].astype(small)
+    for i, kind in enumerate(COMBO_TYPES):
+        c[f"declared_{kind}"] = out[:, COL.DECL_COUNT + i].astype(small)
+        c[f"declared_{kind}_value"] = out[:, COL.DECL_VALUE + i].astype(small)
+    for t in range(2):
+        c[f"tricks_{t}"] = out[:, COL.TRICKS + t].astype(small)
+    c["max_delta"] = out[:, COL.MAX_DELTA].astype(small)
+    c["matto_owed"] = out[:, COL.MATTO_OWED].astype(small)
+    return c
+
+
+@dataclass(frozen=True)
+class MinchiateStudy(Study):
+    """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
+
+    @cached_property
+    def flags(self) -> np.ndarray:
+        return self.options.kernel_flags()
+
+    def raw(self, first: int, count: int, *, record: bool = False):
+        """Kernel output ``(out, logs, declared)`` of deals ``first .. first+count-1`` (logs: 0 rows unless ``record``)."""
+        from cardlab.sim.minchiate.kernels import COL, LOG_WIDTH, play_deals_nb
+        from cardlab.sim.minchiate.search_play import search_raw
+
+        if self.searching:  # search seats: sim.minchiate.search_play
+            return search_raw(self, np.arange(first, first + count), record=record)[:3]
+        out = np.zeros((count, COL.WIDTH), np.int32)
+        logs = np.zeros((count if record else 0, LOG_WIDTH), np.int8)
+        declared = np.zeros((count if record else 0, 4), np.int16)
+        play_deals_nb(self.seed, first, count, self.flags, self.policy_ids, out, logs, declared)
+        return out, logs, declared
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Columns of deals ``first .. first+count-1`` (with the kernel's ``logs`` and ``declared`` when ``record``)."""
+        out, logs, declared = self.raw(first, count, record=record)
+        cols = dict(deal=np.arange(first, first + count, dtype=np.int64), **columns(out))
+        return {**cols, "logs": logs, "declared": declared} if record else cols
+
+    def play_games(self, first: int, count: int) -> dict:
+        """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
+        from cardlab.sim.minchiate.kernels import COL, play_games_nb
+        from cardlab.sim.minchiate.search_play import search_games
+
+        if self.searching:
+            out = search_games(self, first, count)
+        else:
+            out = np.zeros((count, COL.WIDTH), np.int32)
+            play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out)
+        cols = columns(out, wide=True)
+        cols["first_dealer"] = cols.pop("dealer")
+        return dict(game=np.arange(first, first + count, dtype=np.int64),
+                    n_deals=np.full(count, self.options.n_deals, np.int32), **cols)
+
+    # ---------------------------------------------------------------- the strength ladder's hooks
+
+    def ladder_sides(self, deals):
+        """Team ``(i // 4) % 2`` (seats t and t + 2) changes policy on deal ``i``: each team meets each dealer
+        equally often."""
+        team = (deals // 4) % 2
+        return team, np.arange(PLAYERS)[None, :] % 2 == team[:, None]
+
+    def play_tables(self, deals, policies) -> dict:
+        from cardlab.sim.minchiate.kernels import COL
+        from cardlab.sim.minchiate.search_play import search_raw
+
+        out = np.empty((len(deals), COL.WIDTH), np.int32)
+        for row in np.unique(policies, axis=0):  # each table's deals in one search call
+            rows = np.flatnonzero((policies == row).all(axis=1))
+            out[rows] = search_raw(self, deals[rows], policies=row)[0]
+        return columns(out)
+
+    def ladder_head(self, deals, sides) -> dict:
+        return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        """``net_<table>`` and ``diff_<table>``: net resti and points, team 0 minus team 1, at the whole table
+        ``<X>`` or at ``<X>_vs_<Y>`` (the changed team plays X, the other Y)."""
+        table = x if y is None else f"{x}_vs_{y}"
+        return {f"net_{table}": cols["net_resti"], f"diff_{table}": cols["points_0"] - cols["points_1"]}
+
+
+# ---------------------------------------------------------------- replay
+
+
+def check_record(study: MinchiateStudy, deal: int, out, logs, declared) -> tuple[dict, dict]:
+    """The referee's record of one recorded deal (card ids) and the kernel's row, after checking that they agree."""
+    from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
+    from cardlab.sim.minchiate.referee import check_agreement, referee_deal
+
+    log = logs[0].astype(np.int64)
+    rec = referee_deal(study.options, deal, log[LOG_PERM:LOG_PERM + 97], log[LOG_CUTTER_DISCARDS:LOG_DEALER_DISCARDS],
+                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], declared[0], log[LOG_PLAYS:LOG_PLAYS + 84])
+    row = {k: v[0] for k, v in columns(out).items()}
+    check_agreement(rec, row, deal)
+    return rec, row
+
+
+def kernel_record(study: MinchiateStudy, deal: int) -> tuple[dict, dict]:
+    """:func:`check_record` of deal ``deal`` played alone."""
+    return check_record(study, deal, *study.raw(deal, 1, record=True))
+
+
+def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
+    """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
+    decisions when a seat searches)."""
+    from cardlab.sim.minchiate.referee import describe, json_record
+    from cardlab.sim.minchiate.search_play import describe_searches, json_searches, search_raw
+
+    if not study.searching:
+        rec, _ = kernel_record(study, deal)
+        return describe(rec), json_record(rec)
+    out, logs, declared, means = search_raw(study, [deal], record=True)
+    rec, _ = check_record(study, deal, out, logs, declared)
+    return describe(rec) + describe_searches(rec, means[0]), dict(json_record(rec), searched=json_searches(rec, means[0]))
+
+
+class Minchiate(Game):
+    """Minchiate, the Florentine 97-card tarot for two partnerships."""
+
+    name, title = "minchiate", "Minchiate"
+    Options, Study = MinchiateOptions, MinchiateStudy
+
+    def replay_deals(self, study, deals: range) -> Replay:
+        texts, records = zip(*(replay_deal(study, d) for d in deals))
+        return Replay("\n\n".join(texts), list(records))
+
+    def replay_games(self, study, games: range) -> Replay:
+        """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);
+        each deal's record gains ``game``."""
+        n, texts, records = study.options.n_deals, [], []
+        for g in games:
+            replay = self.replay_deals(study, range(g * n, (g + 1) * n))
+            net = sum(r["net_resti"] for r in replay.records)
+            texts.append(f"game {g}: deals {g * n} to {(g + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
+                         + replay.text)
+            records += [{"game": g, **r} for r in replay.records]
+        return Replay("\n\n".join(texts), records)
+
+
+MINCHIATE = Minchiate()
+MinchiateStudy.game = MINCHIATE
