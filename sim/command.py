@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from cardlab.sim.game import spelling
 from cardlab.sim.options import add_option_flags, options_from_args
 
 
@@ -74,7 +75,8 @@ class GameCommand:
         """``cardlab simulate <game>``: single deals (``--deals``) or whole games (``--games``)."""
         unit = "games" if args.games is not None else "deals"
         count = args.games if unit == "games" else args.deals
-        study = self.game.build(unit, spell=spell, label=label, **self.keywords(args))
+        with spelling(spell, label):
+            study = self.game.build(unit, **self.keywords(args))
         summary = bool(getattr(args, "summary", False))
         df = self.game.run(study, unit, count, first=args.first_deal, chunk_size=args.chunk_size, threads=threads,
                            progress=progress, out=out, summary=summary or None)
@@ -84,8 +86,10 @@ class GameCommand:
         """``cardlab study <game> <name>``: the same deals played every way the study asks."""
         kind = self.game.all_studies()[args.study]
         keywords = self.keywords(args)
-        df = kind.run(self.game, deals=args.deals, threads=threads, progress=progress, out=out, **keywords)
-        return df, {**kind.metadata(self.game, **keywords), "deals": args.deals}
+        with spelling(spell, label):
+            meta = {**kind.metadata(self.game, **keywords), "deals": args.deals}
+            df = kind.run(self.game, deals=args.deals, threads=threads, progress=progress, out=out, **keywords)
+        return df, meta
 
     def replay(self, args):
         """``cardlab replay <game>``: deals (``--deal``) or whole games (``--game-index``), each an index or a
@@ -94,10 +98,12 @@ class GameCommand:
         if (deals is None) == (games is None):
             raise ValueError("deal: give --deal (deals) or --game-index (whole games), an index or a range a:b")
         keywords = self.keywords(args)
+        with spelling(spell, label):
+            study = self.game.build("deals" if deals is not None else "games", **keywords)
         if deals is not None:
-            result = self.game.replay_deals(self.game.build("deals", spell=spell, label=label, **keywords), deals)
+            result = self.game.replay_deals(study, deals)
         else:
-            result = self.game.replay_games(self.game.build("games", spell=spell, label=label, **keywords), games)
+            result = self.game.replay_games(study, games)
         if args.json:
             yield from result.records
         else:

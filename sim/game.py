@@ -23,6 +23,8 @@ commands from the same declarations.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 from dataclasses import dataclass, fields
 from typing import Callable, ClassVar, NamedTuple
@@ -34,6 +36,21 @@ from cardlab.sim.options import (Scope, check_scope, declared, given_options, pa
                                  with_rules)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
+
+
+#: How messages spell options and units: ``(spell, label)``, the facade's by default; the command line
+#: sets its own (``--flag``, ``--deals``) around a command, so every study's checks speak its language.
+_SPELLING: contextvars.ContextVar = contextvars.ContextVar("cardlab_spelling", default=(None, None))
+
+
+@contextlib.contextmanager
+def spelling(spell, label):
+    """Inside the block, scope errors name options and units with ``spell`` and ``label``."""
+    token = _SPELLING.set((spell, label))
+    try:
+        yield
+    finally:
+        _SPELLING.reset(token)
 
 
 class Replay(NamedTuple):
@@ -173,8 +190,9 @@ class Game:
         return dict({f.name: getattr(study.options, f.name) for f in fields(study.options)}, unit=unit,
                     study=study_name)
 
-    def check_scope(self, study, *, unit: str, study_name: str | None = None, spell=None, label=None) -> None:
+    def check_scope(self, study, *, unit: str, study_name: str | None = None) -> None:
         """Refuse an option set (different from its default) where it does not apply."""
+        spell, label = _SPELLING.get()
         check_scope(given_options(study.options), self.scope(),
                     self.run_context(study, unit=unit, study_name=study_name), spell=spell or self.spell,
                     label=label)
@@ -199,11 +217,11 @@ class Game:
 
     # ---------------------------------------------------------------- built once for every game
 
-    def build(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None, **keywords):
+    def build(self, unit: str = "deals", *, study_name: str | None = None, **keywords):
         """The study of a run of ``unit`` (``"deals"`` or ``"games"``), its options checked for where they apply."""
         cls = self.GameStudy if unit == "games" and self.GameStudy is not None else self.Study
         study = cls.build(**keywords)
-        self.check_scope(study, unit=unit, study_name=study_name, spell=spell, label=label)
+        self.check_scope(study, unit=unit, study_name=study_name)
         return study
 
     def run(self, study, unit: str, count: int, *, first: int = 0, chunk_size=None, threads=None,
