@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 MODULES = ["cardlab.sim.euchre5.rules", "cardlab.sim.euchre5.simulate", "cardlab.sim.euchre5.studies",
-           "cardlab.analysis.common"]
+           "cardlab.analysis.euchre5", "cardlab.analysis.common"]
 
 
 @pytest.mark.parametrize("name", MODULES)

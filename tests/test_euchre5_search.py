@@ -292,7 +292,7 @@ def test_strength_study_rows_are_the_tables_they_name():
 
 
 def test_trump_study_accepts_search():
-    from cardlab.analysis.euchre5_strength import compare_trump_studies
+    from cardlab.analysis.euchre5 import compare_trump_studies
     from cardlab.sim.euchre5.studies import trump_study
 
     plain = trump_study(deals=6, seed=2)
