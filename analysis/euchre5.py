@@ -362,7 +362,7 @@ def compare_trump_studies(studies: dict, *, level: float = 0.95) -> pd.DataFrame
     by bowers held, by seat; the paired relation differences; the strength from which making pays;
     the value of the suit the heuristic rates strongest against the best suit.
 
-    >>> from cardlab.sim.euchre5.studies import trump_study
+    >>> from cardlab.sim.euchre5 import trump_study
     >>> t = compare_trump_studies({"heuristic": trump_study(deals=20, seed=1)})
     >>> "regret (best - strongest suit)" in t.index
     True
@@ -391,9 +391,19 @@ def compare_trump_studies(studies: dict, *, level: float = 0.95) -> pd.DataFrame
     return pd.DataFrame(columns)
 
 
+def _variants(name: str):
+    """The shared options study's report (``cardlab.analysis.variants``), imported when a report is made."""
+    def report(*args, **kwargs):
+        from . import variants
+
+        return getattr(variants, name)(*args, **kwargs)
+    return report
+
+
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
     "strength": (format_strength_study, plot_strength_study),  # the strength ladder: analysis.euchre5_strength
+    "options": (_variants("format_variants"), _variants("plot_variants")),  # the options study of every game
 }
