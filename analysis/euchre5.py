@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .common import game_totals, length_summary, mean_table, position_scores, score_matrix, share_table, win_shares
+from .euchre5_strength import format_strength_study, plot_strength_study
 
 ALONE_NAMES = ("partnered", "alone by choice", "forced alone")
 CALLED_KINDS = ("right bower", "left bower", "trump ace", "other trump", "off-suit ace", "other off-suit",
@@ -340,11 +341,69 @@ def plot_trump_study(df: pd.DataFrame, *, fig=None):
     return fig
 
 
-from .euchre5_strength import format_strength_study, plot_strength_study  # noqa: E402  the ladder's report
+# ---------------------------------------------------------------- the trump study under two policies
+
+
+def trump_choice(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (deal, maker) of a trump study: the edge of the suit the heuristic rates strongest (its
+    bid strength; ties to the lower suit), of the best suit, and the regret between them."""
+    order = df.sort_values(["deal", "maker", "trump"])
+    edge = order["edge"].to_numpy(np.float64).reshape(-1, 4)
+    strength = order["strength"].to_numpy(np.int64).reshape(-1, 4)
+    named = edge[np.arange(len(edge)), strength.argmax(axis=1)]
+    best = edge.max(axis=1)
+    return pd.DataFrame({"named": named, "best": best, "regret": best - named,
+                         "named_is_best": named == best, "random_suit": edge.mean(axis=1)})
+
+
+def compare_trump_studies(studies: dict, *, level: float = 0.95) -> pd.DataFrame:
+    """The trump-choice study's conclusions side by side for runs on the same deals under different
+    policies (``{"heuristic": df, "search": df}``): the maker's edge by trump relative to the upcard,
+    by bowers held, by seat; the paired relation differences; the strength from which making pays;
+    the value of the suit the heuristic rates strongest against the best suit.
+
+    >>> from cardlab.sim.euchre5 import trump_study
+    >>> t = compare_trump_studies({"heuristic": trump_study(deals=20, seed=1)})
+    >>> "regret (best - strongest suit)" in t.index
+    True
+    """
+    columns = {}
+    for name, df in studies.items():
+        col = {}
+        for by, label in (("relation", "edge, {}"), ("bowers", "edge, {} bowers"),
+                          ("seat", "edge, maker at place {}")):
+            t = trump_by(df, by, level=level)
+            for key, row in t.iterrows():
+                col[label.format(key)] = row["edge"]
+        for key, row in paired_relation(df, level=level).iterrows():
+            col[f"paired: {key}"] = row["edge_diff"]
+        curve = strength_curve(df, level=level)
+        pays = curve.index[(curve["edge"] > 0).to_numpy() & (curve["count"] >= 30).to_numpy()]
+        col["making pays from strength"] = float(pays.min()) if len(pays) else np.nan
+        col["euchre rate, all variants"] = float((df["maker_tricks"] < 3).mean())
+        choice = trump_choice(df)
+        col["edge of the strongest suit"] = choice["named"].mean()
+        col["edge of the best suit"] = choice["best"].mean()
+        col["regret (best - strongest suit)"] = choice["regret"].mean()
+        col["strongest suit is the best"] = choice["named_is_best"].mean()
+        col["gain over a random suit"] = (choice["named"] - choice["random_suit"]).mean()
+        columns[name] = col
+    return pd.DataFrame(columns)
+
+
+def _variants(name: str):
+    """The shared options study's report (``cardlab.analysis.variants``), imported when a report is made."""
+    def report(*args, **kwargs):
+        from . import variants
+
+        return getattr(variants, name)(*args, **kwargs)
+    return report
+
 
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
-    "strength": (format_strength_study, plot_strength_study),
+    "strength": (format_strength_study, plot_strength_study),  # the strength ladder: analysis.euchre5_strength
+    "options": (_variants("format_variants"), _variants("plot_variants")),  # the options study of every game
 }

@@ -1,5 +1,5 @@
-"""Euchre for five under stronger play: the strength ladder's report, and the trump-choice study
-compared between heuristic and search play.
+"""Euchre for five under stronger play: the strength ladder's report (the trump-choice study compared
+between heuristic and search play is :func:`cardlab.analysis.euchre5.compare_trump_studies`).
 
 Input of the ladder functions: a strength study (``cardlab study euchre5 strength``), one row per
 hand: ``deal``, ``dealer``, ``lone`` (the seat that changes policy), for each policy P of random,
@@ -11,7 +11,6 @@ points) and ``others_<X>_in_<Y>`` (the other four seats' points, summed).
   in points and in edge (points minus the other four seats' mean), paired on the same hands.
 * :func:`strength_distributions`: each policy's whole table: a seat's points distribution, how
   trump is made, the makers' results.
-* :func:`compare_trump_studies`: the trump-choice study's conclusions under two policies.
 """
 from __future__ import annotations
 
@@ -197,57 +196,5 @@ def plot_strength_study(df: pd.DataFrame, *, fig=None, level: float = 0.95):
     return fig
 
 
-# ---------------------------------------------------------------- the trump study under two policies
-
-
-def trump_choice(df: pd.DataFrame) -> pd.DataFrame:
-    """Per (deal, maker) of a trump study: the edge of the suit the heuristic rates strongest (its
-    bid strength; ties to the lower suit), of the best suit, and the regret between them."""
-    order = df.sort_values(["deal", "maker", "trump"])
-    edge = order["edge"].to_numpy(np.float64).reshape(-1, 4)
-    strength = order["strength"].to_numpy(np.int64).reshape(-1, 4)
-    named = edge[np.arange(len(edge)), strength.argmax(axis=1)]
-    best = edge.max(axis=1)
-    return pd.DataFrame({"named": named, "best": best, "regret": best - named,
-                         "named_is_best": named == best, "random_suit": edge.mean(axis=1)})
-
-
-def compare_trump_studies(studies: dict, *, level: float = 0.95) -> pd.DataFrame:
-    """The trump-choice study's conclusions side by side for runs on the same deals under different
-    policies (``{"heuristic": df, "search": df}``): the maker's edge by trump relative to the upcard,
-    by bowers held, by seat; the paired relation differences; the strength from which making pays;
-    the value of the suit the heuristic rates strongest against the best suit.
-
-    >>> from cardlab.sim.euchre5.studies import trump_study
-    >>> t = compare_trump_studies({"heuristic": trump_study(deals=20, seed=1)})
-    >>> "regret (best - strongest suit)" in t.index
-    True
-    """
-    from .euchre5 import paired_relation, strength_curve, trump_by
-
-    columns = {}
-    for name, df in studies.items():
-        col = {}
-        for by, label in (("relation", "edge, {}"), ("bowers", "edge, {} bowers"),
-                          ("seat", "edge, maker at place {}")):
-            t = trump_by(df, by, level=level)
-            for key, row in t.iterrows():
-                col[label.format(key)] = row["edge"]
-        for key, row in paired_relation(df, level=level).iterrows():
-            col[f"paired: {key}"] = row["edge_diff"]
-        curve = strength_curve(df, level=level)
-        pays = curve.index[(curve["edge"] > 0).to_numpy() & (curve["count"] >= 30).to_numpy()]
-        col["making pays from strength"] = float(pays.min()) if len(pays) else np.nan
-        col["euchre rate, all variants"] = float((df["maker_tricks"] < 3).mean())
-        choice = trump_choice(df)
-        col["edge of the strongest suit"] = choice["named"].mean()
-        col["edge of the best suit"] = choice["best"].mean()
-        col["regret (best - strongest suit)"] = choice["regret"].mean()
-        col["strongest suit is the best"] = choice["named_is_best"].mean()
-        col["gain over a random suit"] = (choice["named"] - choice["random_suit"]).mean()
-        columns[name] = col
-    return pd.DataFrame(columns)
-
-
-__all__ = ["compare_trump_studies", "format_strength_study", "gains_by_place", "plot_strength_study",
-           "strength_distributions", "strength_gains", "trump_choice"]
+__all__ = ["format_strength_study", "gains_by_place", "plot_strength_study", "strength_distributions",
+           "strength_gains"]

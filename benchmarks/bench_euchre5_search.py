@@ -25,7 +25,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from cardlab.sim.euchre5.simulate import Study
+from cardlab.sim.euchre5 import Study
 
 TABLES = {"every seat searching": "search", "one search seat": "search,heuristic,heuristic,heuristic,heuristic"}
 

@@ -119,3 +119,33 @@ def test_writing_a_file_loads_neither_pandas_nor_barbu(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
     assert pq.read_metadata(tmp_path / "g.parquet").num_rows > 20
+
+
+WHOLE_GAMES = "it applies only to whole games (--games, replay --game-index)"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "euchre5", "--deals", "10", "--tie-rule", "play_on"], "--tie-rule play_on does not apply here; "
+     + WHOLE_GAMES),
+    (["simulate", "euchre5", "--deals", "10", "--target", "5"], "--target 5 does not apply here; " + WHOLE_GAMES),
+    (["replay", "euchre5", "--deal", "3", "--target", "5"], "--target 5 does not apply here; " + WHOLE_GAMES),
+    (["study", "euchre5", "trumps", "--deals", "10", "--tie-rule", "play_on"], "does not apply here"),
+])
+def test_options_of_whole_games_are_refused_for_single_hands(tmp_path, capsys, argv, message):
+    code, _, stderr = run_cli(capsys, *argv)
+    assert code == 2 and message in stderr and stderr.count("\n") == 1
+
+
+def test_replay_of_a_range_of_games_and_the_options_study(capsys):
+    from cardlab.sim.euchre5 import EUCHRE5, replay_game
+    from cardlab.sim.variants import options_study
+
+    code, stdout, _ = run_cli(capsys, "replay", "euchre5", "--seed", "3", "--game-index", "0:2", "--json")
+    records = [json.loads(line) for line in stdout.strip().splitlines()]
+    games = [r["game"] for r in records]
+    assert code == 0 and games == sorted(games) and set(games) == {0, 1}
+    assert [r["deal"] for r in records] == list(range(games.count(0))) + list(range(games.count(1)))
+    assert records == replay_game(game="0:2", seed=3).records
+    df = options_study(EUCHRE5, deals=200, seed=1)
+    assert "score_0@default" in df and "score_0@call_rule=ace_of_suit" in df and "maker@stick_the_dealer=false" in df
+    assert not any("tie_rule" in c or "target" in c for c in df.columns)

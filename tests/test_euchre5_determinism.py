@@ -37,11 +37,11 @@ def test_replay_of_one_hand_and_one_game_matches_the_run():
     r = replay(deal=321, seed=42, policy=MIXED)
     row = df.iloc[321]
     assert r.records[0]["scores"] == [int(row[f"score_{p}"]) for p in range(5)]
-    assert r.hands[0].maker == row["maker"] and r.hands[0].maker_tricks == row["maker_tricks"]
+    assert r.records[0]["maker"] == row["maker"] and r.records[0]["maker_tricks"] == row["maker_tricks"]
     games = simulate_games(games=20, seed=9, policy=MIXED)
     g = replay_game(game=17, seed=9, policy=MIXED)
     mine = games[games.game == 17]
-    assert [h.scores for h in g.hands] == mine[[f"score_{p}" for p in range(5)]].values.tolist()
+    assert [h["scores"] for h in g.records] == mine[[f"score_{p}" for p in range(5)]].values.tolist()
 
 
 def test_whole_game_invariants():
@@ -70,7 +70,7 @@ def test_whole_game_invariants():
 
 def test_games_longer_than_the_kernel_slot_are_complete():
     from cardlab.sim.euchre5 import Study
-    from cardlab.sim.euchre5.simulate import GAME_SLOT
+    from cardlab.sim.euchre5.interface import GAME_SLOT
 
     study = Study.build(seed=2, target=40)
     fast = study.play_games(0, 40)
@@ -85,7 +85,7 @@ def test_chunk_players_pickle_for_process_executors():
     from functools import partial
 
     from cardlab.sim.euchre5 import Study
-    from cardlab.sim.euchre5.studies import study_columns
+    from cardlab.sim.euchre5.interface import study_columns
 
     study = Study.build(seed=3, call_rule="non_trump")
     for play in (study.play, study.play_games, partial(study_columns, study)):

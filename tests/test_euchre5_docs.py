@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cardlab.sim.euchre5.rules", "cardlab.sim.euchre5.simulate", "cardlab.sim.euchre5.studies",
+MODULES = ["cardlab.sim.euchre5.rules", "cardlab.sim.euchre5.interface", "cardlab.analysis.euchre5",
            "cardlab.analysis.common"]
 
 

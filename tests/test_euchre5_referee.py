@@ -5,7 +5,7 @@ import pytest
 
 from cardlab.sim.euchre5 import Study
 from cardlab.sim.euchre5.referee import check_game
-from cardlab.sim.euchre5.simulate import check_rows, scores_of
+from cardlab.sim.euchre5.interface import check_rows, scores_of
 
 HANDS = 1500
 OPTION_SETS = [
@@ -114,7 +114,7 @@ def test_trump_study_matches_referee():
     from cardlab.sim.euchre5.kernels import N_RES, RES_SCORE, play_hand_nb
     from cardlab.sim.euchre5.referee import check_hand, decode_log
     from cardlab.sim.euchre5.rules import MAX_ACTIONS
-    from cardlab.sim.euchre5.studies import trump_study
+    from cardlab.sim.euchre5 import trump_study
 
     study = Study.build(seed=3)
     df = trump_study(deals=30, seed=3)

@@ -20,14 +20,14 @@ import pandas as pd
 import pytest
 
 from cardlab.sim.cards import cards_of, mask_of
-from cardlab.sim.euchre5 import replay, simulate, simulate_games
+from cardlab.sim.euchre5 import Study, replay, simulate, simulate_games
 from cardlab.sim.euchre5.kernels import DECK_BITS, N_RES, RES_SCORE
 from cardlab.sim.euchre5.policies import POLICY, SUIT_MASKS
 from cardlab.sim.euchre5.referee import check_game, suit_when
 from cardlab.sim.euchre5.search import (HOLDERS, KITTY_HOLDER, knowledge_nb, play_search_deals_nb,
                                         play_search_games_nb, sample_view_nb, search_card_nb, search_state)
 from cardlab.sim.euchre5.search_play import search_columns
-from cardlab.sim.euchre5.simulate import Study, check_rows
+from cardlab.sim.euchre5.interface import check_rows
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
 MIX = "search,heuristic,random,search,heuristic"
@@ -267,7 +267,8 @@ def test_search_gains_against_random_players():
 
 def test_strength_study_rows_are_the_tables_they_name():
     from cardlab.analysis.euchre5_strength import format_strength_study, plot_strength_study, strength_gains
-    from cardlab.sim.euchre5.strength import PAIRS, strength_study
+    from cardlab.sim.euchre5 import strength_study
+    from cardlab.sim.ladder import PAIRS
 
     df = strength_study(deals=15, seed=4, search_worlds=2)
     assert (df["lone"] == (df["deal"] // 5) % 5).all()
@@ -292,8 +293,8 @@ def test_strength_study_rows_are_the_tables_they_name():
 
 
 def test_trump_study_accepts_search():
-    from cardlab.analysis.euchre5_strength import compare_trump_studies
-    from cardlab.sim.euchre5.studies import trump_study
+    from cardlab.analysis.euchre5 import compare_trump_studies
+    from cardlab.sim.euchre5 import trump_study
 
     plain = trump_study(deals=6, seed=2)
     searched = trump_study(deals=6, seed=2, policy="search", search_worlds=2)
@@ -334,7 +335,7 @@ def test_command_line_search(tmp_path, capsys):
     assert "the strength study sets every seat's policy itself" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.euchre5.strength", "cardlab.analysis.euchre5_strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.euchre5.interface", "cardlab.analysis.euchre5_strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -43,7 +43,8 @@ from typing import NamedTuple
 import numpy as np
 
 from cardlab.sim.cards import JACK, LANE, N_CARD_IDS, card, french_deck
-from cardlab.sim.options import check_choice
+from cardlab.sim.game import GAMES_ONLY
+from cardlab.sim.options import check_options, option
 
 PLAYERS = 5
 HAND = 5
@@ -132,6 +133,18 @@ def tables() -> Tables:
     return Tables(suit_masks, eff, key, higher, beats)
 
 
+def parse_defender_points(text: str) -> tuple:
+    """The command line's ``--defender-points``: two integers separated by a comma (``2,4``)."""
+    try:
+        points = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        points = ()
+    if len(points) != 2:
+        raise ValueError(f"defender_points: {text!r} is not allowed; give two integers 1-20 "
+                         "(points for 3-4 and for 5 defender tricks), e.g. 2,4")
+    return points
+
+
 @dataclass(frozen=True)
 class Euchre5Options:
     """Table rules of one game of Euchre for five; validated on creation (see the module docstring).
@@ -143,23 +156,25 @@ class Euchre5Options:
     ValueError: lone_march_points: 3 is not allowed; choose 2, 4 or 5
     """
 
-    players: int = PLAYERS
-    lone_march_points: int = 2
-    forced_alone_march_points: int = 2
-    defender_points: tuple = (2, 4)
-    call_rule: str = "any"
-    allow_call_own_card: bool = False
-    call_before_exchange: bool = False
-    dealer_may_discard_upcard: bool = True
-    stick_the_dealer: bool = True
-    tie_rule: str = "shared"
-    target: int = 10
+    players: int = option(PLAYERS, "always 5 (the game is for five)")
+    lone_march_points: int = option(2, "a lone maker's march", choices=MARCH_POINTS)
+    forced_alone_march_points: int = option(2, "march of a maker alone because the called card was buried",
+                                            choices=MARCH_POINTS)
+    defender_points: tuple = option((2, 4), "each defender's points when the attackers take 1-2 tricks, and none",
+                                    parse=parse_defender_points)
+    call_rule: str = option("any", "which card the maker may call", choices=CALL_RULES)
+    allow_call_own_card: bool = option(False, "the maker may call its own card (alone)")
+    call_before_exchange: bool = option(False, "the call comes before the dealer's discard")
+    dealer_may_discard_upcard: bool = option(True, "the dealer may discard the upcard it picked up")
+    stick_the_dealer: bool = option(True, "the dealer may not pass in round two (off: five passes void the hand)")
+    tie_rule: str = option("shared", "who wins a game ending in a tie at the top", choices=TIE_RULES,
+                           applies=GAMES_ONLY)
+    target: int = option(10, "points that end a game", between=(1, MAX_TARGET), applies=GAMES_ONLY)
 
     def __post_init__(self):
+        check_options(self)
         if self.players != PLAYERS:
             raise ValueError(f"players: {self.players!r} is not allowed; Euchre for five is played by exactly 5")
-        check_choice("lone_march_points", self.lone_march_points, MARCH_POINTS)
-        check_choice("forced_alone_march_points", self.forced_alone_march_points, MARCH_POINTS)
         points = self.defender_points
         if isinstance(points, str):
             try:
@@ -172,13 +187,6 @@ class Euchre5Options:
             raise ValueError(f"defender_points: {self.defender_points!r} is not allowed; give two integers 1-20 "
                              "(points for 3-4 and for 5 defender tricks), e.g. 2,4")
         object.__setattr__(self, "defender_points", tuple(int(v) for v in points))
-        check_choice("call_rule", self.call_rule, CALL_RULES)
-        check_choice("tie_rule", self.tie_rule, TIE_RULES)
-        for name in ("allow_call_own_card", "call_before_exchange", "dealer_may_discard_upcard", "stick_the_dealer"):
-            check_choice(name, getattr(self, name), (True, False))
-        if isinstance(self.target, bool) or not isinstance(self.target, (int, np.integer)) \
-                or not 1 <= self.target <= MAX_TARGET:
-            raise ValueError(f"target: {self.target!r} is not allowed; use an integer from 1 to {MAX_TARGET}")
 
     @property
     def max_hands(self) -> int:

@@ -59,12 +59,13 @@ from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED
                                          play_hand_nb)
 from cardlab.sim.euchre5.policies import (BEATS, BOWERS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb,
                                           discard_nb, follow_nb, lead_nb, name_nb, random_of)
+from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
                                        NAME, PARTNERED, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
-SEARCH = 2  # policy id of a search seat (after POLICY.RANDOM 0 and POLICY.HEURISTIC 1)
-POLICY_NAMES = ("random", "heuristic", "search")
-ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
+SEARCH = POLICY.SEARCH  # policy id of a search seat, the shared ids of cardlab.sim.policy
+POLICY_NAMES = SHARED_POLICIES
+ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in POLICY
 DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096
 HOLDERS = PLAYERS + 1  # the five seats and the kitty

@@ -13,32 +13,18 @@ import numpy as np
 
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name
 from cardlab.sim.euchre5.rules import ACTION_KINDS, KITTY, MAX_ACTIONS, PLAYERS
-from cardlab.sim.euchre5.search import (ALONE_COL, DEFAULT_WORLDS, MAX_WORLDS, PASS_COL, POLICY_NAMES,
-                                        ROLLOUT_NAMES, SEARCH, play_search_deals_nb, play_search_games_nb)
-from cardlab.sim.options import search_settings
+from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_deals_nb, play_search_games_nb
 
-__all__ = ["DEFAULT_WORLDS", "POLICY_NAMES", "ROLLOUT_NAMES", "check_search_options", "describe_searches",
-           "search_columns", "search_game_columns", "search_records", "uses_search"]
-
-
-def uses_search(policies) -> bool:
-    """Whether any seat of ``policies`` (names or kernel ids) searches."""
-    return any(p == "search" or (not isinstance(p, str) and p == SEARCH) for p in policies)
-
-
-def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
-    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
-                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
+__all__ = ["describe_searches", "search_columns", "search_game_columns", "search_records"]
 
 
 def _search_args(study) -> tuple:
-    return int(study.search_worlds), ROLLOUT_NAMES.index(study.search_rollout)
+    return int(study.search_worlds), study.rollout_id
 
 
 def search_columns(study, first: int, count: int, *, record: bool = False, policies=None) -> dict:
     """``Study.play`` for a table with search seats (``policies``: kernel ids overriding the study's)."""
-    from cardlab.sim.euchre5.simulate import result_columns
+    from cardlab.sim.euchre5.interface import result_columns
     from cardlab.sim.euchre5.kernels import N_RES
 
     out = np.empty((N_RES, count), np.int8)
@@ -57,7 +43,7 @@ def search_columns(study, first: int, count: int, *, record: bool = False, polic
 
 def search_game_columns(study, first: int, count: int, *, record: bool = False) -> dict:
     """``Study.play_games`` for a table with search seats: every hand of each game kept (no slot)."""
-    from cardlab.sim.euchre5.simulate import result_columns
+    from cardlab.sim.euchre5.interface import result_columns
     from cardlab.sim.euchre5.kernels import N_RES
 
     m = study.options.max_hands

@@ -1,0 +1,271 @@
+"""Euchre for five through the game interface: its study (hands, whole games, the ladder's tables), its
+replay and its trump study; the facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
+
+Hand ``i`` is dealt by seat ``i % 5`` from the stream (seed, i). Columns of a hand: ``deal``, ``dealer``,
+``maker`` (-1: nobody made trump), ``trump`` (0-3 = ♣♦♥♠, -1), ``round`` (1, 2; 0 none), ``alone`` (0
+partnered, 1 by choice, 2 forced), ``partner`` (seat or -1), ``maker_tricks``, ``called`` (card id or -1),
+``score_0`` … ``score_4``. Whole games (to ``target``, ties by ``tie_rule``: options of whole games only)
+put ``game`` and ``deal`` (the hand within its game) first; game ``g`` comes from the stream (seed, g).
+The ladder's row adds ``others_<X>_in_<Y>`` (the other four seats' points) to ``lone_<X>_in_<Y>``.
+
+>>> df = EUCHRE5.simulate(deals=1000, seed=7)
+>>> sorted(df.alone.unique().tolist()), int(df.maker_tricks.max())
+([0, 1, 2], 5)
+>>> games = EUCHRE5.simulate_games(games=200, seed=1)
+>>> bool((games.groupby("game")[[f"score_{p}" for p in range(5)]].sum().max(axis=1) >= 10).all())
+True
+>>> EUCHRE5.replay(deal=3, seed=7).text.startswith("deal 3: dealer seat 3"), EUCHRE5.replay_game(game="0:2").json[:8]
+(True, '{"deal":')
+>>> from cardlab.sim.ladder import strength_study
+>>> df = strength_study(EUCHRE5, deals=10, seed=1, search_worlds=2)
+>>> len(df), bool((df["lone"] == (df["deal"] // 5) % 5).all()), len(trump_study(EUCHRE5, deals=50, seed=3))
+(10, True, 1000)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, partial
+
+import numpy as np
+
+from cardlab.sim import runner
+from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
+from cardlab.sim.game import Game, Replay, Study, StudyKind
+
+GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
+COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")  # kernel rows 0-7
+
+
+def result_columns(results: np.ndarray) -> dict:
+    """Kernel results (N_RES, rows) as named columns: ``score_0`` … ``score_4`` for the scores."""
+    columns = {name: results[i] for i, name in enumerate(COLUMNS)}
+    columns.update({f"score_{p}": results[len(COLUMNS) + p] for p in range(PLAYERS)})
+    return columns
+
+
+def scores_of(columns: dict) -> np.ndarray:
+    """The (rows, 5) score array of a column dict."""
+    return np.stack([columns[f"score_{p}"] for p in range(PLAYERS)], axis=1)
+
+
+@dataclass(frozen=True)
+class Euchre5Study(Study):
+    """Euchre's rules, per-seat policies, seed and search settings; plays hands and whole games."""
+
+    @cached_property
+    def rules(self) -> np.ndarray:
+        return kernel_rules(self.options)
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Hands ``first .. first+count-1`` as columns (and the dealt cards and logs when ``record``)."""
+        from cardlab.sim.euchre5.kernels import N_RES, play_deals_nb
+        from cardlab.sim.euchre5.search_play import search_columns
+
+        if self.searching:  # search seats: sim.euchre5.search_play
+            return search_columns(self, first, count, record=record)
+        out = np.empty((N_RES, count), np.int8)
+        rows = count if record else 0
+        logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, KITTY), np.int8), \
+            np.zeros((rows, MAX_ACTIONS, 3), np.int8)
+        play_deals_nb(self.seed, first, count, self.rules, self.policy_ids, out, *logs)
+        columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
+        return {**columns, **dict(zip(("hands", "kitty", "moves"), logs))} if record else columns
+
+    def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
+        from cardlab.sim.euchre5.kernels import N_RES, compact_game_rows_nb, play_games_nb
+        from cardlab.sim.euchre5.search_play import search_game_columns
+
+        if self.searching:
+            return search_game_columns(self, first, count, record=record)
+        m = self.options.max_hands
+        slot = m if record else min(m, GAME_SLOT)
+        slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
+        rows = count if record else 0
+        hands, kitty = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, KITTY), np.int8)
+        moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
+        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands, kitty, moves)
+        offsets = np.zeros(count, np.int64)
+        np.cumsum(lengths[:-1], out=offsets[1:])
+        n_rows = int(lengths.sum())
+        out, game, deal = np.empty((N_RES, n_rows), np.int8), np.empty(n_rows, np.int64), np.empty(n_rows, np.int16)
+        compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal)
+        for j in np.flatnonzero(lengths > slot):  # rare long games: replayed alone from (seed, game)
+            one = np.empty((1, m, N_RES), np.int8)
+            play_games_nb(self.seed, first + j, 1, self.rules, self.policy_ids, one, lengths[j:j + 1], hands[:0],
+                          kitty[:0], moves[:0])
+            out[:, offsets[j]:offsets[j] + lengths[j]] = one[0, :lengths[j]].T
+        columns = {"game": game, "deal": deal, **result_columns(out)}
+        if record:
+            keep = np.arange(m)[None, :] < lengths[:, None]
+            columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep])
+        return columns
+
+    # ---------------------------------------------------------------- the strength ladder's hooks
+
+    def ladder_sides(self, deals):
+        """Seat ``(i // 5) % 5`` changes policy on hand ``i`` (every seat equally often at every place)."""
+        lone = (deals // PLAYERS) % PLAYERS
+        return lone, np.arange(PLAYERS)[None, :] == lone[:, None]
+
+    def play_tables(self, deals, policies) -> dict:
+        """Every (hand, seat policies) row in one call of the search kernel."""
+        from cardlab.sim.euchre5.kernels import N_RES
+        from cardlab.sim.euchre5.search import play_search_tables_nb
+
+        out = np.empty((N_RES, len(deals)), np.int8)
+        play_search_tables_nb(self.seed, deals, self.rules, policies, int(self.search_worlds), self.rollout_id, out)
+        return result_columns(out)
+
+    def ladder_head(self, deals, sides) -> dict:
+        return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "lone": sides.astype(np.int8)}
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        """Whole tables: each seat's points, maker, round, alone, tricks; pairs: the lone seat's points and
+        the other four seats' points, summed."""
+        scores = np.stack([cols[f"score_{p}"] for p in range(PLAYERS)]).astype(np.int16)
+        if y is None:
+            out = {f"score_{x}_{p}": scores[p] for p in range(PLAYERS)}
+            return {**out, **{f"{name}_{x}": cols[c] for name, c in (("maker", "maker"), ("round", "round"),
+                                                                     ("alone", "alone"), ("tricks", "maker_tricks"))}}
+        mine = scores[sides, np.arange(len(sides))]
+        return {f"lone_{x}_in_{y}": mine, f"others_{x}_in_{y}": scores.sum(axis=0) - mine}
+
+
+# ---------------------------------------------------------------- replay and checks
+
+
+def check_rows(options: Euchre5Options, columns: dict) -> list:
+    """Referee every recorded hand of ``columns`` (from ``play(record=True)``) and compare with the
+    kernel's row; returns the referee's :class:`~cardlab.sim.euchre5.referee.Hand` list."""
+    from cardlab.sim.euchre5.referee import RefereeError, check_hand, decode_log
+
+    out = []
+    for j in range(len(columns["dealer"])):
+        hand = check_hand(options, int(columns["dealer"][j]), [int(h) for h in columns["hands"][j]],
+                          columns["kitty"][j].tolist(), decode_log(columns["moves"][j]))
+        kernel = {k: int(columns[k][j]) for k in (*COLUMNS, *(f"score_{p}" for p in range(PLAYERS)))}
+        if hand.row() != kernel:
+            where = f"game {columns['game'][j]} hand {columns['deal'][j]}" if "game" in columns else \
+                f"deal {columns['deal'][j]}"
+            raise RefereeError(f"{where}: kernel gave {kernel}, the rules give {hand.row()}")
+        out.append(hand)
+    return out
+
+
+def _searches(cols: dict, j: int) -> tuple[str, dict]:
+    """Hand ``j``'s searched decisions (text and record part; nothing without search seats)."""
+    from cardlab.sim.euchre5.search_play import describe_searches, search_records
+
+    if "search_means" not in cols:
+        return "", {}
+    moves, means = cols["moves"][j], cols["search_means"][j]
+    return describe_searches(moves, means), {"searches": search_records(moves, means)}
+
+
+def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
+    """Whole game ``game`` replayed alone: every hand checked, then the game's end and winners under the tie rule."""
+    from cardlab.sim.euchre5.referee import check_game, describe_hand, hand_record
+
+    cols = study.play_games(game, 1, record=True)
+    hands = check_rows(study.options, cols)
+    verdict = check_game(study.options, hands[0].dealer, hands)
+    lines = [f"game {game} (seed {study.seed}), {len(hands)} hands, target {study.options.target}"]
+    totals, records = [0] * PLAYERS, []
+    for h, hand in enumerate(hands):
+        totals = [a + b for a, b in zip(totals, hand.scores)]
+        text, searches = _searches(cols, h)
+        lines.append(f"\n=== hand {h + 1}: " + describe_hand(hand) + text)
+        lines.append("totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals)))
+        records.append({**hand_record(hand, h), "game": game, **searches})
+    winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
+    lines.append(f"\nwinner{'s' if len(winners) > 1 else ''}: {', '.join(winners)} ({study.options.tie_rule} ties)")
+    return "\n".join(lines), records
+
+
+# ---------------------------------------------------------------- Euchre's own study: every maker, every trump
+
+
+def study_columns(study: Euchre5Study, first: int, count: int) -> dict:
+    """Rows of deals ``first .. first+count-1``: one per (deal, maker seat, trump)."""
+    from cardlab.sim.euchre5.kernels import (N_RES, N_STUDY, RES_ALONE, RES_CALLED, RES_ROUND, RES_SCORE, RES_TRICKS,
+                                             trump_study_nb)
+    from cardlab.sim.euchre5.search import search_trump_study_nb
+
+    out = np.empty((count, PLAYERS, 4, N_STUDY), np.int8)
+    if study.searching:  # search seats search the call and the play
+        search_trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
+                              study.rollout_id, out)
+    else:
+        trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out)
+    rows = out.reshape(count * PLAYERS * 4, N_STUDY)
+    deal = np.repeat(np.arange(first, first + count, dtype=np.int64), PLAYERS * 4)
+    dealer = (deal % PLAYERS).astype(np.int8)
+    maker = np.tile(np.repeat(np.arange(PLAYERS, dtype=np.int8), 4), count)
+    trump = np.tile(np.arange(4, dtype=np.int8), count * PLAYERS)
+    scores = rows[:, RES_SCORE:RES_SCORE + PLAYERS].astype(np.int16)
+    maker_points = scores[np.arange(len(rows)), maker]
+    others = (scores.sum(axis=1) - maker_points) / (PLAYERS - 1)
+    round_ = rows[:, RES_ROUND]
+    up = np.repeat(trump.reshape(count, -1)[round_.reshape(count, -1) == 1].reshape(count, -1)[:, 0], PLAYERS * 4)
+    return {
+        "deal": deal, "dealer": dealer, "maker": maker,
+        "seat": ((maker - dealer + PLAYERS - 1) % PLAYERS + 1).astype(np.int8),  # places after the dealer; 5 = dealer
+        "trump": trump, "relation": np.where(trump == up, 0, np.where(trump == 3 - up, 1, 2)).astype(np.int8),
+        "round": round_,
+        "strength": rows[:, N_RES], "bowers": rows[:, N_RES + 1], "trumps": rows[:, N_RES + 2],
+        "alone": rows[:, RES_ALONE], "called": rows[:, RES_CALLED], "maker_tricks": rows[:, RES_TRICKS],
+        "maker_points": maker_points.astype(np.int8), "edge": (maker_points - others).astype(np.float32),
+    }
+
+
+def trump_metadata(game, **keywords) -> dict:
+    from cardlab.sim.euchre5.policies import THRESHOLDS
+
+    return {**game.build("deals", study_name="trumps", **keywords).metadata(), "study": "trumps",
+            "thresholds": THRESHOLDS}
+
+
+def trump_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int = 1 << 16,
+                progress: bool = False, out=None, **keywords):
+    """Every deal played with each seat as maker and each trump, the bidding skipped (the upcard's suit in
+    round one, with the dealer's exchange; any other suit in round two): one row per (deal, maker, trump),
+    ``deal``, ``dealer``, ``maker``, ``seat`` (places after the dealer, 5 = the dealer), ``trump``,
+    ``relation`` (0 upcard suit, 1 same colour, 2 other colour), ``round``, ``strength`` (the heuristic's
+    bid strength), ``bowers`` and ``trumps`` as dealt, ``alone``, ``called``, ``maker_tricks``,
+    ``maker_points``, ``edge`` (maker points minus the others' mean). Search seats search call and play."""
+    study = game.build("deals", study_name="trumps", **keywords)
+    runner.set_threads(threads)
+    return runner.run(partial(study_columns, study), deals=deals, first_deal=first_deal,
+                      chunk_size=min(chunk_size, 256) if study.searching else chunk_size, progress=progress,
+                      out=out, meta=trump_metadata(game, **keywords))
+
+
+class Euchre5(Game):
+    """Euchre for five: called-partner Euchre on 28 cards, five seats, individual scores."""
+
+    name, title, unit = "euchre5", "Euchre for five", "hand"
+    Options, Study = Euchre5Options, Euchre5Study
+    ladder_chunk = 512
+    study_deals = {"strength": 10_000}  # searched hands are slow
+    studies = {"trumps": StudyKind("every hand played with each seat as maker and each trump suit (paired)",
+                                   trump_study, trump_metadata)}
+
+    def replay_deals(self, study, deals: range) -> Replay:
+        from cardlab.sim.euchre5.referee import describe_hand, hand_record
+
+        cols = study.play(deals.start, len(deals), record=True)
+        texts, records = [], []
+        for j, (i, hand) in enumerate(zip(deals, check_rows(study.options, cols))):
+            text, searches = _searches(cols, j)
+            texts.append(f"deal {i}: " + describe_hand(hand) + text)
+            records.append({**hand_record(hand, i), **searches})
+        return Replay("\n\n".join(texts), records)
+
+    def replay_games(self, study, games: range) -> Replay:
+        texts, records = zip(*(replay_one_game(study, g) for g in games))
+        return Replay("\n\n".join(texts), [r for game in records for r in game])
+
+
+EUCHRE5 = Euchre5()
+Euchre5Study.game = EUCHRE5
