@@ -131,7 +131,7 @@ class Study:
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError
 
-    def play_games(self, first: int, count: int) -> dict:
+    def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError
 
 

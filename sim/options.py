@@ -268,6 +268,8 @@ def add_option_flags(parser, options_cls, *, skip=()) -> None:
             if meta["choices"] is not None:
                 text = f"{meta['help']}: {', '.join('none' if c is None else str(c) for c in meta['choices'])} " \
                        f"(default {shown})"
+            elif meta["between"] is not None:
+                text = f"{meta['help']}: {meta['between'][0]} to {meta['between'][1]} (default {shown})"
             group.add_argument(flag, dest=f.name, type=_deferred(_parse_for(f)), default=argparse.SUPPRESS,
                                metavar=f.name.upper(), help=text)
 
