@@ -21,14 +21,17 @@ recompiles nothing, and the scan does not follow their imports. So a constant th
 as a global belongs in a game folder or in a Numba module, never in a pure-Python module.
 
 Imports are read from the source text, lazy ones inside functions included: the rule errs on the
-side of recompiling. Editing ``sim/rami/*.py`` recompiles Rami alone; editing ``sim/cards.py``
-recompiles every game that imports it; editing ``sim/cli.py`` recompiles nothing.
+side of recompiling. Only ``import`` statements count: code reached through ``importlib`` or
+through a pure-Python module is not seen, so a kernel must import what it compiles in. Editing
+``sim/rami/*.py`` recompiles Rami alone; editing ``sim/cards.py`` recompiles every game that
+imports it; editing ``sim/cli.py`` recompiles nothing.
 
 The folders are ``<root>/numba-kernels/<unit>-<digest>/``, where ``<root>`` is
 ``$NUMBA_CACHE_DIR`` when set, else ``sim/__pycache__``. Inside one, Numba's own index still checks
-each kernel against its file. Old folders are left behind (delete them at will); a folder may be
-shared by two checkouts with the same code for that game. :func:`install` puts the locator first
-in Numba's list and points ``numba.config.CACHE_DIR`` at ``<root>/numba-kernels`` (where
+each kernel against its file. Old folders are left behind (delete them at will; ``make clean``
+removes those in ``sim/__pycache__``); a folder may be shared by two checkouts with the same code
+for that game. Setting ``NUMBA_CACHE_LOCATOR_CLASSES`` bypasses this rule. :func:`install` puts
+the locator first in Numba's list and points ``numba.config.CACHE_DIR`` at ``<root>/numba-kernels`` (where
 :mod:`cardlab.sim.diskcache` keeps its files, keyed on a unit's digest too).
 """
 from __future__ import annotations
@@ -52,7 +55,8 @@ _COMPILERS = ("njit|jit|generated_jit|vectorize|guvectorize|cfunc|stencil|intrin
               "overload_attribute|register_jitable|jitclass")
 # A decorator line (``@njit(cache=True)``, ``@numba.extending.intrinsic``) or an assignment of a
 # compiled function (``f_nb = njit(f)``), so that prose mentioning ``@njit`` does not count.
-_COMPILES = re.compile(rf"^[ \t]*@[ \t]*[\w.]*\b(?:{_COMPILERS})\b|^[^#\n]*=[ \t]*[\w.]*\b(?:{_COMPILERS})[ \t]*\(", re.M)
+_COMPILES = re.compile(rf"^[ \t]*@[ \t]*[\w.]*\b(?:{_COMPILERS})\b"
+                       rf"|^[^#\n]*=[ \t]*[\w.]*\b(?:{_COMPILERS})[ \t]*\(", re.M)
 
 
 def cache_root() -> Path:
