@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup study test bench clean
+.PHONY: setup study test test-fast bench clean
 
 setup: $(STAMP)
 
@@ -19,8 +19,13 @@ study: $(STAMP)
 	$(BIN)/cardlab simulate barbu --contract all --players 4 --deck 52 --deals 1000000 --seed 7 --out runs/study.parquet
 	$(BIN)/cardlab report runs/study.parquet --plot runs/study.png
 
+# Every test (what CI runs). test-fast leaves out the tests marked slow: under three minutes once
+# the kernels are compiled.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_barbu.py --memory

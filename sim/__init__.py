@@ -1,14 +1,17 @@
 """cardlab engines: Numba kernels on bit-packed hands, with their Python facades.
 
-Numba caches compiled kernels per file and does not notice when a function inlined from another
-module changes, so the cache lives in a folder named after a hash of every engine source file:
-any edit gives a fresh cache. ``NUMBA_CACHE_DIR``, when set, is used as the parent folder.
+Numba caches compiled kernels per file and does not notice when a function compiled in from
+another module changes, so :mod:`cardlab.sim.kernel_cache` keeps each game's kernels in a folder
+named after a digest of that game's folder, of the other games it imports and of the shared
+Numba modules it uses (``cards.py``, ``rng.py``...): editing a Rami file recompiles Rami alone,
+editing ``cards.py`` every game that uses it, editing a pure-Python module (``cli.py``,
+``runner.py``, ``options.py``...) nothing. The folders live in ``sim/__pycache__/numba-kernels``,
+or in ``$NUMBA_CACHE_DIR/numba-kernels`` when ``NUMBA_CACHE_DIR`` is set.
 """
 import hashlib
-import os
 from pathlib import Path
 
-import numba
+from cardlab.sim import kernel_cache
 
 
 def source_digest(folder: Path) -> str:
@@ -19,6 +22,4 @@ def source_digest(folder: Path) -> str:
     return h.hexdigest()[:16]
 
 
-_HERE = Path(__file__).resolve().parent
-numba.config.CACHE_DIR = str(Path(os.environ.get("NUMBA_CACHE_DIR") or _HERE / "__pycache__")
-                             / f"numba-{source_digest(_HERE)}")
+kernel_cache.install()

@@ -78,6 +78,7 @@ def upward_invariants(options, declarer, hands, moves, places, scores):
     return finish
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck,players,policy", list(itertools.product((32, 52), (3, 4, 5), (RANDOM, HEURISTIC))))
 def test_upward_kernel_matches_referee(deck, players, policy):
     options = BarbuOptions(players=players, deck=deck)
@@ -105,6 +106,7 @@ RULE_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "-".join(f"{k}={v}" for k, v in r.items()))
 @pytest.mark.parametrize("policy", ["random", "heuristic", "mixed"])
 def test_variants_match_referee(rules, policy):

@@ -94,6 +94,7 @@ def check_invariants(n, declarer, positive, m, initiator, verdict):
             assert target == declarer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,positive,late", list(itertools.product((3, 4, 5), (False, True), (False, True))))
 def test_kernel_matches_referee(n, positive, late):
     rng = np.random.default_rng(100 * n + 10 * positive + late)

@@ -27,6 +27,7 @@ OPTION_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", OPTION_SETS, ids=[",".join(f"{k}={v}" for k, v in r.items()) for r in OPTION_SETS])
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_games_match_the_referee(rules, policy):

@@ -25,6 +25,7 @@ def referee_run(study: Study, deals: int, first: int = 0):
     return cols
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck,players,policy", list(itertools.product((32, 52), (3, 4, 5), ("heuristic", "random"))))
 def test_kernel_matches_referee(deck, players, policy):
     study = Study.build(options=BarbuOptions(players=players, deck=deck), contract="all", policy=policy,
@@ -34,6 +35,7 @@ def test_kernel_matches_referee(deck, players, policy):
     assert (counts[list(ALL_CONTRACTS)] == DEALS_PER_CONTRACT).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [
     dict(hearts_lead="broken"),
     dict(hearts_lead="only_if_forced", hearts_lead_salade=True),
@@ -76,6 +78,7 @@ def test_referee_rejects_a_wrong_early_stop():
         check_deal(study.options, "last-two", 0, cols["hands"][0], moves)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("duties", [
     dict(overtrump_on_trump_lead=False), dict(must_trump=False), dict(overtrump_when_ruffing=False),
     dict(overtrump_on_trump_lead=False, must_trump=False, overtrump_when_ruffing=False)])

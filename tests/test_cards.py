@@ -49,7 +49,7 @@ def test_bounded_draws_are_in_range_and_roughly_uniform():
 
 
 def test_kernel_cache_follows_every_source_file(tmp_path):
-    """Editing any engine file (even one only inlined elsewhere) moves the Numba cache to a new folder."""
+    """source_digest sees an edit to any file below a folder, nested ones too (per-game keys: test_kernel_cache.py)."""
     import numba
 
     from cardlab.sim import source_digest

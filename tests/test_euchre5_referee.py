@@ -63,6 +63,7 @@ def check_invariants(options, cols, hands):
     assert (scores(cols) >= 0).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("rules", OPTION_SETS, ids=[",".join(f"{k}={v}" for k, v in r.items()) or "default"
                                                      for r in OPTION_SETS])

@@ -69,6 +69,7 @@ def test_hand_worked_options():
     assert [c.cards for c in find_combinations(T(10, 20, 30, 40), c5_merge=False, **no_share)] == [tuple(T(20, 30, 40))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("o", OPTION_SETS, ids=str)
 def test_every_high_run_subset(o):
     """Exhaustive: every subset of trumps 28-40, alone, with 10, 20 and the Matto, with 1, 13 and 40."""

@@ -41,6 +41,7 @@ CASES = [(name, policy) for name in OPTION_SETS for policy in ("heuristic", "ran
 CASES.append(("defaults", "heuristic,random,random,heuristic"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, policy", CASES)
 def test_referee_agrees_with_kernel(name, policy):
     study = Study.build(policy=policy, seed=11 + len(name), **OPTION_SETS[name])

@@ -6,6 +6,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow  # each notebook starts a Jupyter kernel: 10 to 20 s even with the kernels cached
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
 

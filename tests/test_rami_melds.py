@@ -114,6 +114,7 @@ def search(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min
     return value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jmax", [1, 2, NO_JOKER_LIMIT])
 def test_search_matches_brute_force(jmax):
     rng = np.random.default_rng(jmax)

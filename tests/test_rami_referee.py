@@ -28,6 +28,7 @@ def check(study, n):
     return cols
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,policy,opts", CASES)
 def test_referee_agrees_with_kernel(players, policy, opts):
     pols = policy if policy == "heuristic" else ",".join(["random"] + ["heuristic"] * (players - 1))

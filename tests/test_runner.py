@@ -259,6 +259,7 @@ def test_threads_must_fit_the_machine():
         runner.set_threads(0)
 
 
+@pytest.mark.slow
 def test_a_dask_worker_killed_mid_chunk_is_replaced_and_its_chunk_played_again(tmp_path):
     distributed = pytest.importorskip("distributed")
     marker = str(tmp_path / "died-once")

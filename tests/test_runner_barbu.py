@@ -96,6 +96,7 @@ def _wait_for(predicate, proc, timeout=120):
 SIM = ["simulate", "barbu", "--contract", "no-tricks", "--seed", "9", "--threads", "1"]
 
 
+@pytest.mark.slow
 def test_a_dataset_run_killed_with_sigkill_resumes_to_the_same_data(tmp_path):
     out = tmp_path / "ds"
     args = SIM + ["--deals", "400000", "--chunk-size", "2000", "--out", "ds/"]
@@ -116,6 +117,7 @@ def test_a_dataset_run_killed_with_sigkill_resumes_to_the_same_data(tmp_path):
     pd.testing.assert_frame_equal(df, reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_cli_run_exits_130_and_is_marked_partial(tmp_path, sig, capsys):
     out = tmp_path / "run.parquet"
@@ -141,6 +143,7 @@ def test_scheduler_needs_a_valid_address(capsys):
     assert code == 2 and "--scheduler: 'nowhere' is not allowed" in err
 
 
+@pytest.mark.slow
 def test_cli_on_a_local_dask_cluster(tmp_path):
     pytest.importorskip("distributed")
     args = SIM + ["--deals", "3000", "--chunk-size", "1000", "--scheduler", "local:2", "--out", "d.parquet"]
@@ -150,6 +153,7 @@ def test_cli_on_a_local_dask_cluster(tmp_path):
     pd.testing.assert_frame_equal(df, barbu.simulate(deals=3000, contract="no-tricks", seed=9, threads=1))
 
 
+@pytest.mark.slow
 def test_concurrent_compiles_into_one_cache_do_not_crash(tmp_path):
     """Two processes compile the summary kernel into the same empty cache at once, a third loads it."""
     code = ("from cardlab.sim.summary import RowCounter; import numpy as np; "
