@@ -40,6 +40,7 @@ GAMES = {
 
 #: Games that plug in through the game interface (:mod:`cardlab.sim.game`): name -> "module:object".
 INTERFACES = {
+    "barbu": "cardlab.sim.barbu.interface:BARBU",
     "rami": "cardlab.sim.rami.interface:RAMI",
 }
 

@@ -4,7 +4,8 @@ import pytest
 
 from cardlab.sim.barbu import contract_value_study, simulate, trump_study
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES
-from cardlab.sim.barbu.simulate import Study, hand_model
+from cardlab.sim.barbu import Study
+from cardlab.sim.barbu.play import hand_model
 from cardlab.sim.barbu.studies import suit_lengths_and_honours
 from cardlab.sim.cards import mask_of, parse_card
 
