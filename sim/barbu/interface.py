@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, fields, replace
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -56,7 +56,6 @@ RUN_SCOPE = {
                       "only to single deals ({deals}) and to the contracts study ({contracts_study})"),
     "double_policy": Scope(doubled, "only to whole games with {double}"),
 }
-COMPARED_STUDIES = ("contracts", "trumps")  # the studies --compare-policies plays once per policy
 
 
 def parse_contracts(contract) -> tuple[str, ...]:
@@ -85,10 +84,14 @@ def check_barbu_scope(options, *, unit: str, played=None, study: str | None = No
     Traceback (most recent call last):
     ValueError: late_redouble: True does not apply here; it applies only to whole games with double
     """
-    context = dict({f.name: getattr(options, f.name) for f in fields(options)}, unit=unit, study=study,
-                   played=frozenset(options.game_contracts if played is None else played))
-    check_scope({**(extra or {}), **given_options(options)}, BARBU.scope(), context, spell=spell or BARBU.spell,
-                label=label)
+    check_scope({**(extra or {}), **given_options(options)}, BARBU.scope(), run_facts(options, unit, played, study),
+                spell=spell or BARBU.spell, label=label)
+
+
+def run_facts(options, unit: str, played=None, study: str | None = None) -> dict:
+    """What the places of options read: the options' values, the unit, the study and the contracts ``played``."""
+    return dict({f.name: getattr(options, f.name) for f in fields(options)}, unit=unit, study=study,
+                played=frozenset(options.game_contracts if played is None else played))
 
 
 def _run_keywords(rules: dict, extra) -> dict:
@@ -322,13 +325,17 @@ class _Switch(argparse.BooleanOptionalAction):
         setattr(namespace, self.dest, value)
 
 
-def _study(name: str):
-    """A study of ``sim.barbu.studies``, imported when it runs (the command line's parser imports this module)."""
-    def call(game, **keywords):
-        from cardlab.sim.barbu import studies
+def _paired(name: str, game, **keywords):
+    """Barbu's study ``name`` (``sim.barbu.studies``, imported when it runs: the parser imports this module)."""
+    from cardlab.sim.barbu.studies import paired_study
 
-        return getattr(studies, name)(game, **keywords)
-    return call
+    return paired_study(game, name, **keywords)
+
+
+def _paired_metadata(name: str, game, **keywords) -> dict:
+    from cardlab.sim.barbu.studies import paired_metadata
+
+    return paired_metadata(game, name, **keywords)
 
 
 class Barbu(Game):
@@ -338,24 +345,15 @@ class Barbu(Game):
     Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     study_deals = {"strength": 8_000}  # search is slow
-    studies = {
-        "trumps": StudyKind("each Trumps deal played once with each suit as trump", _study("trump_study"),
-                            _study("trump_metadata")),
-        "contracts": StudyKind("every deal played under every contract", _study("contract_value_study"),
-                               _study("contract_metadata")),
-    }
+    studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
+        ("trumps", "each Trumps deal played once with each suit as trump"),
+        ("contracts", "every deal played under every contract"))}
 
     def scope(self) -> dict:
         return {**super().scope(), **RUN_SCOPE}
 
     def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
-        """The options' values, the unit, the study and the contracts the run ``played``."""
-        played = study.contracts if unit == "deals" else study.options.game_contracts
-        return dict(super().run_context(study, unit=unit, study_name=study_name), played=frozenset(played))
-
-    def check_scope(self, study, *, unit: str, study_name: str | None = None, spell=None, label=None) -> None:
-        check_barbu_scope(study.options, unit=unit, played=study.contracts if unit == "deals" else None,
-                          study=study_name, spell=spell, label=label)
+        return run_facts(study.options, unit, study.contracts if unit == "deals" else None, study_name)
 
     @staticmethod
     def spell(name: str) -> str:
@@ -365,11 +363,12 @@ class Barbu(Game):
     def build(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None, **keywords):
         """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
         ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
-        if keywords.get("compare_policies") is not None:
+        compared = keywords.pop("compare_policies", None)  # the trumps and contracts studies take it before this
+        if compared is not None:
             spell = spell or self.spell
-            raise ValueError(f"compare_policies: {keywords['compare_policies']!r} does not apply here; it applies "
-                             f"only to {spell('contracts_study')} and {spell('trumps_study')}")
-        keywords.pop("compare_policies", None)
+            head = label("compare_policies", compared) if label else f"compare_policies: {compared!r}"
+            raise ValueError(f"{head} does not apply here; it applies only to {spell('contracts_study')} and "
+                             f"{spell('trumps_study')}")
         where = dict(study_name=study_name, spell=spell, label=label)
         if unit == "games":
             return self.GameStudy.build(**keywords, **where)
@@ -412,11 +411,8 @@ class Barbu(Game):
         if getattr(args, "double_policy", None) is not None:
             out["double_policy"] = args.double_policy
         if getattr(args, "compare_policies", None) is not None:
-            if args.study not in COMPARED_STUDIES:
-                raise ValueError("compare_policies: --compare-policies does not apply here; it applies only to study "
-                                 "contracts and study trumps")
             out["compare_policies"] = args.compare_policies
-        if hasattr(args, "study"):  # the studies' errors name flags too
+        if hasattr(args, "study"):  # the studies' errors name flags too (GameCommand.study passes no spelling)
             out.update(spell=command.spell, label=command.label)
         return out
 

@@ -3,7 +3,7 @@
 Deal ``i`` of a study has the hands of ``(seed, i)`` and declarer ``i % n`` whatever contract or
 trump suit it is played with, and the heuristic plays deterministically, so comparing the
 versions of one deal isolates the choice being studied. Each is a study of the game interface
-(``cardlab study barbu trumps|contracts``; ``game`` defaults to Barbu's):
+(``cardlab study barbu trumps|contracts``, :func:`paired_study`):
 
 * :func:`trump_study`: every Trumps deal played once with each suit as trump. For the suit the
   declarer's policy names, the declarer's score against the best suit for that deal, by the
@@ -25,7 +25,7 @@ import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.barbu.game import heuristic_picks_nb
-from cardlab.sim.barbu.interface import BARBU, COMPARED_STUDIES
+from cardlab.sim.barbu.interface import BARBU
 from cardlab.sim.barbu.play import hand_model, play_columns
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import CONTRACT_NAMES, contract_total
@@ -35,6 +35,7 @@ from cardlab.sim.options import check_choice
 HONOUR_BITS = np.uint64(0b1111 << 9)  # J Q K A within a suit lane
 STUDY_CHUNK = 1 << 18  # deals per chunk of the trumps and contracts studies
 COMPARISON_CHUNK = 1 << 12  # of a policy comparison (search seats are slow)
+COMPARED_STUDIES = ("contracts", "trumps")  # the studies --compare-policies plays once per policy
 
 
 def _declarer_scores(cols: dict) -> np.ndarray:
@@ -51,37 +52,44 @@ def suit_lengths_and_honours(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.bitwise_count(lanes).astype(np.int8), np.bitwise_count(lanes & HONOUR_BITS).astype(np.int8)
 
 
-def _run(game, study_name, play_chunk, meta, *, deals, threads, first_deal, chunk_size, progress, out):
+def _run(play_chunk, meta: dict, *, deals, threads, first_deal, chunk_size, progress, out):
     runner.set_threads(threads)
     return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
-                      out=out, meta={**meta, "study": study_name})
+                      out=out, meta=meta)
 
 
-def trump_study(game=BARBU, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
-                progress: bool = False, out=None, compare_policies=None, **keywords) -> pd.DataFrame | None:
+def paired_study(game, name: str, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
+                 progress: bool = False, out=None, compare_policies=None, **keywords) -> pd.DataFrame | None:
+    """The study ``name`` (``'trumps'`` or ``'contracts'``) of ``game`` on ``deals`` deals (with
+    ``compare_policies``, once per policy: :func:`policy_comparison_study`); keywords as ``simulate``."""
+    run = dict(deals=deals, threads=threads, first_deal=first_deal, progress=progress, out=out)
+    if compare_policies is not None:
+        return policy_comparison_study(game, study=name, policies=compare_policies, chunk_size=chunk_size, **run,
+                                       **keywords)
+    study = game.build("deals", study_name=name, **keywords)
+    return _run(CHUNKS[name](study), {**study.metadata(), "study": name}, chunk_size=chunk_size or STUDY_CHUNK, **run)
+
+
+def paired_metadata(game, name: str, *, compare_policies=None, **keywords) -> dict:
+    """What :func:`paired_study` records."""
+    if compare_policies is not None:
+        return _comparison(game, name, compare_policies, keywords)[1]
+    return {**game.build("deals", study_name=name, **keywords).metadata(), "study": name}
+
+
+def trump_study(**keywords) -> pd.DataFrame | None:
     """Play each Trumps deal with every suit as trump; one row per deal.
 
     Columns: ``deal``, ``declarer``, ``chosen`` (the suit the declarer's policy names, 0-3 =
     ♣♦♥♠), ``score_t0`` … ``score_t3`` (declarer's score with that suit as trump),
     ``length_t0`` … and ``honours_t0`` … (the declarer's cards and A-K-Q-J in that suit).
-    Keywords as ``simulate`` (but ``contract``). ``analysis.studies`` summarises it.
+    Keywords as :func:`paired_study` (not ``contract``). ``analysis.studies`` summarises it.
 
     >>> df = trump_study(deals=200, seed=1)
     >>> bool((df[[f"score_t{s}" for s in range(4)]].max(axis=1) >= 0).all())
     True
     """
-    kw = dict(deals=deals, threads=threads, first_deal=first_deal, progress=progress, out=out)
-    if compare_policies is not None:
-        return policy_comparison_study(game, study="trumps", policies=compare_policies, chunk_size=chunk_size, **kw,
-                                       **keywords)
-    study = game.build("deals", study_name="trumps", **keywords)
-    return _run(game, "trumps", _trump_chunks(study), study.metadata(), chunk_size=chunk_size or STUDY_CHUNK, **kw)
-
-
-def trump_metadata(game=BARBU, *, compare_policies=None, **keywords) -> dict:
-    if compare_policies is not None:
-        return _comparison(game, "trumps", compare_policies, keywords)[1]
-    return {**game.build("deals", study_name="trumps", **keywords).metadata(), "study": "trumps"}
+    return paired_study(BARBU, "trumps", **keywords)
 
 
 def _trump_chunks(study):
@@ -103,8 +111,7 @@ def _trump_chunks(study):
     return play_chunk
 
 
-def contract_value_study(game=BARBU, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
-                         progress: bool = False, out=None, compare_policies=None, **keywords) -> pd.DataFrame | None:
+def contract_value_study(**keywords) -> pd.DataFrame | None:
     """Play each deal under every contract (``contract``: default all); one row per deal with each
     contract's value to the declarer.
 
@@ -116,19 +123,7 @@ def contract_value_study(game=BARBU, *, deals: int, threads=None, first_deal: in
     >>> sorted(df["pick"].unique()) == sorted(set(df["pick"]))
     True
     """
-    kw = dict(deals=deals, threads=threads, first_deal=first_deal, progress=progress, out=out)
-    if compare_policies is not None:
-        return policy_comparison_study(game, study="contracts", policies=compare_policies, chunk_size=chunk_size,
-                                       **kw, **keywords)
-    study = game.build("deals", study_name="contracts", **keywords)
-    return _run(game, "contracts", _contract_chunks(study), study.metadata(), chunk_size=chunk_size or STUDY_CHUNK,
-                **kw)
-
-
-def contract_metadata(game=BARBU, *, compare_policies=None, **keywords) -> dict:
-    if compare_policies is not None:
-        return _comparison(game, "contracts", compare_policies, keywords)[1]
-    return {**game.build("deals", study_name="contracts", **keywords).metadata(), "study": "contracts"}
+    return paired_study(BARBU, "contracts", **keywords)
 
 
 def _contract_chunks(study, *, edges: bool = False):
@@ -161,6 +156,9 @@ def _contract_chunks(study, *, edges: bool = False):
         return columns
 
     return play_chunk
+
+
+CHUNKS = {"trumps": _trump_chunks, "contracts": _contract_chunks}  # each study's play_chunk for a study
 
 
 def parse_compared_policies(policies) -> tuple[str, ...]:
@@ -223,7 +221,7 @@ def policy_comparison_study(game=BARBU, *, study: str, deals: int, policies="heu
                     columns[f"{name}_{key}"] = value
         return columns
 
-    return _run(game, "policies", play_chunk, meta, deals=deals, threads=threads, first_deal=first_deal,
+    return _run(play_chunk, meta, deals=deals, threads=threads, first_deal=first_deal,
                 chunk_size=chunk_size or COMPARISON_CHUNK, progress=progress, out=out)
 
 
@@ -255,6 +253,5 @@ def lone_gain_study(*, deals: int, seed: int = 0, contract="all", policy="heuris
     return out
 
 
-__all__ = ["COMPARED_STUDIES", "contract_metadata", "contract_value_study", "lone_gain_study",
-           "parse_compared_policies", "policy_comparison_study", "suit_lengths_and_honours", "trump_metadata",
-           "trump_study"]
+__all__ = ["COMPARED_STUDIES", "contract_value_study", "lone_gain_study", "paired_metadata", "paired_study",
+           "parse_compared_policies", "policy_comparison_study", "suit_lengths_and_honours", "trump_study"]
