@@ -1,4 +1,4 @@
-"""Barbu's reports, by kind of run: single deals, whole games and the two paired studies.
+"""Barbu's reports, by kind of run: single deals, whole games, its paired studies and the shared ones.
 
 The deal report is the shared one (score distributions by contract, declarer against the others);
 what only Barbu has lives in ``barbu_games`` (contracts in a game, doubling), ``barbu_studies``
@@ -18,7 +18,15 @@ REPORTS = {
     "contracts": (format_contract_study, plot_contract_study),
     "strength": (format_strength_study, plot_strength_study),
     "policies": (format_policy_conclusions, plot_policy_conclusions),
+    "options": (lambda df, meta: _variants().format_variants(df, meta), lambda df: _variants().plot_variants(df)),
 }
+
+
+def _variants():
+    """The options study's report (every game's: ``analysis.variants``), imported when a run needs it."""
+    from . import variants
+
+    return variants
 
 
 # Which Barbu options a run's header lists: those that can change its results.

@@ -53,6 +53,11 @@ def spelling(spell, label):
         _SPELLING.reset(token)
 
 
+def current_spelling() -> tuple:
+    """``(spell, label)`` in force (see :func:`spelling`); ``(None, None)``: the facade's."""
+    return _SPELLING.get()
+
+
 class Replay(NamedTuple):
     """Deals (or whole games) replayed alone, every move and score checked by the game's referee."""
 

@@ -40,6 +40,7 @@ GAMES = {
 
 #: Games that plug in through the game interface (:mod:`cardlab.sim.game`): name -> "module:object".
 INTERFACES = {
+    "barbu": "cardlab.sim.barbu.interface:BARBU",
     "euchre5": "cardlab.sim.euchre5.interface:EUCHRE5",
     "minchiate": "cardlab.sim.minchiate.interface:MINCHIATE",
     "rami": "cardlab.sim.rami.interface:RAMI",

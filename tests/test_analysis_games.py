@@ -403,7 +403,7 @@ def test_plots_draw_on_given_axes_and_figures():
 
 @pytest.fixture(scope="module")
 def real_games():
-    from cardlab.sim.barbu.simulate import simulate_games
+    from cardlab.sim.barbu import simulate_games
 
     return simulate_games(games=200, seed=1, geronimo=True, double=True)
 

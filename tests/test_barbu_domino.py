@@ -15,7 +15,7 @@ from cardlab.sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMIN
 from cardlab.sim.barbu.domino_referee import RefereeError, check_domino, format_domino, place_table, replay_domino
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import BarbuOptions, scoring_tables
-from cardlab.sim.barbu.simulate import kernel_tables, play_columns
+from cardlab.sim.barbu.play import kernel_tables, play_columns
 
 RANDOM, HEURISTIC = 0, 1
 DEALS = 2000

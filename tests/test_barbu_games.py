@@ -5,7 +5,7 @@ import pytest
 
 from cardlab.sim.barbu.game_referee import check_game, game_deals, placings, split_points
 from cardlab.sim.barbu.rules import BarbuOptions
-from cardlab.sim.barbu.simulate import GameStudy, simulate_games
+from cardlab.sim.barbu import GameStudy, simulate_games
 
 GAMES = 60
 

@@ -173,7 +173,7 @@ def test_compare_policies_on_the_command_line(tmp_path, capsys):
 
 
 def test_lone_gain_study_is_the_paired_gain_of_each_seat():
-    from cardlab.sim.barbu.strength import lone_gain_study
+    from cardlab.sim.barbu import lone_gain_study
 
     df = lone_gain_study(deals=80, seed=3, contract="salade", policy="heuristic", against="classic")
     base = barbu.simulate(deals=80, seed=3, contract="salade", policy="classic")
@@ -182,7 +182,7 @@ def test_lone_gain_study_is_the_paired_gain_of_each_seat():
     assert np.allclose(df["gain"], df[[f"gain_{p}" for p in range(4)]].mean(axis=1))
 
 
-@pytest.mark.parametrize("module", ["cardlab.analysis.strength", "cardlab.sim.barbu.strength"])
+@pytest.mark.parametrize("module", ["cardlab.analysis.strength", "cardlab.sim.barbu.studies"])
 def test_docstring_examples(module):
     import doctest
     import importlib

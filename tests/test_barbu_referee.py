@@ -91,7 +91,7 @@ def test_trump_duty_options_match_referee(duties, policy):
 def _legal(hand, trick, trump, **duties):
     """The referee's and the kernel's legal cards for one position of a Trumps trick, as card names."""
     from cardlab.sim.barbu.kernels import legal_cards_nb
-    from cardlab.sim.barbu.simulate import trump_duties
+    from cardlab.sim.barbu.play import trump_duties
     from cardlab.sim.cards import card_name, mask_of, parse_card
 
     options = BarbuOptions(**duties)

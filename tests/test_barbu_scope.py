@@ -5,7 +5,9 @@ import pytest
 
 from cardlab.sim import barbu
 from cardlab.sim.barbu.rules import BarbuOptions
-from cardlab.sim.barbu.scope import BARBU_SCOPE, check_barbu_scope
+from cardlab.sim.barbu.interface import BARBU, check_barbu_scope
+
+BARBU_SCOPE = BARBU.scope()  # every option's applies= and the run keywords' table
 
 EVERYWHERE = {"players", "deck", "scoring"}
 
@@ -72,7 +74,7 @@ def test_options_that_apply_pass():
                       played=("domino", "salade", "trumps"))
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.options", "cardlab.sim.barbu.scope"])
+@pytest.mark.parametrize("name", ["cardlab.sim.options", "cardlab.sim.barbu.interface"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -25,7 +25,7 @@ from cardlab.sim.barbu.rules import CONTRACT_NAMES, TRICK_CONTRACTS
 from cardlab.sim.barbu.search import search_card_nb, search_state, shown_absent_nb
 from cardlab.sim.worlds import sample_world_nb
 from cardlab.sim.barbu.search_play import run_search_kernel
-from cardlab.sim.barbu.simulate import trump_duties
+from cardlab.sim.barbu.play import trump_duties
 from cardlab.sim.cards import HEARTS, cards_of, mask_of, suit_of
 from cardlab.sim.barbu.rules import HEARTS_LEAD
 
@@ -175,7 +175,8 @@ def kernel_exclusions(options, contract, history, trump):
 ])
 def test_sampled_worlds_are_consistent_with_what_the_table_has_shown(contract, players, rules):
     options = BarbuOptions(players=players, **rules)
-    cols = Study(options, (contract,), ("random",) * players, 11).play(0, 6, record=True)  # random play shows voids
+    study = Study(options=options, contracts=(contract,), policies=("random",) * players, seed=11)
+    cols = study.play(0, 6, record=True)  # random play shows voids
     n, state = players, np.uint64(12345)
     world, slack = np.empty(n, np.uint64), np.empty(1 << n, np.int64)
     differs = checked = 0
@@ -214,9 +215,10 @@ def test_sampled_worlds_are_consistent_with_what_the_table_has_shown(contract, p
 
 def test_search_decision_depends_only_on_what_the_searcher_has_seen():
     options = BarbuOptions()
-    cols = Study(options, ("no-queens",), ("heuristic",) * 4, 8).play(0, 1, record=True)
+    study = Study(options=options, contracts=("no-queens",), policies=("heuristic",) * 4, seed=8)
+    cols = study.play(0, 1, record=True)
     hands = cols["hands"][0].copy()
-    a = Study(options, ("no-queens",), ("heuristic",) * 4, 8).kernel_args
+    a = study.kernel_args
     c = 2  # no-queens
     totals = []
     for order in ((0, 1, 2, 3), (0, 3, 1, 2)):  # seats 1-3 swap their hidden hands
@@ -245,7 +247,8 @@ def test_search_scores_more_than_the_heuristic_at_the_same_seat():
 
 
 def test_strength_study_rows_are_the_paired_matches_they_name():
-    from cardlab.sim.barbu.strength import PAIRS, strength_study
+    from cardlab.sim.barbu import strength_study
+    from cardlab.sim.ladder import PAIRS
 
     df = strength_study(deals=40, seed=4, contract="no-queens,trumps", search_worlds=2)
     totals = {"no-queens": contract_total_of("no-queens"), "trumps": contract_total_of("trumps")}
@@ -272,7 +275,7 @@ def contract_total_of(name):
 
 def test_strength_report_gains_are_lone_minus_whole_table():
     from cardlab.analysis.strength import format_strength_study, plot_strength_study, strength_gains
-    from cardlab.sim.barbu.strength import strength_study
+    from cardlab.sim.barbu import strength_study
 
     df = strength_study(deals=24, seed=6, contract="salade", search_worlds=2)
     gains = strength_gains(df)
@@ -301,7 +304,7 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     assert "--search-worlds: 4 needs a search seat (policy 'search')" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.barbu.strength", "cardlab.analysis.strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.barbu.interface", "cardlab.analysis.strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -22,7 +22,8 @@ from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.rules import CONTRACT_NAMES
 from cardlab.sim.worlds import sample_world_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
-from cardlab.sim.barbu.simulate import GameStudy, hand_model, replay_game, simulate_games
+from cardlab.sim.barbu import GameStudy, replay_game, simulate_games
+from cardlab.sim.barbu.play import hand_model
 from cardlab.sim.cards import cards_of
 
 WORLDS = 3  # small: these tests are about rules and bookkeeping, not strength
@@ -87,8 +88,9 @@ def test_domino_worlds_respect_every_pass(variant):
     """Stop a random-play Domino deal at seat 0's turns; the kernel's exclusions equal the referee's, worlds obey them."""
     options = BarbuOptions(domino_rules=variant)
     n = options.players
-    a = Study(options, ("domino",), ("random",) * n, 21).kernel_args
-    cols = Study(options, ("domino",), ("random",) * n, 21).play(0, 6, record=True)
+    study = Study(options=options, contracts=("domino",), policies=("random",) * n, seed=21)
+    a = study.kernel_args
+    cols = study.play(0, 6, record=True)
     policies = np.full(n, POLICY.SEARCH, np.int64)  # the loop stops at every choice; the log says what was played
     world, slack = np.empty(n, np.uint64), np.empty(1 << n, np.int64)
     sample_state = np.uint64(99)
@@ -204,7 +206,7 @@ def test_game_search_options_are_checked(capsys):
 
 def test_strength_study_takes_domino_when_named():
     from cardlab.analysis.strength import strength_gains
-    from cardlab.sim.barbu.strength import strength_study
+    from cardlab.sim.barbu import strength_study
 
     df = strength_study(deals=8, seed=4, contract="domino", search_worlds=1)
     assert set(df["contract"]) == {"domino"}

@@ -4,7 +4,8 @@ import pytest
 
 from cardlab.sim.barbu import contract_value_study, simulate, trump_study
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES
-from cardlab.sim.barbu.simulate import Study, hand_model
+from cardlab.sim.barbu import Study
+from cardlab.sim.barbu.play import hand_model
 from cardlab.sim.barbu.studies import suit_lengths_and_honours
 from cardlab.sim.cards import mask_of, parse_card
 
@@ -62,3 +63,20 @@ def test_study_contracts_subset_and_bad_input():
     assert {c for c in df.columns if c.startswith("score_")} == {"score_no_tricks", "score_no_queens"}
     with pytest.raises(ValueError, match="deals: 0 is not allowed"):
         trump_study(deals=0)
+
+
+def test_options_study_plays_each_variant_on_the_same_deals():
+    """The shared options study on Barbu: variant ``default`` is the plain run, a variant the run with that option
+    changed; options of contracts not played (Domino's, the Trumps duties) and of whole games are left out."""
+    from cardlab.sim.barbu import BARBU
+    from cardlab.sim.variants import options_study
+
+    df = options_study(BARBU, deals=60, seed=3, contract="no-hearts")
+    variants = {c.split("@")[1].rsplit("_", 1)[0] for c in df.columns if c.startswith("score@")}
+    assert variants == {"default", "players=3", "players=5", "deck=32", "scoring=wiki", "hearts_lead=broken",
+                        "hearts_lead=only_if_forced", "early_stop=false"}
+    plain = simulate(deals=60, seed=3, contract="no-hearts")
+    broken = simulate(deals=60, seed=3, contract="no-hearts", hearts_lead="broken")
+    for p in range(4):  # the run writes Barbu's (deals, seats) score array as score@<variant>_<seat>
+        assert (df[f"score@default_{p}"].to_numpy() == plain[f"score_{p}"].to_numpy()).all()
+        assert (df[f"score@hearts_lead=broken_{p}"].to_numpy() == broken[f"score_{p}"].to_numpy()).all()

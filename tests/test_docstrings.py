@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cardlab.sim.cards", "cardlab.sim.barbu.rules", "cardlab.sim.barbu.simulate", "cardlab.sim.barbu.studies", "cardlab.sim.barbu.doubling",
+MODULES = ["cardlab.sim.cards", "cardlab.sim.barbu.rules", "cardlab.sim.barbu.interface", "cardlab.sim.barbu.studies", "cardlab.sim.barbu.doubling",
            "cardlab.sim.barbu.domino_referee"]
 
 

@@ -77,7 +77,7 @@ def test_the_hand_model_kept_on_disk_equals_the_fit(tmp_path, monkeypatch):
     import numba
 
     from cardlab.sim.barbu.rules import BarbuOptions
-    from cardlab.sim.barbu.simulate import hand_model
+    from cardlab.sim.barbu.play import hand_model
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
     cached = hand_model.__wrapped__  # the disk layer under the in-memory cache

@@ -42,18 +42,21 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.cards import LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
+from cardlab.sim.policy import POLICY as SHARED, SHARED_POLICIES
 from cardlab.sim.rng import below_n
 
 
 class Policy(NamedTuple):
-    RANDOM: int = 0
-    HEURISTIC: int = 1
-    SEARCH: int = 2  # Monte Carlo search over heuristic rollouts: sim.barbu.search
-    CLASSIC: int = 3  # the heuristic without the rules R1-R5 (MODE_CLASSIC)
+    """The kernel ids of Barbu's policies: the shared ones of :mod:`cardlab.sim.policy`, then its own."""
+
+    RANDOM: int = SHARED.RANDOM
+    HEURISTIC: int = SHARED.HEURISTIC
+    SEARCH: int = SHARED.SEARCH  # Monte Carlo search over heuristic rollouts: sim.barbu.search
+    CLASSIC: int = len(SHARED_POLICIES)  # 3: the heuristic without the rules R1-R5 (MODE_CLASSIC)
 
 
 POLICY = Policy()
-POLICY_NAMES = ("random", "heuristic", "search", "classic")
+POLICY_NAMES = SHARED_POLICIES + ("classic",)
 
 SUIT = np.array([SUIT_LANE_MASK << np.uint64(LANE * s) for s in range(4)], np.uint64)
 

@@ -35,7 +35,8 @@ the deals that declarer declares. ``skip_undoubled_negative`` (off; §7 item 12,
 negative deal nobody doubles is not played; its total is split equally among the
 non-declarers, rounded down, and the remainder goes to the declarer (``skip_remainder=
 'declarer'``: 0 or +1 with Wikipedia scoring and four players) or a point each to the others
-(``'others'``). Which option applies to which run is the table of :mod:`sim.barbu.scope`.
+(``'others'``). Which option applies to which run is each field's ``applies`` (checked by
+:mod:`sim.barbu.interface`).
 
 Kernels receive everything here as integer arrays (:class:`ScoringTables`), never as
 Python objects.
@@ -49,7 +50,8 @@ from typing import NamedTuple
 import numpy as np
 
 from cardlab.sim.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, N_CARD_IDS, QUEEN, SEVEN, TWO, card, french_deck
-from cardlab.sim.options import check_choice
+from cardlab.sim.game import GAMES_ONLY
+from cardlab.sim.options import Scope, check_choice, check_options, option, parse_ints
 
 
 class Contract(NamedTuple):
@@ -119,68 +121,115 @@ def contract_id(name: str) -> int:
     return CONTRACT_NAMES.index(name)
 
 
+def _plays(*contracts):
+    return lambda c: bool(c["played"] & set(contracts))
+
+
+def _games(c):
+    return c["unit"] == "games"
+
+
+def _regular(c):
+    return _games(c) and not c["geronimo"]
+
+
+def doubled(c) -> bool:
+    """Whether a run (a context of :func:`cardlab.sim.options.check_scope`) is of whole games with doubling."""
+    return _games(c) and c["double"]
+
+
+# Where options apply (a run's context: its unit, study, the contracts it ``played`` and its options).
+TRUMP_DUTY = Scope(_plays("trumps"), "only to Trumps")
+DOMINO_ONLY = Scope(_plays("domino"), "only to Domino")
+REGULAR_ONLY = Scope(_regular, "only to whole games in Regular mode (without {geronimo})")
+DOUBLED_ONLY = Scope(doubled, "only to whole games with {double}")
+GAMES = "whole games (with --games)"
+TRUMPS_AND_DOMINO = "trumps and domino"
+
+
 @dataclass(frozen=True)
 class BarbuOptions:
-    """Table rules of one Barbu game; each value validated on creation (see the module docstring).
-    Which options apply to which run (single deals or whole games, Geronimo or Regular …) is
-    checked by the facade against :mod:`sim.barbu.scope`.
+    """Table rules of one Barbu game; each value validated on creation (see the module docstring). Each
+    field says where it applies (``applies``): an option set where it has no effect is refused.
 
     >>> BarbuOptions(players=3, deck=32).hand_size
     10
     """
 
-    players: int = 4
-    deck: int = 52
-    scoring: str = "basic"
-    hearts_lead: str = "anytime"
-    hearts_lead_salade: bool = False
-    kh_forced_discard: bool = False
-    early_stop: bool = True
+    players: int = option(4, "players at the table", choices=PLAYERS)
+    deck: int = option(52, "cards in the pack", choices=DECKS)
+    scoring: str = option("basic", "scoring table (wiki: Wikipedia's)", choices=SCHEMES)
+    hearts_lead: str = option("anytime", "when a heart may be led in No Hearts and No K♥", choices=HEARTS_LEAD,
+                              applies=Scope(lambda c: _plays("no-hearts", "no-barbu")(c)
+                                            or ("salade" in c["played"] and c["hearts_lead_salade"]),
+                                            "only to No Hearts and No K♥ (and to Salade with {hearts_lead_salade})"))
+    hearts_lead_salade: bool = option(False, "apply the hearts-lead rule to Salade too",
+                                      applies=Scope(lambda c: "salade" in c["played"] and c["hearts_lead"] != "anytime",
+                                                    "only to Salade, with a {hearts_lead} other than 'anytime'"))
+    kh_forced_discard: bool = option(False, "a void K♥ holder must discard it",
+                                     applies=Scope(_plays("no-barbu", "salade"), "only to No K♥ and Salade"))
+    early_stop: bool = option(True, "stop a deal once no card left can score",
+                              applies=Scope(_plays("no-hearts", "no-queens", "no-barbu"),
+                                            "only to No Hearts, No Queens and No K♥ (the contracts that may stop "
+                                            "early)"))
     # Trumps duties of §4, each switchable.
-    overtrump_on_trump_lead: bool = True
-    must_trump: bool = True
-    overtrump_when_ruffing: bool = True
+    overtrump_on_trump_lead: bool = option(True, "overtrump when trumps are led", applies=TRUMP_DUTY,
+                                           group=TRUMPS_AND_DOMINO)
+    must_trump: bool = option(True, "trump when void in the suit led", applies=TRUMP_DUTY, group=TRUMPS_AND_DOMINO)
+    overtrump_when_ruffing: bool = option(True, "overtrump a trump already played when void", applies=TRUMP_DUTY,
+                                          group=TRUMPS_AND_DOMINO)
     # Domino (§4, §7 items 6-8).
-    domino_rules: str = "upward"
-    domino_starter: str = "declarer"
-    ace_replay_optional: bool = False
-    domino_table: tuple | None = None
-    domino_three_last: str = "third_place"
+    domino_rules: str = option("upward", "Domino's layout rules", choices=DOMINO_RULES, applies=DOMINO_ONLY,
+                               group=TRUMPS_AND_DOMINO)
+    domino_starter: str = option("declarer", "who starts Domino", choices=DOMINO_STARTERS, applies=DOMINO_ONLY,
+                                 group=TRUMPS_AND_DOMINO)
+    ace_replay_optional: bool = option(False, "the extra turn after an Ace may be declined", group=TRUMPS_AND_DOMINO,
+                                       applies=Scope(lambda c: _plays("domino")(c) and c["domino_rules"] == "upward",
+                                                     "only to Domino with {domino_rules} 'upward', the rules where an "
+                                                     "Ace gives an extra turn"))
+    domino_table: tuple | None = option(None, "Domino points per finishing place, e.g. 45,25,10,0,-6",
+                                        parse=parse_ints("domino_table", none=True), applies=DOMINO_ONLY,
+                                        group=TRUMPS_AND_DOMINO)
+    domino_three_last: str = option("third_place", "3 players: the Domino loser scores the table's third_place or "
+                                    "last_place value", choices=DOMINO_THREE_LAST, group=TRUMPS_AND_DOMINO,
+                                    applies=Scope(lambda c: "domino" in c["played"] and c["players"] == 3
+                                                  and c["domino_table"] is None,
+                                                  "only to Domino with three players and no {domino_table}"))
     # Whole games (§2, §5).
-    geronimo: bool = False
-    last_two: bool = True
-    salade: bool = False
-    anti_salade: bool = False
-    domino: bool = True
-    trumps: bool | None = None
-    trumps_in_regular: bool = False
-    regular_cycle: str = "per_player"
-    iterations: int = 1
-    declarer_blocks: bool = False
-    double: bool = False
-    late_redouble: bool = False
-    double_obligation: int = 2
-    skip_undoubled_negative: bool = False
-    skip_remainder: str = "declarer"
+    geronimo: bool = option(False, "each declarer chooses its contract (and trump)", applies=GAMES_ONLY, group=GAMES)
+    last_two: bool = option(True, "Last Two in the game", applies=GAMES_ONLY, group=GAMES)
+    salade: bool = option(False, "Salade in the game", applies=GAMES_ONLY, group=GAMES)
+    anti_salade: bool = option(False, "Anti-Salade in the game", applies=GAMES_ONLY, group=GAMES)
+    domino: bool = option(True, "Domino in the game", applies=GAMES_ONLY, group=GAMES)
+    trumps: bool | None = option(None, "Trumps in the game (when not given: in Geronimo games and with "
+                                       "--trumps-in-regular)", group=GAMES,
+                                 applies=Scope(lambda c: _games(c) and (c["geronimo"] or c["trumps_in_regular"]),
+                                               "only to Geronimo games ({geronimo}; Regular games take Trumps with "
+                                               "{trumps_in_regular})"))
+    trumps_in_regular: bool = option(False, "add Trumps to a Regular game", group=GAMES,
+                                     applies=Scope(lambda c: _regular(c) and c["trumps"] is not False,
+                                                   "only to whole games in Regular mode (without {geronimo}) that "
+                                                   "keep Trumps"))
+    regular_cycle: str = option("per_player", "Regular mode: each contract dealt by every player in turn, or the "
+                                "cycle once per iteration", choices=REGULAR_CYCLES, applies=REGULAR_ONLY, group=GAMES)
+    iterations: int = option(1, "Regular mode: times through the cycle", choices=(1, 2, 3), applies=REGULAR_ONLY,
+                             group=GAMES)
+    declarer_blocks: bool = option(False, "Geronimo: each player declares all its contracts in a row", group=GAMES,
+                                   applies=Scope(lambda c: _games(c) and c["geronimo"],
+                                                 "only to Geronimo games ({geronimo})"))
+    double: bool = option(False, "play the doubling option", applies=GAMES_ONLY, group=GAMES)
+    late_redouble: bool = option(False, "players who already acted get a redouble turn", applies=DOUBLED_ONLY,
+                                 group=GAMES)
+    double_obligation: int = option(2, "doubles each player owes each declarer", applies=DOUBLED_ONLY, group=GAMES)
+    skip_undoubled_negative: bool = option(False, "a negative deal nobody doubles is not played; the others share "
+                                           "its points", applies=DOUBLED_ONLY, group=GAMES)
+    skip_remainder: str = option("declarer", "who takes the rounding remainder of a skipped deal",
+                                 choices=SKIP_REMAINDERS, group=GAMES,
+                                 applies=Scope(lambda c: doubled(c) and c["skip_undoubled_negative"],
+                                               "only to whole games with {double} and {skip_undoubled_negative}"))
 
     def __post_init__(self):
-        check_choice("players", self.players, PLAYERS)
-        check_choice("deck", self.deck, DECKS)
-        check_choice("scoring", self.scoring, SCHEMES)
-        check_choice("hearts_lead", self.hearts_lead, HEARTS_LEAD)
-        check_choice("domino_rules", self.domino_rules, DOMINO_RULES)
-        check_choice("domino_starter", self.domino_starter, DOMINO_STARTERS)
-        check_choice("domino_three_last", self.domino_three_last, DOMINO_THREE_LAST)
-        check_choice("skip_remainder", self.skip_remainder, SKIP_REMAINDERS)
-        check_choice("regular_cycle", self.regular_cycle, REGULAR_CYCLES)
-        check_choice("iterations", self.iterations, (1, 2, 3))
-        for name in ("hearts_lead_salade", "kh_forced_discard", "early_stop", "overtrump_on_trump_lead",
-                     "must_trump", "overtrump_when_ruffing", "ace_replay_optional", "geronimo", "last_two",
-                     "salade", "anti_salade", "domino", "trumps_in_regular", "declarer_blocks", "double",
-                     "late_redouble", "skip_undoubled_negative"):
-            check_choice(name, getattr(self, name), (True, False))
-        if self.trumps is not None:
-            check_choice("trumps", self.trumps, (True, False))
+        check_options(self)
         if self.domino_table is not None:
             table = tuple(self.domino_table)
             if len(table) != self.players or not all(isinstance(v, int) and not isinstance(v, bool) for v in table):

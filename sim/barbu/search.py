@@ -49,11 +49,12 @@ from cardlab.sim.barbu.kernels import (close_trick_nb, legal_cards_nb, play_on_n
 from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, popcount
+from cardlab.sim.policy import ROLLOUT_POLICIES
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
 
 SEARCH = POLICY.SEARCH
-ROLLOUT_NAMES = ("random", "heuristic")  # rollout policies, ids as in POLICY
+ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in POLICY (sim.policy)
 ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
 DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096

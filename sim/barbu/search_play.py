@@ -11,25 +11,18 @@ from __future__ import annotations
 import numpy as np
 
 from cardlab.sim.barbu.policies import POLICY
-from cardlab.sim.barbu.search import DEFAULT_WORLDS, MAX_WORLDS, ROLLOUT_NAMES
+from cardlab.sim.barbu.search import DEFAULT_WORLDS, ROLLOUT_NAMES
 from cardlab.sim.barbu.search_deals import play_search_deals_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
-from cardlab.sim.options import search_settings
 from cardlab.sim.cards import card_name
 
-__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "check_search_options",
-           "describe_contract_search", "describe_searches", "search_columns", "uses_search"]
+__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_contract_search", "describe_searches", "run_search_kernel",
+           "search_columns", "uses_search"]
 
 
 def uses_search(policies) -> bool:
     """Whether any seat of a kernel ``policies`` array (or a tuple of names) searches."""
     return any(p == POLICY.SEARCH or p == "search" for p in policies)
-
-
-def check_search_options(policies, worlds=None, rollout=None) -> tuple[int, str]:
-    """``(search_worlds, search_rollout)`` with defaults; giving either without a search seat is an error."""
-    return search_settings(uses_search(policies), worlds, rollout, default_worlds=DEFAULT_WORLDS,
-                           max_worlds=MAX_WORLDS, rollouts=ROLLOUT_NAMES)
 
 
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
@@ -59,7 +52,7 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
 def search_columns(a: dict, seed: int, first: int, count: int, *, record: bool, trump_how: int,
                    keep_hands: bool) -> dict:
     """``play_columns`` for a run with search seats (see the module docstring); ``record`` adds ``search_means``."""
-    from cardlab.sim.barbu.simulate import play_columns
+    from cardlab.sim.barbu.play import play_columns
 
     plain = {**a, "policies": np.where(a["policies"] == POLICY.SEARCH, POLICY.HEURISTIC, a["policies"])}
     cols = play_columns(plain, seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
@@ -129,10 +122,10 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
 def describe_contract_search(options, contract_means: np.ndarray) -> str:
     """A searched Geronimo choice: each open contract's mean score for the declarer over the sampled worlds,
     and its gain over that contract's average declarer score (what the choice maximises), best first."""
-    from cardlab.sim.barbu.simulate import hand_model
+    from cardlab.sim.barbu.play import hand_model
+    from cardlab.sim.barbu.rules import CONTRACT_NAMES
 
     declarer_mean = hand_model(options).declarer_mean
-    from cardlab.sim.barbu.rules import CONTRACT_NAMES
 
     rows = []
     for slot in np.flatnonzero(~np.isnan(contract_means)):

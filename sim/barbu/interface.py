@@ -1,0 +1,431 @@
+"""Barbu through the game interface: its studies of single deals and of whole games, the ladder's
+tables, its replays and where its options apply; the facade, command line, ladder and options
+study are :mod:`cardlab.sim.game`'s.
+
+Single deals: with several contracts (``contract='all'``: every contract, each on its own deals)
+deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n`` declares. Columns: ``deal``,
+``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none), ``score_0`` … ``score_{n-1}``.
+
+>>> df = BARBU.simulate(deals=1000, seed=7, contract="no-queens", players=4, deck=52)
+>>> int(df[[f"score_{p}" for p in range(4)]].sum(axis=1).iloc[0])
+-12
+>>> print(BARBU.replay(deal=5, seed=7).text.splitlines()[0])
+contract salade, declarer seat 0
+
+Whole games: one row per deal, ``game``, ``deal`` (within the game), ``contract``, ``declarer``,
+``trump``, ``raw_0`` … (deal scores before doubling), ``score_0`` … (after settlement) and, with
+doubling, ``double_i_j`` (1 when seat i doubled seat j, 2 when j redoubled). ``analysis.games``
+summarises them.
+
+>>> df = BARBU.simulate_games(games=10, seed=1, geronimo=True, double=True)
+>>> len(df), int(df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1).iloc[0]) <= 200
+(280, True)
+>>> r = BARBU.replay_game(game=3, seed=1, geronimo=True, double=True)
+>>> len(r.places), r.text.count("deal ") >= 28
+(4, True)
+
+The strength ladder (:mod:`cardlab.sim.ladder`) is per contract: ``'all'`` means the trick
+contracts (name Domino to add it); the seat that changes policy on deal ``i`` is ``(i // (k * n)) %
+n``; columns ``deal``, ``contract``, ``declarer``, ``lone``, ``score_<P>_<seat>`` for the whole tables
+and ``lone_<X>_in_<Y>`` for the pairs.
+
+>>> from cardlab.sim.ladder import strength_study
+>>> df = strength_study(BARBU, deals=16, seed=1, contract="no-queens", search_worlds=2)
+>>> bool((df[[f"score_search_{p}" for p in range(4)]].sum(axis=1) == -12).all())
+True
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, fields, replace
+from functools import cached_property, partial
+
+import numpy as np
+
+from cardlab.sim import runner
+from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
+from cardlab.sim.game import Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
+from cardlab.sim.policy import SHARED_POLICIES
+
+TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
+
+#: Where a run's own keywords apply (the options' places are their ``applies=`` metadata).
+RUN_SCOPE = {
+    "contract": Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
+                      "only to single deals ({deals}) and to the contracts study ({contracts_study})"),
+    "double_policy": Scope(doubled, "only to whole games with {double}"),
+}
+
+
+def parse_contracts(contract) -> tuple[str, ...]:
+    """``'all'``, one contract name, or a sequence of names → tuple of contract names."""
+    if isinstance(contract, str):
+        if contract == "all":
+            return ALL_CONTRACTS
+        contract = [c.strip() for c in contract.split(",")]
+    names = tuple(contract)
+    if not names:
+        raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(ALL_CONTRACTS))
+    for name in names:
+        check_choice("contract", name, ALL_CONTRACTS + ("all",))
+        if name == "all":
+            raise ValueError("contract: 'all' cannot be combined with other contracts")
+    return names
+
+
+def check_barbu_scope(options, *, unit: str, played=None, study: str | None = None, extra: dict | None = None,
+                      spell=None, label=None) -> None:
+    """Refuse every option set in ``options`` (or run keyword given in ``extra``: ``contract``,
+    ``double_policy``) that does not apply to a run of ``unit`` playing ``played`` (default: the
+    contracts of a whole game) in ``study``.
+
+    >>> check_barbu_scope(BarbuOptions(late_redouble=True), unit="games")
+    Traceback (most recent call last):
+    ValueError: late_redouble: True does not apply here; it applies only to whole games with double
+    """
+    check_scope({**(extra or {}), **given_options(options)}, BARBU.scope(), run_facts(options, unit, played, study),
+                spell=spell or BARBU.spell, label=label)
+
+
+def run_facts(options, unit: str, played=None, study: str | None = None) -> dict:
+    """What the places of options read: the options' values, the unit, the study and the contracts ``played``."""
+    return dict({f.name: getattr(options, f.name) for f in fields(options)}, unit=unit, study=study,
+                played=frozenset(options.game_contracts if played is None else played))
+
+
+def _run_keywords(rules: dict, extra) -> dict:
+    """The run keywords (``contract``, ``double_policy``) given where the study has no use for them: checked
+    against :data:`RUN_SCOPE` with the options."""
+    return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
+
+
+@dataclass(frozen=True)
+class BarbuStudy(Study):
+    """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings)."""
+
+    search_worlds: int = 32  # worlds sampled per searched decision (policy "search")
+    search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
+    contracts: tuple = ALL_CONTRACTS
+
+    @classmethod
+    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=None,
+              search_rollout=None, study_name=None, extra=None, spell=None, label=None, **rules) -> "BarbuStudy":
+        """Validate a run of single deals; an option that has no effect on these contracts is an error."""
+        extra = _run_keywords(rules, extra)
+        options = cls.game.make_options(options, **rules)
+        contracts = parse_contracts(contract)
+        check_barbu_scope(options, unit="deals", played=contracts, study=study_name, extra=extra, spell=spell,
+                          label=label)
+        study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
+                              search_rollout=search_rollout)
+        return replace(study, contracts=contracts)
+
+    @cached_property
+    def kernel_args(self) -> dict:
+        from cardlab.sim.barbu.play import kernel_tables
+
+        return {**kernel_tables(self.options, self.contracts, self.policies), "search_worlds": self.search_worlds,
+                "search_rollout": self.search_rollout}
+
+    def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
+        """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
+        from cardlab.sim.barbu.play import play_columns
+
+        return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
+
+    def metadata(self, unit: str = "deal") -> dict:
+        return {**super().metadata(unit), "contracts": list(self.contracts)}
+
+    def with_options(self, **rules) -> "BarbuStudy":
+        return replace(self, options=self.game.make_options(self.options, **rules))
+
+    # ---------------------------------------------------------------- the strength ladder's hooks
+
+    def ladder_sides(self, deals):
+        """Seat ``(i // (k * n)) % n`` changes policy on deal ``i``: every seat as often, against every declarer."""
+        n = self.options.players
+        lone = (deals // (len(self.contracts) * n)) % n
+        return lone, np.arange(n)[None, :] == lone[:, None]
+
+    def play_tables(self, deals, policies) -> dict:
+        """Every table through the search kernel (each deal's trump named by its declarer's policy)."""
+        from cardlab.sim.barbu.search_play import run_search_kernel
+
+        score = np.empty((len(deals), self.options.players), np.int16)
+        for row in np.unique(policies, axis=0):  # each table's deals in one kernel call
+            rows = np.flatnonzero((policies == row).all(axis=1))
+            score[rows] = run_search_kernel(self.kernel_args, self.seed, deals[rows], trump_how=TRUMP_BY_POLICY,
+                                            policies=row)[1]
+        return {"score": score}
+
+    def ladder_head(self, deals, sides) -> dict:
+        import pandas as pd
+
+        from cardlab.sim.barbu.rules import CONTRACT_NAMES
+
+        k, n = len(self.contracts), self.options.players
+        return {"deal": deals, "contract": pd.Categorical.from_codes(self.kernel_args["contracts"][deals % k],
+                                                                     categories=CONTRACT_NAMES),
+                "declarer": ((deals // k) % n).astype(np.int8), "lone": sides.astype(np.int8)}
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        """Whole tables: every seat's score; pairs: the lone seat's."""
+        if y is None:
+            return {f"score_{x}_{p}": cols["score"][:, p] for p in range(self.options.players)}
+        return {f"lone_{x}_in_{y}": cols["score"][np.arange(len(sides)), sides]}
+
+
+@dataclass(frozen=True)
+class BarbuGameStudy(Study):
+    """Everything that decides a run of whole games: rules, card and doubling policies, seed (and search settings)."""
+
+    search_worlds: int = 32
+    search_rollout: str = "heuristic"
+    double_policies: tuple = ()
+
+    @classmethod
+    def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
+              search_rollout=None, study_name=None, extra=None, spell=None, label=None, **rules) -> "BarbuGameStudy":
+        """Validate a run of whole games; an option that has no effect on such games is an error. The doubling
+        policy is by default the card policy (heuristic for a search seat)."""
+        from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
+
+        extra = _run_keywords(rules, extra)
+        if double_policy is not None:
+            extra["double_policy"] = double_policy
+        options = cls.game.make_options(options, **rules)
+        check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
+        study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
+                              search_rollout=search_rollout)
+        doubles = tuple("heuristic" if p == "search" else p for p in study.policies) if double_policy is None else \
+            parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
+        return replace(study, double_policies=doubles)
+
+    @cached_property
+    def kernel_args(self) -> dict:
+        from cardlab.sim.barbu.play import game_tables
+
+        return game_tables(self.options, self.policies, self.double_policies)
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
+        from cardlab.sim.barbu.play import play_game_columns
+
+        return play_game_columns(self.kernel_args, self.seed, first, count, record=record, searching=self.searching,
+                                 worlds=self.search_worlds, rollout=self.search_rollout)
+
+    def play_games(self, first: int, count: int) -> dict:
+        return self.play(first, count)
+
+    def metadata(self, unit: str = "game") -> dict:
+        return {**super().metadata("game"), "double_policies": list(self.double_policies),
+                "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
+
+
+# ---------------------------------------------------------------- replays
+
+
+class DealReplay(Replay):
+    """Deals replayed alone and checked by the referee; ``contract`` … ``scores`` are the first deal's."""
+
+    __slots__ = ()
+    contract = property(lambda self: self.record["contract"])
+    declarer = property(lambda self: self.record["declarer"])
+    trump = property(lambda self: "♣♦♥♠".index(self.record["trump"]) if self.record["trump"] else -1)
+    scores = property(lambda self: self.record["scores"])
+
+
+class GameReplay(Replay):
+    """Whole games replayed alone and checked by the referee; ``totals`` and ``places`` are the first game's."""
+
+    __slots__ = ()
+
+    @property
+    def totals(self) -> list:
+        deals = [r["scores"] for r in self.records if r["game"] == self.records[0]["game"]]
+        return [sum(s[p] for s in deals) for p in range(len(deals[0]))]
+
+    @property
+    def places(self) -> list:
+        from cardlab.sim.barbu.game_referee import placings
+
+        return placings(self.totals)
+
+
+def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
+    """Deal ``deal`` replayed alone: the referee checks every move and the scores; its text and record."""
+    from cardlab.sim.barbu.game_referee import check_any_deal, describe_deal
+    from cardlab.sim.barbu.records import deal_record
+    from cardlab.sim.barbu.referee import RefereeError
+    from cardlab.sim.barbu.search_play import describe_searches
+
+    cols = study.play(deal, 1, record=True)
+    name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
+    hands, moves = cols["hands"][0], cols["moves"][0]
+    scores = check_any_deal(study.options, name, declarer, hands, moves, trump)
+    kernel_scores = [int(s) for s in cols["score"][0]]
+    if scores != kernel_scores:
+        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {scores}")
+    text = describe_deal(study.options, name, declarer, hands, moves, trump)
+    if "search_means" in cols:
+        text += describe_searches(study.options, name, declarer, hands, moves, trump, cols["search_means"][0],
+                                  cols["search_trump_means"][0])
+    return text, deal_record(study.options, deal, name, declarer, trump, hands, moves, scores)
+
+
+def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
+    """Whole game ``game`` replayed alone: the referee checks every deal, double and score; its text and records."""
+    from cardlab.sim.barbu.doubling_referee import decode_log, format_action
+    from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
+    from cardlab.sim.barbu.records import game_deal_record
+    from cardlab.sim.barbu.search_play import describe_contract_search, describe_searches
+
+    o = study.options
+    cols = study.play(game, 1, record=True)
+    deals = game_deals(cols, 0, o.game_length)
+    verdict = check_game(o, deals)
+    lines = [f"game {game} (seed {study.seed}): {o.game_length} deals, contracts {', '.join(o.game_contracts)}"]
+    for number, d in enumerate(deals):
+        lines.append(f"\n=== deal {number + 1}: seat {d['declarer']} declares {d['contract']}")
+        if "search_contract_means" in cols and not np.isnan(cols["search_contract_means"][number]).all():
+            lines.append(describe_contract_search(o, cols["search_contract_means"][number]))
+        if o.double:
+            actions = decode_log(d["doubling"])
+            lines.append("doubles: " + ("; ".join(format_action(a) for a in actions) if actions else "none"))
+        if is_skipped(o, d):
+            lines.append("not played: nobody doubled; the others share the points: "
+                         + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["raw"])))
+        else:
+            lines.append(describe_deal(o, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"]))
+            if "search_means" in cols:
+                lines.append(describe_searches(o, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"],
+                                               cols["search_means"][number], cols["search_trump_means"][number]
+                                               ).lstrip("\n"))
+        if d["score"] != d["raw"]:
+            lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
+    lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"
+                                                for p, (t, pl) in enumerate(zip(verdict.totals, verdict.places))))
+    records = [game_deal_record(o, game, number, d, not is_skipped(o, d)) for number, d in enumerate(deals)]
+    return "\n".join(lines), records
+
+
+# ---------------------------------------------------------------- the command line's own flags
+
+
+class _Switch(argparse.BooleanOptionalAction):
+    """``--x``/``--no-x``, refusing both on one command line (``--trumps --no-trumps``) as argparse refuses
+    two exclusive flags; the option flags of :func:`cardlab.sim.options.add_option_flags` use it here."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        value = not option_string.startswith("--no-")
+        if getattr(namespace, self.dest, value) is not value:
+            other = "--" + option_string[5:] if not value else "--no-" + option_string[2:]
+            raise argparse.ArgumentError(self, f"not allowed with argument {other}")
+        setattr(namespace, self.dest, value)
+
+
+def _paired(name: str, game, **keywords):
+    """Barbu's study ``name`` (``sim.barbu.studies``, imported when it runs: the parser imports this module)."""
+    from cardlab.sim.barbu.studies import paired_study
+
+    return paired_study(game, name, **keywords)
+
+
+def _paired_metadata(name: str, game, **keywords) -> dict:
+    from cardlab.sim.barbu.studies import paired_metadata
+
+    return paired_metadata(game, name, **keywords)
+
+
+class Barbu(Game):
+    """Barbu: the trick-taking compendium (rules as coded in ``docs/rules/barbu.md``), 3 to 5 players."""
+
+    name, title = "barbu", "Barbu"
+    Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
+    policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
+    study_deals = {"strength": 8_000}  # search is slow
+    studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
+        ("trumps", "each Trumps deal played once with each suit as trump"),
+        ("contracts", "every deal played under every contract"))}
+
+    def scope(self) -> dict:
+        return {**super().scope(), **RUN_SCOPE}
+
+    def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
+        return run_facts(study.options, unit, study.contracts if unit == "deals" else None, study_name)
+
+    @staticmethod
+    def spell(name: str) -> str:
+        return {"deals": "simulate, replay", "games": "simulate_games, replay_game",
+                "contracts_study": "contract_value_study", "trumps_study": "trump_study"}.get(name, name)
+
+    def build(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None, **keywords):
+        """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
+        ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
+        spell, label = spell or current_spelling()[0], label or current_spelling()[1]  # the command line's spelling
+        compared = keywords.pop("compare_policies", None)  # the trumps and contracts studies take it before this
+        if compared is not None:
+            spell = spell or self.spell
+            head = label("compare_policies", compared) if label else f"compare_policies: {compared!r}"
+            raise ValueError(f"{head} does not apply here; it applies only to {spell('contracts_study')} and "
+                             f"{spell('trumps_study')}")
+        where = dict(study_name=study_name, spell=spell, label=label)
+        if unit == "games":
+            return self.GameStudy.build(**keywords, **where)
+        if study_name == "trumps":
+            extra = {"contract": keywords.pop("contract")} if "contract" in keywords else {}
+            return self.Study.build(contract="trumps", extra=extra, **keywords, **where)
+        if study_name == "strength" and keywords.get("contract", "all") == "all":
+            keywords["contract"] = TRICK_CONTRACTS
+        return self.Study.build(**keywords, **where)
+
+    def run(self, study, unit: str, count: int, *, chunk_size=None, summary: bool = False, **keywords):
+        """The shared run; a summary of single deals counts them in chunks of ``runner.SUMMARY_CHUNK``."""
+        if chunk_size is None and summary and unit == "deals":
+            chunk_size = runner.SUMMARY_CHUNK
+        return super().run(study, unit, count, chunk_size=chunk_size, summary=summary, **keywords)
+
+    def add_flags(self, parser, command: str) -> None:
+        """``--contract`` (single deals and the studies), ``--double-policy`` (whole games), ``--compare-policies``
+        (the trumps and contracts studies)."""
+        parser.add_argument("--contract", default="all",
+                            help="no-tricks, no-hearts, no-queens, no-barbu, last-two, salade, anti-salade, trumps, "
+                                 "domino, a comma list, or all (each contract on its own deals, declarer rotating; "
+                                 "default)")
+        if command in ("simulate", "replay"):
+            parser.add_argument("--double-policy", default=None,
+                                help="whole games: doubling policy, heuristic, random or maximum (or one per seat); "
+                                     "default: the card policy")
+        if command == "study":
+            parser.add_argument("--compare-policies", default=None,
+                                help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
+                                     "heuristic,search, and report which conclusions change")
+        parser.register("action", argparse.BooleanOptionalAction, _Switch)
+
+    def flag_keywords(self, args) -> dict:
+        from cardlab.sim import command
+
+        out = {}
+        if args.contract != "all":
+            out["contract"] = args.contract
+        if getattr(args, "double_policy", None) is not None:
+            out["double_policy"] = args.double_policy
+        if getattr(args, "compare_policies", None) is not None:
+            out["compare_policies"] = args.compare_policies
+        if hasattr(args, "study"):  # the studies' errors name flags too (GameCommand.study passes no spelling)
+            out.update(spell=command.spell, label=command.label)
+        return out
+
+    def replay_deals(self, study, deals: range) -> DealReplay:
+        parts = [replay_deal(study, d) for d in deals]
+        texts = [text if len(deals) == 1 else f"=== deal {d}\n{text}" for d, (text, _) in zip(deals, parts)]
+        return DealReplay("\n\n".join(texts), [record for _, record in parts])
+
+    def replay_games(self, study, games: range) -> GameReplay:
+        parts = [replay_one_game(study, g) for g in games]
+        return GameReplay("\n\n".join(text for text, _ in parts), [r for _, records in parts for r in records])
+
+
+BARBU = Barbu()
+BarbuStudy.game = BarbuGameStudy.game = BARBU
