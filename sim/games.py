@@ -1,25 +1,10 @@
 """The registry of games: the command line, the reports and the Python side reach every game here.
 
-A game named ``g`` is the package ``cardlab.sim.g`` (its facade: ``simulate``, ``simulate_games``,
-``replay``), a light module ``cardlab.sim.g.command`` that plugs it into the command line, and a
-module ``cardlab.analysis.g`` with its reports. Adding a game means adding those three and one
-line to :data:`GAMES`; nothing else changes.
-
-``cardlab.sim.g.command`` provides (imported when the parser is built, so it imports no kernel
-at module level):
-
-* ``add_arguments(parser, command)``: the game's flags for ``"simulate"``, ``"study"`` or
-  ``"replay"`` (rule options named as in the game's rules, ``--policy``, ``--seed``);
-* ``STUDIES``: ``{name: one-line help}`` of the game's paired studies (may be empty);
-* ``STUDY_DEALS`` (optional): ``{name: default --deals}`` for studies whose default is not 100,000
-  (the strength ladders, whose search plays hundreds of deals a second);
-* ``simulate(args, *, threads, chunk_size, progress, out) -> (frame or None, metadata)``;
-* ``study(args, *, threads, progress, out) -> (frame or None, metadata)``;
-* ``replay(args)``: the deals or games asked, one item each (a generator is fine): a dict record
-  with ``args.json`` (the CLI writes it as one JSON line; shape and helpers in ``cardlab.sim.replay``),
-  text otherwise. The CLI adds ``--deal``, ``--game-index`` (an index or a range ``a:b``) and
-  ``--json`` to every game's replay and passes ``args.deal``/``args.game_index`` as a ``range`` (or
-  None): the game does not declare them. (Returning one ``str`` still works, without ``--json``.)
+A game named ``g`` is a :class:`~cardlab.sim.game.Game` in ``cardlab.sim.g.interface`` (its rules,
+kernels, policies, referee and search stay in ``cardlab.sim.g``) and a module ``cardlab.analysis.g``
+with its reports. Adding a game means adding those and one line to :data:`GAMES` and one to
+:data:`INTERFACES`; the facade, the command line, the strength ladder, the options study and the
+conformance tests (``tests/test_conformance.py``) then serve it as they serve every game.
 
 ``cardlab.analysis.g`` provides ``REPORTS``: ``{kind: (format(df, meta) -> str, plot(df) -> Figure
 or Axes)}`` where ``kind`` is the run's ``study`` name, or its ``unit`` (``"deal"``/``"game"``).
@@ -67,13 +52,10 @@ def check_game(game: str) -> str:
 
 
 def command(name: str):
-    """The game's command line: built from its :class:`~cardlab.sim.game.Game`, or (a game not yet on the
-    interface) its module ``cardlab.sim.<game>.command``."""
-    if has_interface(name):
-        from cardlab.sim.command import GameCommand
+    """The game's command line, built from its :class:`~cardlab.sim.game.Game` (:mod:`cardlab.sim.command`)."""
+    from cardlab.sim.command import GameCommand
 
-        return GameCommand(game(name))
-    return importlib.import_module(f"cardlab.sim.{check_game(name)}.command")
+    return GameCommand(game(name))
 
 
 def reports(game: str) -> ModuleType:
