@@ -73,7 +73,11 @@ def options_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_
         columns = {"deal": np.arange(first, first + count, dtype=np.int64)}
         for name, study in studies.items():
             for column, values in study.play(first, count).items():
-                if column != "deal":
+                if column == "deal":
+                    continue
+                if values.ndim == 2:  # one column per seat, named as the runner names them: score_0, score_1 ...
+                    columns.update({f"{column}_{i}@{name}": values[:, i] for i in range(values.shape[1])})
+                else:
                     columns[f"{column}@{name}"] = values
         return columns
 
