@@ -36,7 +36,15 @@ def variants_of(df: pd.DataFrame) -> list[str]:
 
 
 def figure_values(df: pd.DataFrame, figure: str, variant: str) -> np.ndarray:
-    """Per-deal values of ``figure`` under ``variant`` (a ``name_*`` figure: the mean over seats)."""
+    """Per-deal values of ``figure`` under ``variant`` (a ``name_*`` figure: the mean over seats; ``<role>_edge``:
+    the score of the seat in column ``<role>`` minus the mean of the others', e.g. ``declarer_edge``)."""
+    if figure.endswith("_edge") and f"{figure[:-5]}@{variant}" in df.columns:
+        scores = np.stack([df[c].to_numpy(float) for c in sorted(
+            (c for c in df.columns if c.startswith("score_") and c.endswith(f"@{variant}")),
+            key=lambda c: int(c.split("@")[0][6:]))], axis=1)
+        seat = df[f"{figure[:-5]}@{variant}"].to_numpy().astype(int)
+        own = scores[np.arange(len(df)), seat]
+        return own - (scores.sum(axis=1) - own) / (scores.shape[1] - 1)
     if figure.endswith("_*"):
         stem = figure[:-1]
         names = [c for c in df.columns if c.endswith(f"@{variant}") and c.startswith(stem)
@@ -52,10 +60,11 @@ def figure_values(df: pd.DataFrame, figure: str, variant: str) -> np.ndarray:
 
 
 def default_figures(df: pd.DataFrame) -> list[str]:
-    """Every column of the study under ``default`` (seat columns as one ``name_*`` figure)."""
+    """Every numeric or yes/no column of the study under ``default`` (seat columns as one ``name_*`` figure)."""
     out = []
     for column in df.columns:
-        if column.endswith("@default"):
+        if column.endswith("@default") and (pd.api.types.is_numeric_dtype(df[column])
+                                            or pd.api.types.is_bool_dtype(df[column])):
             name = column[: -len("@default")]
             stem, _, seat = name.rpartition("_")
             figure = f"{stem}_*" if seat.isdigit() and stem else name

@@ -345,6 +345,7 @@ class Barbu(Game):
     Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     study_deals = {"strength": 8_000}  # search is slow
+    variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
     studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}

@@ -248,6 +248,7 @@ class Euchre5(Game):
     Options, Study = Euchre5Options, Euchre5Study
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow
+    variant_figures = ("maker_tricks", "score_*")
     studies = {"trumps": StudyKind("every hand played with each seat as maker and each trump suit (paired)",
                                    trump_study, trump_metadata)}
 

@@ -168,6 +168,7 @@ class Minchiate(Game):
 
     name, title = "minchiate", "Minchiate"
     Options, Study = MinchiateOptions, MinchiateStudy
+    variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
 
     def replay_deals(self, study, deals: range) -> Replay:
         texts, records = zip(*(replay_deal(study, d) for d in deals))
