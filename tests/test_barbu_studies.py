@@ -72,11 +72,11 @@ def test_options_study_plays_each_variant_on_the_same_deals():
     from cardlab.sim.variants import options_study
 
     df = options_study(BARBU, deals=60, seed=3, contract="no-hearts")
-    variants = {c.split("@")[1].rsplit("_", 1)[0] for c in df.columns if c.startswith("score@")}
+    variants = {c.split("@")[1] for c in df.columns if c.startswith("score_0@")}
     assert variants == {"default", "players=3", "players=5", "deck=32", "scoring=wiki", "hearts_lead=broken",
                         "hearts_lead=only_if_forced", "early_stop=false"}
     plain = simulate(deals=60, seed=3, contract="no-hearts")
     broken = simulate(deals=60, seed=3, contract="no-hearts", hearts_lead="broken")
-    for p in range(4):  # the run writes Barbu's (deals, seats) score array as score@<variant>_<seat>
-        assert (df[f"score@default_{p}"].to_numpy() == plain[f"score_{p}"].to_numpy()).all()
-        assert (df[f"score@hearts_lead=broken_{p}"].to_numpy() == broken[f"score_{p}"].to_numpy()).all()
+    for p in range(4):  # the run writes Barbu's (deals, seats) score array as score_<seat>@<variant>
+        assert (df[f"score_{p}@default"].to_numpy() == plain[f"score_{p}"].to_numpy()).all()
+        assert (df[f"score_{p}@hearts_lead=broken"].to_numpy() == broken[f"score_{p}"].to_numpy()).all()
