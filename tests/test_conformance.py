@@ -128,6 +128,16 @@ def test_replayed_deals_agree_with_the_rows_and_their_records_are_json(name, pol
     assert replay.text.strip()
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_replays_whole_games(name):
+    """``replay_game`` (``replay --game-index``) in every game: the referee checks each deal of the games,
+    every record names its game and is JSON."""
+    replay = game_of(name).replay_game(game="1:3", seed=5)
+    assert {r["game"] for r in replay.records} == {1, 2} and replay.text.strip()
+    for record in replay.records:
+        assert json.loads(json.dumps(record, ensure_ascii=False)) == record
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("policy", ["random", "heuristic"])

@@ -114,3 +114,23 @@ def test_scripted_rami_sec_with_the_exemption():
     normal = [row if row[0] != 4 else [4, 1, 0, 0, 0, 0, 0, 0] for row in RAMI_SEC_LOG]
     with pytest.raises(RefereeError, match="not enough"):
         check_round(o, 0, deck, np.array(normal))
+
+
+def test_a_whole_game_replays_round_by_round():
+    """``replay_game``: each round of a whole game checked by the referee, its totals and end by the rules,
+    the same rounds and totals as ``simulate_games``; searched games too; the command line's --game-index."""
+    from cardlab.sim import rami
+    from cardlab.sim.cli import main
+
+    games = rami.simulate_games(games=4, seed=2, players=3)
+    replay = rami.replay_game(game="1:3", seed=2, players=3)
+    rows = games[games.game.isin([1, 2])]
+    assert [(r["game"], r["round"]) for r in replay.records] == list(zip(rows.game, rows["round"]))
+    assert [r["totals"] for r in replay.records] == rows[["total_0", "total_1", "total_2"]].to_numpy().tolist()
+    assert [r["result"]["score"] for r in replay.records] == rows[["score_0", "score_1", "score_2"]].to_numpy().tolist()
+    assert replay.text.startswith(f"game 1: {len(rows[rows.game == 1])} rounds, 3 players")
+    searched = rami.replay_game(game=0, seed=2, players=2, policy="search,heuristic", search_worlds=2)
+    plain_rows = rami.simulate_games(games=1, seed=2, players=2, policy="search,heuristic", search_worlds=2)
+    assert [r["totals"] for r in searched.records] == plain_rows[["total_0", "total_1"]].to_numpy().tolist()
+    assert all("searches" in r for r in searched.records) and "totals after round 0" in searched.text
+    assert main(["replay", "rami", "--game-index", "1", "--seed", "2", "--players", "3", "--json"]) == 0

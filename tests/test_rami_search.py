@@ -32,7 +32,7 @@ def test_a_table_without_search_seats_plays_as_the_plain_kernel(opts):
     for policy in ("heuristic", "random"):
         study = Study.build(policy=policy, seed=40 + opts, **rules)
         plain = study.play(0, 60, record=True)
-        ints, seats, logs, log_rows, decks, _, _ = search_rounds(study, np.arange(60), record=True)
+        ints, seats, (logs, log_rows, decks), _ = search_rounds(study, np.arange(60), record=True)
         assert (ints[1] == plain["turns"]).all()
         assert (seats[3] == np.stack([plain[f"score_{p}"] for p in range(n)], 1)).all()
         assert (log_rows == plain["log_rows"]).all() and (logs == plain["logs"]).all()

@@ -36,6 +36,14 @@ def round_columns(deal, dealer, turns, blocked, rami_sec, won, opened, hand_valu
     return cols
 
 
+def _log_columns(logs, searches) -> dict:
+    """A recorded run's extra columns: ``logs``, ``log_rows``, ``decks`` (and ``search_means``, ``search_rows``)."""
+    cols = dict(zip(("logs", "log_rows", "decks"), logs))
+    if searches is not None:
+        cols.update(zip(("search_means", "search_rows"), searches))
+    return cols
+
+
 @dataclass(frozen=True)
 class RamiStudy(Study):
     """Rami's rules, policies, seed and search settings; plays rounds and whole games."""
@@ -49,30 +57,20 @@ class RamiStudy(Study):
         """Rounds ``deals``, each seat's policy from ``policies`` (kernel ids) or the study's. The search kernel
         plays tables with a search seat, and any table with ``searched`` (any round numbers); the plain kernel
         (consecutive rounds) the others: both give the same rounds."""
-        from cardlab.sim.rami.kernels import DECK_MAX, LOG_ROWS, LOG_W, play_rounds_nb
+        from cardlab.sim.rami.kernels import play_rounds_nb, round_buffers
         from cardlab.sim.rami.search_play import search_rounds
 
         pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
-        count, n = len(deals), self.options.players
         if searched or (pols == self.game.policies.index("search")).any():
-            ints, seats, logs, log_rows, decks, means, mean_rows = search_rounds(self, deals, record=record,
-                                                                                 policies=pols)
-            cols = round_columns(deals, *ints, *seats)
-            if record:
-                cols.update(logs=logs, log_rows=log_rows, decks=decks, search_means=means, search_rows=mean_rows)
-            return cols
-        ints = [np.zeros(count, np.int64) for _ in range(4)]
-        seats = [np.zeros((count, n), np.int64) for _ in range(4)]
-        rows = count if record else 0
-        logs = np.zeros((rows, LOG_ROWS, LOG_W), np.int64)
-        log_rows = np.zeros(rows, np.int64)
-        decks = np.zeros((rows, DECK_MAX), np.int64)
-        first = int(deals[0]) if count else 0
-        play_rounds_nb(self.seed, first, count, self.options.kernel_ints(), pols, *ints, *seats, logs, log_rows,
-                       decks)
+            ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
+        else:
+            ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
+            searches = None
+            play_rounds_nb(self.seed, int(deals[0]) if len(deals) else 0, len(deals), self.options.kernel_ints(), pols,
+                           *ints, *seats, *logs)
         cols = round_columns(deals, *ints, *seats)
         if record:
-            cols.update(logs=logs, log_rows=log_rows, decks=decks)
+            cols.update(_log_columns(logs, searches))
         return cols
 
     def play_games(self, first: int, count: int) -> dict:
@@ -81,20 +79,20 @@ class RamiStudy(Study):
                  for g in range(first, first + count, GAME_BLOCK)]
         return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
-    def _games_block(self, first, count):
-        from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb
+    def _games_block(self, first, count, *, record: bool = False):
+        """Games ``first .. first+count-1`` in one kernel call; ``record`` adds each round's log, deck (and
+        searched candidates) as :meth:`play_rounds` does."""
+        from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb, round_buffers
         from cardlab.sim.rami.search_play import search_games
 
         n = self.options.players
         if self.searching:
-            rounds, ints, seats = search_games(self, first, count, MAX_ROUNDS)
+            rounds, ints, seats, logs, searches = search_games(self, first, count, MAX_ROUNDS, record=record)
         else:
-            rows = count * MAX_ROUNDS
-            rounds = np.zeros(count, np.int64)
-            ints = [np.zeros(rows, np.int64) for _ in range(4)]
-            seats = [np.zeros((rows, n), np.int64) for _ in range(5)]
+            ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
+            rounds, searches = np.zeros(count, np.int64), None
             play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
-                          *ints, *seats)
+                          *ints, *seats, *logs)
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
         keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
@@ -104,6 +102,8 @@ class RamiStudy(Study):
         del cols["deal"]
         for p in range(n):
             cols[f"total_{p}"] = seats[4][keep][:, p].astype(np.int16)
+        if record:
+            cols.update(_log_columns([a[keep] for a in logs], searches and [a[keep] for a in searches]))
         return cols
 
     # ---------------------------------------------------------------- the strength ladder's hooks
@@ -167,29 +167,59 @@ def _chosen(log) -> dict:
 
 def replay_round(study: RamiStudy, deal: int) -> tuple[str, dict]:
     """Round ``deal`` replayed alone and checked by the referee: its text and JSON record."""
+    return checked_round(study, study.play(deal, 1, record=True), 0, f"round {deal}",
+                         {"game": "rami", "seed": study.seed, "deal": deal})
+
+
+def replay_game(study: RamiStudy, game: int) -> tuple[str, list[dict]]:
+    """Whole game ``game`` replayed round by round, each round checked by the referee, and the running totals
+    and the end of the game checked by the rules (a game ends once a seat reaches the target with one seat
+    alone lowest): its text and one record per round (``game``, ``round``, the round's keys, ``totals``)."""
+    from cardlab.sim.rami.kernels import game_over_nb
+    from cardlab.sim.rami.referee import RefereeError
+
+    cols = study._games_block(game, 1, record=True)
+    n, texts, records = study.options.players, [], []
+    totals = np.zeros(n, np.int64)
+    for r in range(len(cols["round"])):
+        text, record = checked_round(study, cols, r, f"game {game}, round {r}", {"game": game, "round": r})
+        totals += record["result"]["score"]
+        if [int(cols[f"total_{p}"][r]) for p in range(n)] != totals.tolist():
+            raise RefereeError(f"game {game}, round {r}: the kernel's totals differ from the rounds' scores")
+        over = bool(game_over_nb(totals, study.options.target))
+        if over != (r == len(cols["round"]) - 1):
+            raise RefereeError(f"game {game}, round {r}: the game {'ends' if over else 'goes on'} by the rules")
+        record["totals"] = totals.tolist()
+        texts.append(f"{text}\ntotals after round {r}: {', '.join(str(t) for t in totals)}")
+        records.append(record)
+    head = f"game {game}: {len(records)} rounds, {n} players, final totals {', '.join(str(t) for t in totals)}"
+    return "\n\n".join([head] + texts), records
+
+
+def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) -> tuple[str, dict]:
+    """Recorded round ``i`` of ``cols`` checked by the referee (every move, then the result against the
+    kernel's): its text headed ``title`` and its record, which begins with ``keys``."""
     from cardlab.sim.rami.kernels import EVENT_NAMES
     from cardlab.sim.rami.referee import RefereeError, check_round
     from cardlab.sim.rami.search_play import describe_searches, search_records
 
-    cols = study.play(deal, 1, record=True)
-    log = cols["logs"][0][: cols["log_rows"][0]]
-    dealer = int(cols["dealer"][0])
-    result, lines = check_round(study.options, dealer, cols["decks"][0], log, describe=True)
-    kernel = kernel_result(cols, 0, study.options.players)
+    log = cols["logs"][i][: cols["log_rows"][i]]
+    dealer = int(cols["dealer"][i])
+    result, lines = check_round(study.options, dealer, cols["decks"][i], log, describe=True)
+    kernel = kernel_result(cols, i, study.options.players)
     if result != kernel:
-        raise RefereeError(f"round {deal}: the kernel gives {kernel}, the rules give {result}")
-    head = f"round {deal}: dealer seat {dealer}, {study.options.players} players"
+        raise RefereeError(f"{title}: the kernel gives {kernel}, the rules give {result}")
+    head = f"{title}: dealer seat {dealer}, {study.options.players} players"
     events = [{"event": EVENT_NAMES[int(r[0])], "seat": int(r[1]), "args": [int(v) for v in r[2:7]]} for r in log]
     for e, r in zip(events, log):
         if e["event"] in ("draw", "take", "discard"):
             e["card"] = card_name(int(r[2]))
-    record = {"game": "rami", "seed": study.seed, "deal": deal, "dealer": dealer, "policies": list(study.policies),
-              "options": study.options.to_dict(),
-              "deck": [card_name(int(k)) for k in cols["decks"][0][: study.options.deck_size]],
+    record = {**keys, "dealer": dealer, "policies": list(study.policies), "options": study.options.to_dict(),
+              "deck": [card_name(int(k)) for k in cols["decks"][i][: study.options.deck_size]],
               "events": events, "result": result}
     text = "\n".join([head] + lines)
     if "search_means" in cols:  # searched decisions: each candidate's mean (sim.rami.search_play)
-        searches = search_records(cols["search_means"][0][: cols["search_rows"][0]])
+        searches = search_records(cols["search_means"][i][: cols["search_rows"][i]])
         record.update(search_worlds=study.search_worlds, search_rollout=study.search_rollout, searches=searches)
         text += describe_searches(searches, _chosen(log))
     return text, record
@@ -255,6 +285,10 @@ class Rami(Game):
     def replay_deals(self, study, deals: range) -> Replay:
         texts, records = zip(*(replay_round(study, d) for d in deals))
         return Replay("\n\n".join(texts), list(records))
+
+    def replay_games(self, study, games: range) -> Replay:
+        texts, records = zip(*(replay_game(study, g) for g in games))
+        return Replay("\n\n".join(texts), [r for rounds in records for r in rounds])
 
 
 RAMI = Rami()

@@ -40,6 +40,17 @@ R_WON, R_OPENED, R_HAND, R_SCORE = range(4)
 MAX_ROUNDS = 200  # rounds kept per whole game (typical games last 3 to 20; a longer one is an error)
 
 
+def round_buffers(rows: int, players: int, *, record: bool = False, totals: bool = False):
+    """The output arrays of ``rows`` rounds as the round kernels fill them: ``ints`` (dealer, turns, blocked,
+    rami_sec), ``seats`` (won, opened, hand_value, score, and with ``totals`` the running totals; per seat) and
+    ``logs`` (the event logs, their lengths and the decks: one row per round when ``record``, else empty)."""
+    ints = [np.zeros(rows, np.int64) for _ in range(4)]
+    seats = [np.zeros((rows, players), np.int64) for _ in range(5 if totals else 4)]
+    kept = rows if record else 0
+    logs = [np.zeros((kept, LOG_ROWS, LOG_W), np.int64), np.zeros(kept, np.int64), np.zeros((kept, DECK_MAX), np.int64)]
+    return ints, seats, logs
+
+
 @njit(cache=True)
 def log_event(log, li, code, seat, x0, x1, x2, x3, x4):
     if li < log.shape[0]:
@@ -452,13 +463,15 @@ def game_over_nb(totals, target):
 
 @njit(cache=True, parallel=True)
 def play_games_nb(seed, first, count, o, pols, max_rounds, rounds, dealer, turns, blocked, rami_sec, won, opened,
-                  hand_value, score, total):
+                  hand_value, score, total, logs, log_rows, decks):
     """Whole games ``first .. first+count-1``; game ``g`` from ``deal_state(seed, g)`` (first dealer from it).
 
     Row ``g * max_rounds + r`` holds round ``r`` of game ``g``; ``rounds[g]`` counts them
-    (``max_rounds + 1`` when the game was cut unfinished).
+    (``max_rounds + 1`` when the game was cut unfinished). ``logs`` (rows, LOG_ROWS, LOG_W), ``log_rows``
+    and ``decks`` (rows, 108) are filled by row when not empty (a replay records a game's rounds so).
     """
     P = o[OPT.players]
+    record = logs.shape[0] > 0
     blocks = min(count, 64)
     for b in prange(blocks):
         hands, deck, pile, table, out, scratch, res = _workspace(P)
@@ -476,10 +489,14 @@ def play_games_nb(seed, first, count, o, pols, max_rounds, rounds, dealer, turns
                     break
                 row = g * max_rounds + r
                 table[:, :] = 0
+                log = logs[row] if record else no_log
+                deck_log = decks[row] if record else no_deck
                 state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch,
-                                                      no_log, no_deck, res)
+                                                      log, deck_log, res)
                 store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value,
                                score)
+                if record:
+                    log_rows[row] = li
                 for p in range(P):
                     totals[p] += res[R_SCORE, p]
                     total[row, p] = totals[p]

@@ -697,9 +697,12 @@ def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, deal
 
 @njit(cache=True, parallel=True)
 def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist, max_rounds, rounds, dealer, turns,
-                         blocked, rami_sec, won, opened, hand_value, score, total):
-    """Whole games as ``play_games_nb`` plays them, with search seats (same rows and streams)."""
+                         blocked, rami_sec, won, opened, hand_value, score, total, logs, log_rows, decks, means,
+                         mean_rows):
+    """Whole games as ``play_games_nb`` plays them, with search seats (same rows and streams); ``logs``,
+    ``decks`` and ``means`` are filled by row when not empty, as ``play_search_rounds_nb`` fills them."""
     P = o[OPT.players]
+    record = logs.shape[0] > 0
     for g in prange(count):
         res = np.zeros((4, P), np.int64)
         no_log = np.zeros((0, LOG_W), np.int64)
@@ -714,9 +717,15 @@ def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist
                 rounds[g] = max_rounds + 1
                 break
             row = g * max_rounds + r
-            state, tn, bl, rs, _, _ = play_search_round_nb(seed, first + g, r, state, dl, o, pols, worlds, rollout,
-                                                           shortlist, no_log, no_deck, res, no_means)
+            log = logs[row] if record else no_log
+            deck_log = decks[row] if record else no_deck
+            mlog = means[row] if record else no_means
+            state, tn, bl, rs, li, mi = play_search_round_nb(seed, first + g, r, state, dl, o, pols, worlds, rollout,
+                                                             shortlist, log, deck_log, res, mlog)
             store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
+            if record:
+                log_rows[row] = li
+                mean_rows[row] = mi
             for p in range(P):
                 totals[p] += res[R_SCORE, p]
                 total[row, p] = totals[p]

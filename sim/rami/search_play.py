@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardlab.sim.rami.kernels import DECK_MAX, LOG_ROWS, LOG_W
+from cardlab.sim.rami.kernels import round_buffers
 from cardlab.sim.rami.rules import card_name
 from cardlab.sim.rami.search import (DEFAULT_WORLDS, MEAN_ROWS, MEAN_W, PHASE_DRAW, ROLLOUT_NAMES,
                                      SHORTLIST, play_search_games_nb, play_search_rounds_nb)
@@ -17,36 +17,33 @@ __all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_searches", "search_recor
 
 
 def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=None, shortlist: int = SHORTLIST):
-    """The search kernel on the round numbers ``deals``: ``(ints, seats, logs, log_rows, decks, means, mean_rows)``
-    in the order ``Study.play`` expects (``ints``: dealer, turns, blocked, rami_sec; ``seats``: won, opened,
-    hand_value, score). ``policies`` (kernel ids per seat) overrides the study's."""
-    n = study.options.players
-    count = len(deals)
-    ints = [np.zeros(count, np.int64) for _ in range(4)]
-    seats = [np.zeros((count, n), np.int64) for _ in range(4)]
-    rows = count if record else 0
-    logs = np.zeros((rows, LOG_ROWS, LOG_W), np.int64)
-    log_rows = np.zeros(rows, np.int64)
-    decks = np.zeros((rows, DECK_MAX), np.int64)
-    means = np.zeros((rows, MEAN_ROWS, MEAN_W), np.float64)
-    mean_rows = np.zeros(rows, np.int64)
+    """The search kernel on the round numbers ``deals``: ``(ints, seats, logs, searches)`` as
+    :func:`kernels.round_buffers` lays them out, ``searches`` the candidates' means and their row counts (empty
+    unless ``record``). ``policies`` (kernel ids per seat) overrides the study's."""
+    ints, seats, logs = round_buffers(len(deals), study.options.players, record=record)
+    searches = search_buffers(len(logs[1]))
     pols = study.policy_ids if policies is None else np.asarray(policies, np.int64)
     play_search_rounds_nb(study.seed, np.asarray(deals, np.int64), study.options.kernel_ints(), pols,
                           study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats,
-                          logs, log_rows, decks, means, mean_rows)
-    return ints, seats, logs, log_rows, decks, means, mean_rows
+                          *logs, *searches)
+    return ints, seats, logs, searches
 
 
-def search_games(study, first: int, count: int, max_rounds: int):
-    """The search kernel on whole games: ``(rounds, ints, seats)`` as ``play_games_nb`` fills them."""
-    n = study.options.players
-    rows = count * max_rounds
+def search_games(study, first: int, count: int, max_rounds: int, *, record: bool = False):
+    """The search kernel on whole games: ``(rounds, ints, seats, logs, searches)`` as ``play_games_nb`` fills
+    them (one row per game and round slot; ``logs`` and ``searches`` empty unless ``record``)."""
+    ints, seats, logs = round_buffers(count * max_rounds, study.options.players, record=record, totals=True)
+    searches = search_buffers(len(logs[1]))
     rounds = np.zeros(count, np.int64)
-    ints = [np.zeros(rows, np.int64) for _ in range(4)]
-    seats = [np.zeros((rows, n), np.int64) for _ in range(5)]
     play_search_games_nb(study.seed, first, count, study.options.kernel_ints(), study.policy_ids, study.search_worlds,
-                         ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds, *ints, *seats)
-    return rounds, ints, seats
+                         ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds, *ints, *seats,
+                         *logs, *searches)
+    return rounds, ints, seats, logs, searches
+
+
+def search_buffers(rows: int) -> list:
+    """Each recorded round's searched candidates (MEAN_ROWS x MEAN_W) and how many rows it filled."""
+    return [np.zeros((rows, MEAN_ROWS, MEAN_W), np.float64), np.zeros(rows, np.int64)]
 
 
 def search_records(means: np.ndarray) -> list[dict]:
