@@ -428,10 +428,13 @@ def _replay(args) -> None:
 
 
 def _interrupted(stop, args) -> int:
-    """Ctrl-C or SIGTERM: what was kept has been said (and written); report a partial table; exit 130."""
+    """Ctrl-C or SIGTERM: exit 130. A run that kept chunks has said so (``interrupted: kept …``, from the
+    runner) and, without --out, its partial report is printed; anything stopped before a chunk was kept
+    (starting up, compiling or loading the kernels, the first chunk) says ``cardlab: interrupted``, the
+    same in every game."""
     from cardlab.sim.runner import RunInterrupted
 
-    if isinstance(stop, RunInterrupted):
+    if isinstance(stop, RunInterrupted) and (stop.done or stop.out is not None):
         if stop.out is None and stop.frame is not None and getattr(args, "out", None) is None:
             try:
                 _report(stop.frame, stop.meta, None)
@@ -445,9 +448,11 @@ def _interrupted(stop, args) -> int:
 def main(argv=None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        args = build_parser(argv).parse_args(argv)
+        args = build_parser(argv).parse_args(argv)  # imports the game named (pandas, numba, its kernels)
     except SystemExit as stop:  # --help, or a one-line usage error already printed
         return stop.code
+    except KeyboardInterrupt as stop:  # Ctrl-C while starting: the same line as any run stopped before a chunk
+        return _interrupted(stop, None)
     try:
         created = {}
         if args.command == "report":

@@ -47,7 +47,6 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-import numba
 import numpy as np
 
 if TYPE_CHECKING:
@@ -137,6 +136,9 @@ def check_span(first, count, *, first_option: str = "first_deal", count_option: 
 
 def set_threads(threads) -> int:
     """Set numba's thread count (None = all cores); returns the count in force."""
+    import numba  # here: importing this module (the command line does, first thing) stays quick, and a Ctrl-C
+    # during numba's import then lands inside the command's handling of it, not in a traceback
+
     if threads is None:
         threads = numba.config.NUMBA_NUM_THREADS
     check_positive_int("threads", threads)
@@ -520,6 +522,7 @@ class DatasetSink:
                     raise ValueError(f"out: {str(folder)!r} already holds rows {a}..{a + n - 1}, outside the range "
                                      f"asked ({first}..{first + count - 1}); give a new directory")
                 self.covered.append([a, a + n])
+        self.fresh = not old_path.is_file()
         self.write_metadata(dict(meta, complete=False))
 
     def write_metadata(self, meta):
@@ -538,7 +541,10 @@ class DatasetSink:
         return None
 
     def abort(self):
-        pass
+        """The run stopped before its first chunk: a metadata file this run started alone is removed."""
+        if self.fresh and not any(self.folder.glob("chunk-*.parquet")):
+            with contextlib.suppress(OSError):
+                (self.folder / DATASET_METADATA).unlink()
 
 
 class SummarySink:
@@ -756,8 +762,8 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
                  elapsed_s=round(time.perf_counter() - started, 3), warmup_s=round(warmup, 3))
     if missing:
         final["missing"] = missing
-    if interrupted and done == 0 and out is not None and not getattr(sink, "covered", None):
-        sink.abort()
+    if interrupted and done == 0 and not getattr(sink, "covered", None):  # nothing kept: nothing written or said
+        sink.abort()  # (the command line says "cardlab: interrupted", as for a Ctrl-C before the run)
         raise RunInterrupted(0, deals, unit, None, None, final)
     result = sink.close(final)
     if interrupted:
