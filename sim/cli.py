@@ -170,6 +170,7 @@ SMALL_CHUNK = 1_000  # fewer deals per chunk than this: warn, the fixed cost per
 LONG_RUN = {"deals": 10**10, "games": 10**9}  # more than this: warn, the run takes hours
 IN_MEMORY = {"deals": 5 * 10**7, "games": 2 * 10**6}  # more than this without --out: warn, gigabytes of memory
 SEARCH_LONG_RUN = 50_000  # more than this with a search seat: warn, searched play is slow
+SEARCH_LONG_GAME = 50  # deals per game (--n-deals) above this with a search seat: one game takes over a second
 
 
 def _warn(message: str) -> None:
@@ -226,12 +227,23 @@ def _warn_size(args, unit: str, count: int) -> None:
     if chunk is not None and 1 <= chunk < SMALL_CHUNK and count > chunk:
         _warn(f"--chunk-size {chunk} is very small: every chunk costs a kernel call (and a Parquet row group), "
               f"so this runs far slower than the default; use {SMALL_CHUNK:,} or more")
+    per_game = getattr(args, "n_deals", None) if unit == "games" else None  # a game of n deals (Minchiate)
+    per_game = per_game if isinstance(per_game, int) and per_game > 1 else None
+    deals = count * per_game if per_game else None
+    searching = "search" in str(getattr(args, "policy", None) or "")
     if count > LONG_RUN[unit]:
         _warn(f"--{unit} {count:,} takes hours or days even at millions of {unit} a second; "
               "Ctrl-C stops it (with --out the finished chunks are kept)")
-    if "search" in str(getattr(args, "policy", None) or "") and count > SEARCH_LONG_RUN:
-        _warn(f"--{unit} {count:,} with a search seat takes a long while: searched play runs at hundreds to "
+    elif deals is not None and deals > LONG_RUN["deals"]:
+        _warn(f"--games {count:,} of --n-deals {per_game:,} is {deals:,} deals: that takes hours or days even at "
+              "millions of deals a second; Ctrl-C stops it (with --out the finished chunks are kept)")
+    if searching and (deals or count) > SEARCH_LONG_RUN:
+        what = f"--{unit} {count:,}" + (f" of --n-deals {per_game:,} ({deals:,} deals)" if deals else "")
+        _warn(f"{what} with a search seat takes a long while: searched play runs at hundreds to "
               "thousands of deals a second, not millions (see the README's search speed figures)")
+    if searching and per_game is not None and per_game > SEARCH_LONG_GAME:
+        _warn(f"--n-deals {per_game:,} with a search seat: each game takes seconds or more (searched deals run at "
+              "tens to hundreds a second on a core), and Ctrl-C waits for the games being played")
     if args.out is None and count > IN_MEMORY[unit]:
         _warn(f"--{unit} {count:,} without --out keeps every row in memory (gigabytes); "
               "give --out runs/<name>.parquet to stream them to a file")

@@ -61,6 +61,9 @@ METADATA_KEY = b"cardlab"
 INDEX_MAX = 2**63 - 1  # the last deal (game) index: the ``deal`` column is a signed 64-bit integer
 DATASET_METADATA = "_cardlab.json"  # pyarrow's dataset reader skips names starting with "_" or "."
 CHECKPOINT_SECONDS = 60.0  # a summary run rewrites its file this often, so a kill loses little
+# a chunk played in this process is played as kernel calls of about this long each (a kernel call cannot be
+# interrupted: Ctrl-C is seen between calls), so Ctrl-C answers within about a second whatever the chunk size
+PIECE_SECONDS = 0.3
 _IDENTITY_SKIP = ("versions", "complete", "requested", "missing", "chunk_size", "elapsed_s", "warmup_s", "covered",
                   "deals", "games", "first_deal", "first_game")
 
@@ -681,6 +684,109 @@ def _sigterm_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+# ---------------------------------------------------------------- a chunk in pieces: Ctrl-C between kernel calls
+
+
+class _Pace:
+    """How many units the next kernel call plays: about :data:`PIECE_SECONDS` of work at the rate the
+    last call ran (at most 16 times the last call, and at least 2), measured as the run goes."""
+
+    def __init__(self, seconds_per_unit: float):
+        self.rate = 1.0 / max(seconds_per_unit, 1e-9)
+        self.last = None
+        self.split = True  # False once a chunk's rows could not be joined back in order: chunks whole from then on
+
+    def size(self) -> int:
+        n = int(self.rate * PIECE_SECONDS)
+        if self.last is not None:
+            n = min(n, 16 * self.last)
+        return max(2, n)
+
+    def record(self, count: int, seconds: float) -> None:
+        self.rate, self.last = count / max(seconds, 1e-9), count
+
+
+def _play_in_pieces(play_chunk, start: int, count: int, pace: _Pace, index: str):
+    """``play_chunk(start, count)``, played as consecutive calls of about :data:`PIECE_SECONDS` each and
+    joined (:func:`_join_pieces`), so a pending Ctrl-C is raised between calls; the rows are those of
+    one call. Rows that cannot be joined in order make this chunk, and every later one, one call."""
+    if not pace.split or count <= pace.size():
+        began = time.perf_counter()
+        result = play_chunk(start, count)
+        pace.record(count, time.perf_counter() - began)
+        return result
+    pieces, at, end = [], start, start + count
+    while at < end:
+        n = min(pace.size(), end - at)
+        if end - at - n == 1:  # no piece of a single unit: blocks of rows are told apart on two units or more
+            n += 1
+        began = time.perf_counter()
+        pieces.append(play_chunk(at, n))
+        pace.record(n, time.perf_counter() - began)
+        at += n
+    joined = _join_pieces(pieces, index)
+    if joined is None:
+        pace.split = False
+        return play_chunk(start, count)
+    return joined
+
+
+def _index_values(result, index: str):
+    """The ``index`` column (``deal``, ``game``) of a chunk's result as a 1-D array, or None."""
+    if _is_pandas(result, "DataFrame"):
+        return result[index].to_numpy() if index in result.columns else None
+    value = result.get(index) if isinstance(result, dict) else None
+    return value if isinstance(value, np.ndarray) and value.ndim == 1 else None
+
+
+def _blocks(result, index: str):
+    """Where the rows of a piece break into blocks, each in ascending ``index`` order (a study's variants
+    one after the other): ``[0, b1, …, rows]``, or None without an index column."""
+    values = _index_values(result, index)
+    if values is None:
+        return None
+    return [0, *(np.flatnonzero(np.diff(values) < 0) + 1).tolist(), len(values)]
+
+
+def _join_pieces(pieces, index: str):
+    """The rows of one call over the pieces' units, from the pieces' rows, or None when that cannot be known.
+
+    A chunk's rows are ``k`` blocks each covering its units in ascending ``index`` order (``k`` = 1 for
+    one row, or rows, per unit; a study of ``k`` variants one after the other): block ``j`` of the whole
+    is block ``j`` of every piece in turn. Pieces with different block counts, no index column, or
+    columns that are not per-row arrays give None.
+    """
+    bounds = [_blocks(piece, index) for piece in pieces]
+    if any(b is None for b in bounds) or len({len(b) for b in bounds}) != 1:
+        return None
+    rows = [slice(b[j], b[j + 1]) for j in range(len(bounds[0]) - 1) for b in bounds]
+    owner = [i for _ in range(len(bounds[0]) - 1) for i in range(len(pieces))]
+    if all(_is_pandas(piece, "DataFrame") for piece in pieces):
+        import pandas as pd
+
+        return pd.concat([pieces[i].iloc[r] for i, r in zip(owner, rows)], ignore_index=True)
+    if not all(isinstance(piece, dict) and piece.keys() == pieces[0].keys() for piece in pieces):
+        return None
+    joined = {}
+    for name in pieces[0]:
+        values = [piece[name] for piece in pieces]
+        if all(isinstance(v, np.ndarray) and v.ndim >= 1 for v in values):
+            if any(len(v) != b[-1] for v, b in zip(values, bounds)):
+                return None
+            joined[name] = np.concatenate([values[i][r] for i, r in zip(owner, rows)])
+        elif all(_is_pandas(v, "Categorical") for v in values):
+            if any(len(v) != b[-1] for v, b in zip(values, bounds)):
+                return None
+            first = values[0]
+            if not all(v.ordered == first.ordered and v.categories.equals(first.categories) for v in values):
+                return None
+            codes = np.concatenate([values[i].codes[r] for i, r in zip(owner, rows)])
+            joined[name] = type(first).from_codes(codes, dtype=first.dtype)
+        else:
+            return None
+    return joined
+
+
 # ---------------------------------------------------------------- the run
 
 
@@ -735,11 +841,17 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
         with _sigterm_as_interrupt():
             try:
                 if executor is None:  # counting a summary happens on the writer thread, like writing
+                    unit_cost = 1.0
                     if chunks:  # load (or compile) the kernels first, so elapsed_s is the run's own rate
+                        wall, cpu = time.perf_counter(), time.process_time()
                         play_chunk(chunks[0][0], 1)
+                        # the first piece's size comes from this unit's cost: its CPU time when less than its
+                        # wall time (a busy machine stalls the clock, not the work; a fast chunk stays whole)
+                        unit_cost = min(time.perf_counter() - wall, time.process_time() - cpu)
                         warmup, started = time.perf_counter() - started, time.perf_counter()
+                    pace = _Pace(unit_cost)
                     for start, count in chunks:
-                        writer.put(start, count, play_chunk(start, count))
+                        writer.put(start, count, _play_in_pieces(play_chunk, start, count, pace, unit))
                         done += count
                         bar.update(count)
                 else:

@@ -84,6 +84,65 @@ def assert_readers_agree(path, **expected):
 # ---------------------------------------------------------------- 3 and 7. Ctrl-C: within about a second, every game and mode
 
 
+def send_sigint_while_playing(monkeypatch, delay: float):
+    """A real SIGINT to this process ``delay`` s after the run starts its first chunk (kernels loaded)."""
+    playing, state, lock = threading.Event(), {"sent": None, "done": False}, threading.Lock()
+    real = runner._play_in_pieces
+
+    def spy(*args, **kwargs):
+        playing.set()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "_play_in_pieces", spy)
+
+    def fire():
+        while not playing.wait(1):  # however long the kernels take to compile on a busy machine
+            if state["done"]:
+                return
+        time.sleep(delay)
+        with lock:
+            if not state["done"]:
+                state["sent"] = time.monotonic()
+                os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=fire, daemon=True).start()
+    return state, lock
+
+
+def modes(game):
+    """Runs of every kind that would take hours, each with a first chunk of minutes if played in one call."""
+    n_deals = ["--n-deals", "10000"] if game == "minchiate" else []  # the longest games allowed
+    return {"deals": ["simulate", game, "--deals", 10**11, "--chunk-size", 10**9],
+            "games": ["simulate", game, "--games", 10**9, "--chunk-size", 10**8, *n_deals],
+            "summary": ["simulate", game, "--deals", 10**11, "--chunk-size", 10**9, "--summary"],
+            "study": ["study", game, cheap_study(game), "--deals", 10**9]}
+
+
+@EVERY_GAME
+@pytest.mark.parametrize("mode", ["deals", "games", "summary", "study"])
+def test_ctrl_c_answers_within_about_a_second(game, mode, tmp_path, capsys, monkeypatch):
+    state, lock = send_sigint_while_playing(monkeypatch, delay=0.5)
+    out = tmp_path / "x.parquet"
+    try:
+        try:
+            code = main([str(a) for a in modes(game)[mode]] + ["--out", str(out)])
+            answered = time.monotonic()
+        finally:
+            with lock:
+                state["done"] = True
+        time.sleep(0.05)
+    except KeyboardInterrupt:  # the signal came after the command had returned
+        pytest.fail("the run ended before Ctrl-C")
+    assert state["sent"] is not None
+    err = capsys.readouterr().err
+    assert code == 130
+    print(f"{game} {mode}: Ctrl-C answered after {answered - state['sent']:.2f} s")
+    assert answered - state["sent"] < 3.0, f"{game} {mode}: Ctrl-C answered after {answered - state['sent']:.2f} s"
+    # stopped in the first chunk: nothing kept, nothing written, and the same line in every game
+    assert err.splitlines()[-1] == "cardlab: interrupted", err
+    assert "Traceback" not in err and list(tmp_path.iterdir()) == []
+
+
 @EVERY_GAME
 def test_ctrl_c_before_the_first_chunk_says_the_same_in_every_game(game, tmp_path, capsys, monkeypatch):
     real_run = runner.run
@@ -108,3 +167,49 @@ def test_ctrl_c_before_the_first_chunk_says_the_same_in_every_game(game, tmp_pat
     monkeypatch.setattr(games_registry, "command", stopped_while_starting)
     code, stdout, stderr = run_cli(capsys, "simulate", game, "--deals", "50")
     assert (code, stdout, one_line(stderr)) == (130, "", "cardlab: interrupted")
+
+
+def test_minchiate_games_are_bounded_and_long_totals_warn(capsys, monkeypatch):
+    from cardlab.sim import cli, minchiate
+
+    code, _, stderr = run_cli(capsys, "simulate", "minchiate", "--games", "10", "--n-deals", "100000000")
+    assert code == 2 and one_line(stderr) == (
+        "cardlab: error: --n-deals: 100000000 is not allowed; use an integer from 1 to 10,000 (deals per whole "
+        "game: 1 = one deal, 4 = each player deals once; for more deals in all, give more --games, or --deals)")
+    with pytest.raises(ValueError, match="n_deals: 10001 is not allowed"):
+        minchiate.simulate_games(games=1, n_deals=10_001)
+    assert len(minchiate.simulate_games(games=1, n_deals=10_000, threads=1)) == 1
+    monkeypatch.setattr(cli, "LONG_RUN", {"deals": 50, "games": 10**9})
+    code, _, stderr = run_cli(capsys, "simulate", "minchiate", "--games", "20", "--n-deals", "4")
+    assert code == 0 and "warning: --games 20 of --n-deals 4 is 80 deals: that takes hours" in stderr
+    monkeypatch.setattr(cli, "SEARCH_LONG_RUN", 10)
+    monkeypatch.setattr(runner, "run", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    code, _, stderr = run_cli(capsys, "simulate", "minchiate", "--games", "2", "--n-deals", "60", "--policy",
+                              "search")
+    assert "--games 2 of --n-deals 60 (120 deals) with a search seat takes a long while" in stderr
+    assert "--n-deals 60 with a search seat: each game takes seconds" in stderr
+
+
+def test_a_chunk_is_played_in_pieces_joined_in_order():
+    """A chunk longer than a piece is played as several calls whose rows, joined, are those of one call, also
+    for a study's rows (several variants, one after the other); rows that cannot be joined play whole."""
+    import numpy as np
+
+    def study(first, count):  # three variants, each over the chunk's deals in order
+        deal = np.arange(first, first + count)
+        return {"variant": pd.Categorical.from_codes(np.repeat(np.arange(3), count).astype(np.int8),
+                                                     categories=["a", "b", "c"]),
+                "deal": np.tile(deal, 3), "score": np.stack([np.tile(deal, 3), -np.tile(deal, 3)], axis=1)}
+
+    whole = study(10, 23)
+    pace = runner._Pace(1.0)
+    pace.size = lambda: 4  # pieces of 4 deals, the last one 3
+    calls = []
+    joined = runner._play_in_pieces(lambda f, c: calls.append((f, c)) or study(f, c), 10, 23, pace, "deal")
+    assert calls == [(10, 4), (14, 4), (18, 4), (22, 4), (26, 4), (30, 3)]
+    for name in whole:
+        assert np.array_equal(np.asarray(whole[name]), np.asarray(joined[name])), name
+    assert joined["variant"].categories.tolist() == ["a", "b", "c"]
+    calls.clear()
+    no_index = runner._play_in_pieces(lambda f, c: calls.append((f, c)) or {"x": np.arange(c)}, 0, 9, pace, "deal")
+    assert calls[-1] == (0, 9) and no_index["x"].tolist() == list(range(9)) and pace.split is False
