@@ -473,6 +473,8 @@ def main(argv=None) -> int:
             created["out"] = _check_output("out", args.out)
         if args.command in ("simulate", "study", "report"):
             created["plot"] = _check_output("plot", args.plot)
+        if getattr(args, "chunk_size", None) is not None:  # 0 is no chunk size: refused like -3, not the default
+            runner.check_positive_int("chunk_size", args.chunk_size)
         if args.command != "report":
             _announce_compiling()
         if args.command == "simulate":

@@ -213,3 +213,16 @@ def test_a_chunk_is_played_in_pieces_joined_in_order():
     calls.clear()
     no_index = runner._play_in_pieces(lambda f, c: calls.append((f, c)) or {"x": np.arange(c)}, 0, 9, pace, "deal")
     assert calls[-1] == (0, 9) and no_index["x"].tolist() == list(range(9)) and pace.split is False
+
+
+# ---------------------------------------------------------------- 5. --chunk-size 0
+
+
+@EVERY_GAME
+def test_chunk_size_zero_is_refused_like_a_negative_one(game, capsys, monkeypatch):
+    monkeypatch.setattr(runner, "run", lambda *a, **k: pytest.fail("the run started"))
+    for unit in ("--deals", "--games"):
+        for value in ("0", "-3"):
+            code, stdout, stderr = run_cli(capsys, "simulate", game, unit, "10", "--chunk-size", value)
+            assert (code, stdout) == (2, "")
+            assert one_line(stderr) == f"cardlab: error: --chunk-size: {value} is not allowed; use an integer >= 1"
