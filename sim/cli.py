@@ -198,6 +198,7 @@ def _check_output(option: str, path):
         missing, parent = None, target
         while not parent.exists():
             missing, parent = parent, parent.parent
+        _probe(option, path, parent)
         return missing
     if target.is_dir():
         raise ValueError(f"{option}: {path!r} is a directory; give a file path such as {example}")
@@ -211,9 +212,27 @@ def _check_output(option: str, path):
         missing, parent = parent, parent.parent
     if not parent.is_dir():
         raise ValueError(f"{option}: {path!r} is not writable: {str(parent)!r} is a file, not a directory")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{option}: {path!r} is not writable: no permission to write in {str(parent)!r}")
+    _probe(option, path, parent)
+    if option == "plot" and target.is_file():  # a figure is written over the file (--out replaces it whole):
+        # it must open for writing (opened to append, nothing changes)
+        try:
+            open(target, "ab").close()
+        except OSError as err:
+            raise ValueError(f"{option}: {path!r} is not writable ({err.strerror or err})") from None
     return None if missing is None else target.parent
+
+
+def _probe(option: str, path, folder: Path) -> None:
+    """Create and remove a hidden file in ``folder`` (the directory the output goes in, or the nearest one
+    that exists): ``os.access`` says yes to root anywhere, /proc included, so only trying tells."""
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".cardlab-probe-"):
+            pass
+    except OSError as err:
+        raise ValueError(f"{option}: {path!r} is not writable: no file can be created in {str(folder)!r} "
+                         f"({err.strerror or err})") from None
 
 
 def _note_created(option: str, missing) -> None:

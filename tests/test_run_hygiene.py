@@ -81,6 +81,49 @@ def assert_readers_agree(path, **expected):
     return first
 
 
+# ---------------------------------------------------------------- 2. every output path is checked before the first deal
+
+
+@EVERY_GAME
+def test_an_unwritable_plot_or_out_is_refused_before_the_first_deal(game, capsys, monkeypatch, tmp_path):
+    if not Path("/proc").is_dir():
+        pytest.skip("needs /proc")
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(runner, "run", no_run)
+    for argv, option, value in (
+            (["simulate", game, "--deals", "10", "--plot", "/proc/x.png"], "--plot", "/proc/x.png"),
+            (["simulate", game, "--games", "3", "--out", str(tmp_path / "g.parquet"), "--plot", "/proc/x.png"],
+             "--plot", "/proc/x.png"),
+            (["simulate", game, "--deals", "10", "--out", "/proc/x.parquet"], "--out", "/proc/x.parquet"),
+            (["simulate", game, "--deals", "10", "--out", "/proc/ds/"], "--out", "/proc/ds/"),
+            (["study", game, cheap_study(game), "--deals", "10", "--plot", "/proc/sub/x.png"], "--plot",
+             "/proc/sub/x.png"),
+            (["study", game, cheap_study(game), "--deals", "10", "--out", "/proc/x.parquet"], "--out",
+             "/proc/x.parquet")):
+        code, stdout, stderr = run_cli(capsys, *argv)
+        line = one_line(stderr)
+        assert code == 2 and stdout == "", (argv, stderr)
+        assert line.startswith(f"cardlab: error: {option}: '{value}' is not writable: no file can be created in "
+                               "'/proc'"), line
+    assert list(tmp_path.iterdir()) == []  # the probe files are gone and no directory was made
+
+
+def test_report_checks_its_plot_first_and_probes_leave_nothing(tmp_path, capsys):
+    out = tmp_path / "r.parquet"
+    runner.run(lambda first, count: {"deal": pd.RangeIndex(first, first + count).to_numpy()}, deals=5, out=out)
+    if Path("/proc").is_dir():
+        code, stdout, stderr = run_cli(capsys, "report", out, "--plot", "/proc/x.png")
+        assert code == 2 and stdout == "" and "--plot: '/proc/x.png' is not writable" in one_line(stderr)
+    # the checks pass, another option fails: the probes left no file behind
+    code, _, stderr = run_cli(capsys, "simulate", "barbu", "--deals", "10", "--out", tmp_path / "new" / "x.parquet",
+                              "--plot", tmp_path / "x.png", "--chunk-size", "0")
+    assert code == 2 and "--chunk-size: 0" in stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["r.parquet"]
+
+
 # ---------------------------------------------------------------- 3 and 7. Ctrl-C: within about a second, every game and mode
 
 
