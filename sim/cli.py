@@ -87,6 +87,7 @@ def _simulate_flags(p) -> None:
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset of "
                                  "one file per chunk; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
+    _overwrite_flag(p)
     _scale_flags(p)
 
 
@@ -118,7 +119,14 @@ def _study_flags(p) -> None:
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset; "
                                  "without it the report is printed")
     p.add_argument("--plot", help="draw the study's figure to this image file")
+    _overwrite_flag(p)
     _scale_flags(p)
+
+
+def _overwrite_flag(p) -> None:
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an --out that exists (without it such an --out is refused, unless it is this "
+                        "same command's interrupted run, which is resumed)")
 
 
 def _scale_flags(p) -> None:
@@ -308,7 +316,7 @@ def _run_scaled(args, call):
     """Call the game with the shared runner's --summary and --scheduler in force; returns its result."""
     from cardlab.sim import runner
 
-    options = {"summary": bool(getattr(args, "summary", False))}
+    options = {"summary": bool(getattr(args, "summary", False)), "overwrite": bool(getattr(args, "overwrite", False))}
     client = None
     if getattr(args, "scheduler", None):
         from cardlab.sim.executors import connect

@@ -97,10 +97,10 @@ _RUN_OPTIONS: contextvars.ContextVar[dict] = contextvars.ContextVar("cardlab_run
 
 @contextlib.contextmanager
 def run_options(**options):
-    """Defaults for :func:`run` (``summary``, ``executor``, ``threads_per_task``) inside the block.
+    """Defaults for :func:`run` (``summary``, ``executor``, ``threads_per_task``, ``overwrite``) inside the block.
 
-    The command line sets ``--summary`` and ``--scheduler`` this way, so every registered game gets
-    them without passing them through its facade.
+    The command line sets ``--summary``, ``--scheduler`` and ``--overwrite`` this way, so every registered
+    game gets them without passing them through its facade.
     """
     token = _RUN_OPTIONS.set({**_RUN_OPTIONS.get(), **options})
     try:
@@ -389,6 +389,34 @@ def _umask() -> int:
     return mask
 
 
+def _differences(old: dict, meta: dict) -> str:
+    """What differs between the run ``old`` found in an output and the run ``meta`` asked: ``its seed differs``."""
+    a, b = _identity(old), _identity(meta)
+    names = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+    return f"its {', '.join(names)} {'differ' if len(names) > 1 else 'differs'}" if names else "other settings"
+
+
+def _exists_message(path: Path, old: dict | None, meta: dict) -> str:
+    """One line for an output file that exists and that this run would replace (``overwrite=False``)."""
+    where = f"out: {str(path)!r}"
+    if not old:
+        return f"{where} already exists and holds no cardlab run; give --overwrite to replace it, or another --out"
+    unit = old.get("unit", "deal")
+    kept, asked = old.get(f"{unit}s"), old.get("requested", old.get(f"{unit}s"))
+    size = (f"{kept:,} of {asked:,} {unit}s" if isinstance(kept, int) and isinstance(asked, int) and kept != asked
+            else f"{kept:,} {unit}s" if isinstance(kept, int) else "a run")
+    what = f"{old.get('game', 'cardlab')} run, seed {old.get('seed')}, {size}"
+    if old.get("complete", True):
+        return f"{where} already holds a complete {what}; give --overwrite to replace it, or another --out"
+    if _identity(old) != _identity(meta):
+        return (f"{where} holds an unfinished {what} ({_differences(old, meta)}); run its own command again to "
+                "resume it, give --overwrite to replace it, or another --out")
+    why = ("chunks of it failed" if old.get("missing") else "it starts at another index"
+           if old.get(f"first_{unit}") != meta.get(f"first_{unit}") else "it holds more than this run asks")
+    return (f"{where} holds an unfinished {what} that this command cannot resume ({why}); give --overwrite to "
+            "replace it, or another --out")
+
+
 class FrameSink:
     """Gathers the chunks into one DataFrame (in deal order whatever order they arrive in)."""
 
@@ -426,21 +454,25 @@ class FileSink:
     run goes on after them.
     """
 
-    def __init__(self, path: Path, meta: dict, first: int, count_key: str):
+    def __init__(self, path: Path, meta: dict, first: int, count_key: str, overwrite: bool | None = None):
         self.path, self.meta, self.writer, self.next, self.first = path, meta, None, first, first
         self.index = count_key[:-1]
         self.pending: dict[int, pd.DataFrame] = {}
         self.tmp = path.parent / f".{path.name}.{os.getpid()}.part"
         self.covered = []
-        remove_stale_parts(path.parent, f".{path.name}")
         self.reuse = None
-        if path.is_file():
+        if path.exists():
             old = read_file_metadata(path)
-            if (old and old.get("complete") is False and not old.get("missing") and _identity(old) == _identity(meta)
-                    and old.get(f"first_{count_key[:-1]}") == first and int(old[count_key]) <= meta[count_key]):
+            resumable = (old and old.get("complete") is False and not old.get("missing")
+                         and _identity(old) == _identity(meta) and old.get(f"first_{self.index}") == first
+                         and int(old[count_key]) <= meta[count_key])
+            if resumable and overwrite is not True:
                 self.reuse = path
                 self.covered = [[first, first + int(old[count_key])]]
                 self.next = first + int(old[count_key])
+            elif overwrite is False:
+                raise ValueError(_exists_message(path, old, meta))
+        remove_stale_parts(path.parent, f".{path.name}")
 
     def _open(self, table):
         import pyarrow.parquet as pq
@@ -500,7 +532,8 @@ class FileSink:
 class DatasetSink:
     """One Parquet file per finished chunk in a directory, plus ``_cardlab.json``; resumable."""
 
-    def __init__(self, folder: Path, meta: dict, first: int, count: int, index: str = "deal"):
+    def __init__(self, folder: Path, meta: dict, first: int, count: int, index: str = "deal",
+                 overwrite: bool | None = None):
         self.folder, self.meta, self.index = folder, meta, index
         for entry in folder.glob(".*.part"):  # hidden parts whose writer is gone
             m = re.search(r"\.(\d+)\.part$", entry.name)
@@ -511,10 +544,14 @@ class DatasetSink:
         old_path = folder / DATASET_METADATA
         names = sorted(folder.glob("chunk-*.parquet"))
         if old_path.is_file():
-            old = json.loads(old_path.read_text())
-            if _identity(old.get("run", {})) != _identity(meta):
-                raise ValueError(f"out: {str(folder)!r} holds a different run (other options, seed or game); "
-                                 "give a new directory to start this one")
+            old = json.loads(old_path.read_text()).get("run", {})
+            if overwrite is True:  # replace the run: its chunk files and metadata, nothing else in the directory
+                for name in names:
+                    name.unlink()
+                names = []
+            elif _identity(old) != _identity(meta):
+                raise ValueError(f"out: {str(folder)!r} holds a different run ({_differences(old, meta)}); run its "
+                                 "own command to resume it, give --overwrite to replace it, or give a new directory")
         elif names or any(folder.iterdir()):
             raise ValueError(f"out: {str(folder)!r} is not empty and holds no cardlab run; give a new directory")
         for name in names:
@@ -523,7 +560,8 @@ class DatasetSink:
                 a, n = int(m.group(1)), int(m.group(2))
                 if a < first or a + n > first + count:
                     raise ValueError(f"out: {str(folder)!r} already holds rows {a}..{a + n - 1}, outside the range "
-                                     f"asked ({first}..{first + count - 1}); give a new directory")
+                                     f"asked ({first}..{first + count - 1}); give --overwrite to replace that run, "
+                                     "or a new directory")
                 self.covered.append([a, a + n])
         self.fresh = not old_path.is_file()
         self.write_metadata(dict(meta, complete=False))
@@ -557,7 +595,7 @@ class SummarySink:
     same command after a kill resumes from the last checkpoint.
     """
 
-    def __init__(self, path: Path | None, meta: dict, drop: str):
+    def __init__(self, path: Path | None, meta: dict, drop: str, overwrite: bool | None = None):
         from cardlab.sim.summary import SeatCounter
 
         self.path, self.meta, self.drop = path, meta, drop
@@ -565,14 +603,18 @@ class SummarySink:
         self.covered: list = []
         self.last = time.monotonic()
         if path is not None:
-            remove_stale_parts(path.parent, f".{path.name}")
-            if path.is_file():
+            if path.exists():
                 old = read_file_metadata(path)
-                if old and old.get("complete") is False and _identity(old) == _identity(meta) and "covered" in old:
+                resumable = (old and old.get("complete") is False and _identity(old) == _identity(meta)
+                             and "covered" in old)
+                if resumable and overwrite is not True:
                     import pyarrow.parquet as pq
 
                     self.counter = SeatCounter.from_frame(pq.read_table(path).to_pandas(), drop)
                     self.covered = [list(c) for c in old["covered"]]
+                elif overwrite is False:
+                    raise ValueError(_exists_message(path, old, meta))
+            remove_stale_parts(path.parent, f".{path.name}")
 
     def add(self, start, count, result):
         if isinstance(result, dict):
@@ -792,7 +834,7 @@ def _join_pieces(pieces, index: str):
 
 def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int = 0, chunk_size: int = DEFAULT_CHUNK,
         progress: bool = False, out=None, meta: dict | None = None, unit: str = "deal", summary: bool | None = None,
-        executor=None, threads_per_task: int | None = None) -> pd.DataFrame | None:
+        executor=None, threads_per_task: int | None = None, overwrite: bool | None = None) -> pd.DataFrame | None:
     """Play ``deals`` units (deals, or games with ``unit='game'``) in chunks.
 
     Returns a DataFrame, or writes ``out`` (a file, or a dataset directory when ``out`` ends in
@@ -802,13 +844,18 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     ``summary=True`` counts per-seat rows instead of keeping the rows (a frame or file of
     distinct rows and their ``count``; see :class:`~cardlab.sim.summary.SeatCounter`). ``executor`` is a ``concurrent.futures.Executor`` or a dask
     ``distributed.Client`` (default: this process, the kernels on numba's threads);
-    ``threads_per_task`` sets numba's threads inside each task there. Unset keywords take the
-    defaults of an enclosing :func:`run_options`.
+    ``threads_per_task`` sets numba's threads inside each task there. ``overwrite`` says what to do with
+    an ``out`` that exists and is not this run's to resume (an unfinished file or dataset of the same
+    settings is resumed unless ``overwrite=True``): ``False`` refuses it in one line naming it (the
+    command line's default, ``--overwrite`` sets True), ``True`` replaces it, None (Python's default)
+    replaces a file as ``DataFrame.to_parquet`` would and refuses a dataset of another run. Unset keywords
+    take the defaults of an enclosing :func:`run_options`.
     """
     defaults = _RUN_OPTIONS.get()
     summary = bool(defaults.get("summary", False) if summary is None else summary)
     executor = defaults.get("executor") if executor is None else executor
     threads_per_task = defaults.get("threads_per_task") if threads_per_task is None else threads_per_task
+    overwrite = defaults.get("overwrite") if overwrite is None else overwrite
     count_key, first_key = f"{unit}s", f"first_{unit}"
     first_deal, deals = check_span(first_deal, deals, first_option=first_key, count_option=count_key)
     chunk_size = check_positive_int("chunk_size", chunk_size)
@@ -821,11 +868,11 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     elif summary:
         if is_dataset_path(out):
             raise ValueError(f"out: {str(out)!r} is a directory; a summary is one small file, e.g. runs/study.parquet")
-        sink = SummarySink(check_output_path(out), meta, unit)
+        sink = SummarySink(check_output_path(out), meta, unit, overwrite)
     elif is_dataset_path(out):
-        sink = DatasetSink(check_output_path(out, directory=True), meta, first_deal, deals, unit)
+        sink = DatasetSink(check_output_path(out, directory=True), meta, first_deal, deals, unit, overwrite)
     else:
-        sink = FileSink(check_output_path(out), meta, first_deal, count_key)
+        sink = FileSink(check_output_path(out), meta, first_deal, count_key, overwrite)
     chunks = plan_chunks(first_deal, deals, chunk_size, sink.covered)
     done = deals - sum(c for _, c in chunks)
     if done and out is not None:

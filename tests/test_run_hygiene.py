@@ -269,3 +269,64 @@ def test_chunk_size_zero_is_refused_like_a_negative_one(game, capsys, monkeypatc
             code, stdout, stderr = run_cli(capsys, "simulate", game, unit, "10", "--chunk-size", value)
             assert (code, stdout) == (2, "")
             assert one_line(stderr) == f"cardlab: error: --chunk-size: {value} is not allowed; use an integer >= 1"
+
+
+# ---------------------------------------------------------------- 6. --overwrite
+
+
+@EVERY_GAME
+def test_an_existing_out_is_refused_without_overwrite(game, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "x.parquet"
+    assert run_cli(capsys, "simulate", game, "--deals", "30", "--seed", "1", "--out", out)[0] == 0
+    before = out.read_bytes()
+    code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "30", "--seed", "1", "--out", out)
+    assert code == 2 and one_line(stderr) == (
+        f"cardlab: error: --out: '{out}' already holds a complete {game} run, seed 1, 30 deals; give --overwrite "
+        "to replace it, or another --out")
+    assert out.read_bytes() == before
+    code, _, _ = run_cli(capsys, "simulate", game, "--deals", "40", "--seed", "2", "--out", out, "--overwrite")
+    assert code == 0 and analysis.load_run(out)[1]["seed"] == 2 and len(analysis.load_run(out)[0]) == 40
+
+    # an interrupted file: another seed is refused, the same command resumes it, --overwrite starts afresh
+    with monkeypatch.context() as m:
+        interrupt_at_chunk(m, 1)
+        code, _, _ = run_cli(capsys, "simulate", game, "--deals", "40", "--chunk-size", "10", "--seed", "3", "--out",
+                             out, "--overwrite")
+    assert code == 130 and analysis.load_run(out)[1]["deals"] == 10
+    code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "40", "--chunk-size", "10", "--seed", "4", "--out",
+                              out)
+    assert code == 2 and one_line(stderr) == (
+        f"cardlab: error: --out: '{out}' holds an unfinished {game} run, seed 3, 10 of 40 deals (its seed differs); "
+        "run its own command again to resume it, give --overwrite to replace it, or another --out")
+    code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "40", "--chunk-size", "10", "--seed", "3", "--out",
+                              out)
+    assert code == 0 and "10 deals already there, 30 to play" in stderr
+    df, meta = analysis.load_run(out)
+    assert meta["complete"] is True and df["deal"].tolist() == list(range(40))
+
+    junk = tmp_path / "junk.parquet"
+    junk.write_text("not parquet")
+    code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "10", "--out", junk)
+    assert code == 2 and "already exists and holds no cardlab run; give --overwrite" in one_line(stderr)
+    assert junk.read_text() == "not parquet"
+
+    # a dataset directory: the same settings resume (here: nothing left to play), others are refused
+    folder = str(tmp_path / "ds") + "/"
+    for _ in range(2):
+        code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "30", "--chunk-size", "10", "--seed", "5",
+                                  "--out", folder)
+        assert code == 0
+    assert "30 deals already there, 0 to play" in stderr
+    code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "30", "--chunk-size", "10", "--seed", "6", "--out",
+                              folder)
+    assert code == 2 and "holds a different run (its seed differs)" in one_line(stderr)
+    code, _, _ = run_cli(capsys, "simulate", game, "--deals", "20", "--chunk-size", "10", "--seed", "6", "--out",
+                         folder, "--overwrite")
+    df, meta = analysis.load_run(folder)
+    assert code == 0 and meta["seed"] == 6 and df["deal"].tolist() == list(range(20))
+
+    study = tmp_path / "s.parquet"
+    assert run_cli(capsys, "study", game, cheap_study(game), "--deals", "20", "--out", study)[0] == 0
+    code, _, stderr = run_cli(capsys, "study", game, cheap_study(game), "--deals", "20", "--out", study)
+    assert code == 2 and "already holds a complete" in one_line(stderr)
+    assert run_cli(capsys, "study", game, cheap_study(game), "--deals", "20", "--out", study, "--overwrite")[0] == 0
