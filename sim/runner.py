@@ -305,8 +305,9 @@ def plan_chunks(first: int, count: int, chunk_size: int, covered=()) -> list[tup
 # ---------------------------------------------------------------- sinks: where finished chunks go
 
 
-def _arrow_table(columns, meta: dict):
+def _arrow_table(columns, meta: dict | None):
     """An Arrow table of a chunk's columns (or a DataFrame), straight from the arrays: no pandas round trip.
+    ``meta`` (unless None) goes into the schema metadata under ``cardlab``.
 
     A ``(rows, n)`` array ``x`` becomes ``x_0`` … ``x_{n-1}``; a categorical becomes a dictionary
     column, which pandas reads back as a categorical. Columns without missing values are declared
@@ -315,10 +316,10 @@ def _arrow_table(columns, meta: dict):
     """
     import pyarrow as pa
 
+    own = {} if meta is None else {METADATA_KEY: json.dumps(meta).encode()}
     if _is_pandas(columns, "DataFrame"):
         table = pa.Table.from_pandas(columns, preserve_index=False)
-        return table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                              METADATA_KEY: json.dumps(meta).encode()})
+        return table.replace_schema_metadata({**(table.schema.metadata or {}), **own})
     names, arrays = [], []
     for name, value in columns.items():
         if isinstance(value, np.ndarray) and value.ndim == 2:
@@ -332,7 +333,7 @@ def _arrow_table(columns, meta: dict):
             names.append(name)
             arrays.append(_arrow_array(value))
     schema = pa.schema([pa.field(name, array.type, nullable=array.null_count > 0)
-                        for name, array in zip(names, arrays)], metadata={METADATA_KEY: json.dumps(meta).encode()})
+                        for name, array in zip(names, arrays)], metadata=own or None)
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -447,6 +448,18 @@ class FrameSink:
         pass
 
 
+def _final_metadata(schema, meta: dict) -> dict:
+    """The footer entries that give a streamed file its run metadata once the run has ended: the ``cardlab``
+    key, and the ``ARROW:schema`` entry (the Arrow schema with that key) that pyarrow builds its schema
+    from, so ``pq.read_metadata``, ``pq.read_schema``, ``pq.read_table(...).schema`` and ``pyarrow.dataset``
+    all say what the file holds (the writer put the schema of open time there: it replaces that one)."""
+    import base64
+
+    text = json.dumps(meta)
+    final = schema.with_metadata({**(schema.metadata or {}), METADATA_KEY: text.encode()})
+    return {METADATA_KEY.decode(): text, "ARROW:schema": base64.b64encode(final.serialize().to_pybytes()).decode()}
+
+
 class FileSink:
     """Streams the chunks, in deal order, as row groups of one Parquet file; renamed into place at the end.
 
@@ -477,7 +490,10 @@ class FileSink:
     def _open(self, table):
         import pyarrow.parquet as pq
 
-        self.writer = pq.ParquetWriter(self.tmp, table.schema, **parquet_options(table, self.index))
+        # no run metadata in the schema now: what the run holds is known at close (see close)
+        schema = table.schema.with_metadata({k: v for k, v in (table.schema.metadata or {}).items()
+                                             if k != METADATA_KEY})
+        self.writer = pq.ParquetWriter(self.tmp, schema, **parquet_options(table, self.index))
         if self.reuse is not None:
             old = pq.ParquetFile(self.reuse)
             for i in range(old.num_row_groups):
@@ -487,7 +503,7 @@ class FileSink:
         self.pending[start] = (count, result)
         while self.next in self.pending:
             n, frame = self.pending.pop(self.next)
-            table = _arrow_table(frame, self.meta)
+            table = _arrow_table(frame, None)
             if self.writer is None:
                 self._open(table)
             self.writer.write_table(table.cast(self.writer.schema))
@@ -501,7 +517,7 @@ class FileSink:
             return self.next - self.first
         for start in sorted(self.pending):
             n, frame = self.pending.pop(start)
-            table = _arrow_table(frame, self.meta)
+            table = _arrow_table(frame, None)
             if self.writer is None:
                 self._open(table)
             self.writer.write_table(table.cast(self.writer.schema))
@@ -515,7 +531,7 @@ class FileSink:
                 return None
             table = pq.read_table(self.reuse)
             self._open(table.slice(0, 0))
-        self.writer.add_key_value_metadata({METADATA_KEY.decode(): json.dumps(meta)})  # the truth, read first
+        self.writer.add_key_value_metadata(_final_metadata(self.writer.schema, meta))
         self.writer.close()
         self.writer = None
         os.chmod(self.tmp, 0o666 & ~_umask())
@@ -564,7 +580,17 @@ class DatasetSink:
                                      "or a new directory")
                 self.covered.append([a, a + n])
         self.fresh = not old_path.is_file()
-        self.write_metadata(dict(meta, complete=False))
+        # while it runs the directory says what it holds: the units of its chunk files, not the count asked
+        self.write_metadata(dict(meta, **{f"{index}s": sum(b - a for a, b in self.covered)}, complete=False))
+
+    def chunk_metadata(self, start: int, count: int) -> dict:
+        """A chunk file's own metadata: the run's settings and the units this file holds (``chunk``), not the
+        run's counts, which only ``_cardlab.json`` knows at the end (a reader of the directory sees one
+        chunk file's schema: it must not claim the whole run's size or completeness)."""
+        run_only = ("requested", "complete", "missing", "covered", "elapsed_s", "warmup_s", "chunk_size",
+                    f"{self.index}s", f"first_{self.index}")
+        return {**{k: v for k, v in self.meta.items() if k not in run_only},
+                "chunk": {f"first_{self.index}": start, f"{self.index}s": count}, "run_metadata": DATASET_METADATA}
 
     def write_metadata(self, meta):
         body = json.dumps({"run": meta}, indent=1)
@@ -573,7 +599,7 @@ class DatasetSink:
     def add(self, start, count, result):
         import pyarrow.parquet as pq
 
-        table = _arrow_table(result, self.meta)
+        table = _arrow_table(result, self.chunk_metadata(start, count))
         _write_atomic(self.folder / f"chunk-{start:020d}-{count}.parquet",
                       lambda tmp: pq.write_table(table, tmp, **parquet_options(table, self.index)))
 

@@ -258,6 +258,105 @@ def test_a_chunk_is_played_in_pieces_joined_in_order():
     assert calls[-1] == (0, 9) and no_index["x"].tolist() == list(range(9)) and pace.split is False
 
 
+# ---------------------------------------------------------------- 4. every reader sees what the file holds
+
+
+def chunk_fn(first, count):
+    import numpy as np
+
+    deal = np.arange(first, first + count)
+    return {"deal": deal, "score": np.stack([deal % 3, -(deal % 3)], axis=1).astype(np.int16)}
+
+
+def test_every_reader_sees_an_interrupted_a_resumed_and_a_gappy_file(tmp_path):
+    import concurrent.futures
+
+    out = tmp_path / "r.parquet"
+    with pytest.raises(runner.RunInterrupted):
+        runner.run(lambda f, c: (_ for _ in ()).throw(KeyboardInterrupt) if f >= 20 else chunk_fn(f, c),
+                   deals=50, chunk_size=10, out=out, meta={"game": "test", "seed": 1})
+    assert_readers_agree(out, deals=20, requested=50, complete=False)
+    runner.run(chunk_fn, deals=50, chunk_size=10, out=out, meta={"game": "test", "seed": 1})  # resumed
+    assert_readers_agree(out, deals=50, requested=50, complete=True)
+
+    def fails(first, count):
+        if first == 20:
+            raise RuntimeError("boom")
+        return chunk_fn(first, count)
+
+    gappy = tmp_path / "g.parquet"
+    with concurrent.futures.ThreadPoolExecutor(2) as pool, pytest.raises(runner.ChunksFailed):
+        runner.run(fails, deals=50, chunk_size=10, out=gappy, executor=pool, meta={"game": "test"})
+    meta = assert_readers_agree(gappy, deals=40, requested=50, complete=False)
+    assert [m["first"] for m in meta["missing"]] == [20]
+    summary = tmp_path / "s.parquet"
+    with pytest.raises(runner.RunInterrupted):
+        runner.run(lambda f, c: (_ for _ in ()).throw(KeyboardInterrupt) if f >= 20 else chunk_fn(f, c),
+                   deals=50, chunk_size=10, out=summary, summary=True, meta={"game": "test"})
+    assert_readers_agree(summary, deals=20, requested=50, complete=False)
+
+
+def test_a_dataset_claims_no_run_size_in_its_chunk_files(tmp_path):
+    out = str(tmp_path / "ds") + "/"
+    with pytest.raises(runner.RunInterrupted):
+        runner.run(lambda f, c: (_ for _ in ()).throw(KeyboardInterrupt) if f >= 20 else chunk_fn(f, c),
+                   deals=50, chunk_size=10, out=out, meta={"game": "test", "seed": 4})
+    for path in (out, *sorted((tmp_path / "ds").glob("chunk-*.parquet"))):
+        for reader, meta in readers(path).items():
+            assert not {"deals", "requested", "complete"} & set(meta), (path, reader, meta)
+            assert meta["seed"] == 4 and meta["run_metadata"] == "_cardlab.json" and meta["chunk"]["deals"] == 10
+    first = json.loads(pq.read_schema(tmp_path / "ds" / f"chunk-{10:020d}-10.parquet").metadata[b"cardlab"])
+    assert first["chunk"] == {"first_deal": 10, "deals": 10}
+    _, meta = analysis.load_run(out)  # the run's own metadata: _cardlab.json
+    assert (meta["deals"], meta["requested"], meta["complete"]) == (20, 50, False)
+
+
+def test_files_of_the_old_layout_still_read_and_resume(tmp_path, capsys):
+    """Files written before: the schema kept the metadata of open time, the footer's key the truth."""
+    import pyarrow as pa
+
+    out = tmp_path / "old.parquet"
+    first = {"game": "test", "seed": 1, "unit": "deal", "deals": 50, "first_deal": 0, "requested": 50,
+             "chunk_size": 10, "versions": {}}
+    table = pa.table({"deal": chunk_fn(0, 20)["deal"], "score_0": chunk_fn(0, 20)["score"][:, 0],
+                      "score_1": chunk_fn(0, 20)["score"][:, 1]})
+    writer = pq.ParquetWriter(out, table.schema.with_metadata({b"cardlab": json.dumps(first).encode()}))
+    writer.write_table(table)
+    writer.add_key_value_metadata({"cardlab": json.dumps({**first, "deals": 20, "complete": False})})
+    writer.close()
+    df, meta = analysis.load_run(out)
+    assert len(df) == 20 and (meta["deals"], meta["complete"]) == (20, False)
+    calls = []
+    runner.run(lambda f, c: calls.append((f, c)) or chunk_fn(f, c), deals=50, chunk_size=10, out=out,
+               meta={"game": "test", "seed": 1}, overwrite=False)
+    assert calls[1:] == [(20, 10), (30, 10), (40, 10)]  # resumed after the 20 deals it holds
+    assert_readers_agree(out, deals=50, complete=True)
+
+
+@EVERY_GAME
+def test_every_reader_sees_what_an_interrupted_game_file_holds(game, tmp_path, capsys, monkeypatch):
+    out, ds_out = tmp_path / "i.parquet", str(tmp_path / "ds") + "/"
+    for target in (out, ds_out):
+        with monkeypatch.context() as m:
+            interrupt_at_chunk(m, 2)
+            code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "4000", "--chunk-size", "1000", "--seed",
+                                      "3", "--out", target)
+        assert code == 130 and f"interrupted: kept 2,000 of 4,000 deals in {target}" in stderr
+    assert_readers_agree(out, game=game, deals=2000, requested=4000, complete=False)
+    assert analysis.load_run(ds_out)[1]["complete"] is False
+    code, stdout, _ = run_cli(capsys, "report", out)
+    assert code == 0 and stdout.startswith("PARTIAL RUN (interrupted): 2,000 of 4,000 deals")
+    for target in (out, ds_out):  # the same command again resumes, and every reader sees the whole run
+        code, _, stderr = run_cli(capsys, "simulate", game, "--deals", "4000", "--chunk-size", "1000", "--seed", "3",
+                                  "--out", target)
+        assert code == 0 and "2,000 deals already there, 2,000 to play" in stderr
+    assert_readers_agree(out, game=game, deals=4000, requested=4000, complete=True)
+    assert analysis.load_run(ds_out)[1]["complete"] is True
+    for reader, meta in readers(ds_out).items():
+        assert meta["game"] == game and "complete" not in meta and "deals" not in meta, reader
+    pd.testing.assert_frame_equal(analysis.load_run(out)[0], analysis.load_run(ds_out)[0])
+
+
 # ---------------------------------------------------------------- 5. --chunk-size 0
 
 
