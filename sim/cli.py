@@ -276,8 +276,9 @@ def _warn_size(args, unit: str, count: int) -> None:
               "give --out runs/<name>.parquet to stream them to a file")
 
 
-def _report(df, meta, plot) -> None:
-    """Print the report that fits the run (its game, and deals, whole games or a study) and draw its figure."""
+def _report(df, meta, plot, *, show: bool = True) -> None:
+    """Print the report that fits the run (its game, and deals, whole games or a study) and draw its figure;
+    with ``show=False`` only draw the figure (a run written with ``--out``: its report is ``cardlab report``'s)."""
     from cardlab import analysis
 
     text, figure = games_registry.report_for(meta)
@@ -289,12 +290,14 @@ def _report(df, meta, plot) -> None:
         text, figure = games_registry.report_for({**meta, "unit": "deal", "study": None})
         if isinstance(meta.get("games"), int):
             meta = {**meta, "deals": f"{meta['games']:,} games"}
-        print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run without "
-              "--summary)")
+        if show:
+            print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run "
+                  "without --summary)")
     partial = _partial_note(meta)
-    if partial:
+    if partial and show:
         print(partial)
-    print(text(df, meta))
+    if show:
+        print(text(df, meta))
     if plot:
         fig = analysis.add_run_title(figure(df), meta, df)
         analysis.save_figure(fig, plot)
@@ -345,7 +348,7 @@ def _finish_run(df, meta, out, plot, count_text, args_of_run=None) -> None:
         if plot:
             from cardlab import analysis  # only here: importing it (matplotlib) costs ~0.8 s per run
 
-            _report(*analysis.load_run(out), plot)
+            _report(*analysis.load_run(out), plot, show=False)  # the report prints only without --out
     else:
         _report(df, meta, plot)
 
