@@ -81,6 +81,28 @@ def assert_readers_agree(path, **expected):
     return first
 
 
+# ---------------------------------------------------------------- 1. the quick start works from a fresh shell
+
+
+def test_the_quick_start_commands_run_from_a_fresh_shell():
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("## Quick start")
+    block = re.search(r"```sh\n(.*?)```", readme[start:], re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
+    assert commands[:2] == ["make study", "make test"]
+    targets = set(re.findall(r"^([a-z]+):", (ROOT / "Makefile").read_text(), re.M))
+    for command in commands:  # a make target, or a program in .venv: nothing that needs an activated shell
+        assert command.split()[0] == "make" and command.split()[1] in targets or command.startswith(".venv/bin/"), \
+            command
+    assert "not onto your `PATH`" in readme[start:start + 2000] and ". .venv/bin/activate" in readme[start:start + 2000]
+    dry = subprocess.run(["make", "-n", "-W", "pyproject.toml", "study", "test"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    runs = [line for line in dry.splitlines() if "cardlab " in line or "pytest" in line]
+    assert runs and all(line.startswith(".venv/bin/") for line in runs), runs
+    # make study twice: its --out exists the second time, and --overwrite replaces it instead of refusing
+    assert "--out runs/study.parquet --overwrite" in dry
+
+
 # ---------------------------------------------------------------- 2. every output path is checked before the first deal
 
 
