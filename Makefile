@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 
 # Default study: every Barbu trick contract, 4 players, 52 cards, one million deals.
 study: $(STAMP)
-	$(BIN)/cardlab simulate barbu --contract all --players 4 --deck 52 --deals 1000000 --seed 7 --out runs/study.parquet
+	$(BIN)/cardlab simulate barbu --contract all --players 4 --deck 52 --deals 1000000 --seed 7 --out runs/study.parquet --overwrite
 	$(BIN)/cardlab report runs/study.parquet --plot runs/study.png
 
 # Every test (what CI runs). test-fast leaves out the tests marked slow: under three minutes once

@@ -87,6 +87,7 @@ def _simulate_flags(p) -> None:
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset of "
                                  "one file per chunk; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")
+    _overwrite_flag(p)
     _scale_flags(p)
 
 
@@ -118,7 +119,14 @@ def _study_flags(p) -> None:
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset; "
                                  "without it the report is printed")
     p.add_argument("--plot", help="draw the study's figure to this image file")
+    _overwrite_flag(p)
     _scale_flags(p)
+
+
+def _overwrite_flag(p) -> None:
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an --out that exists (without it such an --out is refused, unless it is this "
+                        "same command's interrupted run, which is resumed)")
 
 
 def _scale_flags(p) -> None:
@@ -170,6 +178,7 @@ SMALL_CHUNK = 1_000  # fewer deals per chunk than this: warn, the fixed cost per
 LONG_RUN = {"deals": 10**10, "games": 10**9}  # more than this: warn, the run takes hours
 IN_MEMORY = {"deals": 5 * 10**7, "games": 2 * 10**6}  # more than this without --out: warn, gigabytes of memory
 SEARCH_LONG_RUN = 50_000  # more than this with a search seat: warn, searched play is slow
+SEARCH_LONG_GAME = 50  # deals per game (--n-deals) above this with a search seat: one game takes over a second
 
 
 def _warn(message: str) -> None:
@@ -197,6 +206,7 @@ def _check_output(option: str, path):
         missing, parent = None, target
         while not parent.exists():
             missing, parent = parent, parent.parent
+        _probe(option, path, parent)
         return missing
     if target.is_dir():
         raise ValueError(f"{option}: {path!r} is a directory; give a file path such as {example}")
@@ -210,9 +220,27 @@ def _check_output(option: str, path):
         missing, parent = parent, parent.parent
     if not parent.is_dir():
         raise ValueError(f"{option}: {path!r} is not writable: {str(parent)!r} is a file, not a directory")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{option}: {path!r} is not writable: no permission to write in {str(parent)!r}")
+    _probe(option, path, parent)
+    if option == "plot" and target.is_file():  # a figure is written over the file (--out replaces it whole):
+        # it must open for writing (opened to append, nothing changes)
+        try:
+            open(target, "ab").close()
+        except OSError as err:
+            raise ValueError(f"{option}: {path!r} is not writable ({err.strerror or err})") from None
     return None if missing is None else target.parent
+
+
+def _probe(option: str, path, folder: Path) -> None:
+    """Create and remove a hidden file in ``folder`` (the directory the output goes in, or the nearest one
+    that exists): ``os.access`` says yes to root anywhere, /proc included, so only trying tells."""
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".cardlab-probe-"):
+            pass
+    except OSError as err:
+        raise ValueError(f"{option}: {path!r} is not writable: no file can be created in {str(folder)!r} "
+                         f"({err.strerror or err})") from None
 
 
 def _note_created(option: str, missing) -> None:
@@ -226,19 +254,31 @@ def _warn_size(args, unit: str, count: int) -> None:
     if chunk is not None and 1 <= chunk < SMALL_CHUNK and count > chunk:
         _warn(f"--chunk-size {chunk} is very small: every chunk costs a kernel call (and a Parquet row group), "
               f"so this runs far slower than the default; use {SMALL_CHUNK:,} or more")
+    per_game = getattr(args, "n_deals", None) if unit == "games" else None  # a game of n deals (Minchiate)
+    per_game = per_game if isinstance(per_game, int) and per_game > 1 else None
+    deals = count * per_game if per_game else None
+    searching = "search" in str(getattr(args, "policy", None) or "")
     if count > LONG_RUN[unit]:
         _warn(f"--{unit} {count:,} takes hours or days even at millions of {unit} a second; "
               "Ctrl-C stops it (with --out the finished chunks are kept)")
-    if "search" in str(getattr(args, "policy", None) or "") and count > SEARCH_LONG_RUN:
-        _warn(f"--{unit} {count:,} with a search seat takes a long while: searched play runs at hundreds to "
+    elif deals is not None and deals > LONG_RUN["deals"]:
+        _warn(f"--games {count:,} of --n-deals {per_game:,} is {deals:,} deals: that takes hours or days even at "
+              "millions of deals a second; Ctrl-C stops it (with --out the finished chunks are kept)")
+    if searching and (deals or count) > SEARCH_LONG_RUN:
+        what = f"--{unit} {count:,}" + (f" of --n-deals {per_game:,} ({deals:,} deals)" if deals else "")
+        _warn(f"{what} with a search seat takes a long while: searched play runs at hundreds to "
               "thousands of deals a second, not millions (see the README's search speed figures)")
+    if searching and per_game is not None and per_game > SEARCH_LONG_GAME:
+        _warn(f"--n-deals {per_game:,} with a search seat: each game takes seconds or more (searched deals run at "
+              "tens to hundreds a second on a core), and Ctrl-C waits for the games being played")
     if args.out is None and count > IN_MEMORY[unit]:
         _warn(f"--{unit} {count:,} without --out keeps every row in memory (gigabytes); "
               "give --out runs/<name>.parquet to stream them to a file")
 
 
-def _report(df, meta, plot) -> None:
-    """Print the report that fits the run (its game, and deals, whole games or a study) and draw its figure."""
+def _report(df, meta, plot, *, show: bool = True) -> None:
+    """Print the report that fits the run (its game, and deals, whole games or a study) and draw its figure;
+    with ``show=False`` only draw the figure (a run written with ``--out``: its report is ``cardlab report``'s)."""
     from cardlab import analysis
 
     text, figure = games_registry.report_for(meta)
@@ -250,12 +290,14 @@ def _report(df, meta, plot) -> None:
         text, figure = games_registry.report_for({**meta, "unit": "deal", "study": None})
         if isinstance(meta.get("games"), int):
             meta = {**meta, "deals": f"{meta['games']:,} games"}
-        print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run without "
-              "--summary)")
+        if show:
+            print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run "
+                  "without --summary)")
     partial = _partial_note(meta)
-    if partial:
+    if partial and show:
         print(partial)
-    print(text(df, meta))
+    if show:
+        print(text(df, meta))
     if plot:
         fig = analysis.add_run_title(figure(df), meta, df)
         analysis.save_figure(fig, plot)
@@ -277,7 +319,7 @@ def _run_scaled(args, call):
     """Call the game with the shared runner's --summary and --scheduler in force; returns its result."""
     from cardlab.sim import runner
 
-    options = {"summary": bool(getattr(args, "summary", False))}
+    options = {"summary": bool(getattr(args, "summary", False)), "overwrite": bool(getattr(args, "overwrite", False))}
     client = None
     if getattr(args, "scheduler", None):
         from cardlab.sim.executors import connect
@@ -306,7 +348,7 @@ def _finish_run(df, meta, out, plot, count_text, args_of_run=None) -> None:
         if plot:
             from cardlab import analysis  # only here: importing it (matplotlib) costs ~0.8 s per run
 
-            _report(*analysis.load_run(out), plot)
+            _report(*analysis.load_run(out), plot, show=False)  # the report prints only without --out
     else:
         _report(df, meta, plot)
 
@@ -428,10 +470,13 @@ def _replay(args) -> None:
 
 
 def _interrupted(stop, args) -> int:
-    """Ctrl-C or SIGTERM: what was kept has been said (and written); report a partial table; exit 130."""
+    """Ctrl-C or SIGTERM: exit 130. A run that kept chunks has said so (``interrupted: kept …``, from the
+    runner) and, without --out, its partial report is printed; anything stopped before a chunk was kept
+    (starting up, compiling or loading the kernels, the first chunk) says ``cardlab: interrupted``, the
+    same in every game."""
     from cardlab.sim.runner import RunInterrupted
 
-    if isinstance(stop, RunInterrupted):
+    if isinstance(stop, RunInterrupted) and (stop.done or stop.out is not None):
         if stop.out is None and stop.frame is not None and getattr(args, "out", None) is None:
             try:
                 _report(stop.frame, stop.meta, None)
@@ -445,9 +490,11 @@ def _interrupted(stop, args) -> int:
 def main(argv=None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        args = build_parser(argv).parse_args(argv)
+        args = build_parser(argv).parse_args(argv)  # imports the game named (pandas, numba, its kernels)
     except SystemExit as stop:  # --help, or a one-line usage error already printed
         return stop.code
+    except KeyboardInterrupt as stop:  # Ctrl-C while starting: the same line as any run stopped before a chunk
+        return _interrupted(stop, None)
     try:
         created = {}
         if args.command == "report":
@@ -456,6 +503,8 @@ def main(argv=None) -> int:
             created["out"] = _check_output("out", args.out)
         if args.command in ("simulate", "study", "report"):
             created["plot"] = _check_output("plot", args.plot)
+        if getattr(args, "chunk_size", None) is not None:  # 0 is no chunk size: refused like -3, not the default
+            runner.check_positive_int("chunk_size", args.chunk_size)
         if args.command != "report":
             _announce_compiling()
         if args.command == "simulate":

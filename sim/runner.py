@@ -47,7 +47,6 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-import numba
 import numpy as np
 
 if TYPE_CHECKING:
@@ -62,6 +61,9 @@ METADATA_KEY = b"cardlab"
 INDEX_MAX = 2**63 - 1  # the last deal (game) index: the ``deal`` column is a signed 64-bit integer
 DATASET_METADATA = "_cardlab.json"  # pyarrow's dataset reader skips names starting with "_" or "."
 CHECKPOINT_SECONDS = 60.0  # a summary run rewrites its file this often, so a kill loses little
+# a chunk played in this process is played as kernel calls of about this long each (a kernel call cannot be
+# interrupted: Ctrl-C is seen between calls), so Ctrl-C answers within about a second whatever the chunk size
+PIECE_SECONDS = 0.3
 _IDENTITY_SKIP = ("versions", "complete", "requested", "missing", "chunk_size", "elapsed_s", "warmup_s", "covered",
                   "deals", "games", "first_deal", "first_game")
 
@@ -95,10 +97,10 @@ _RUN_OPTIONS: contextvars.ContextVar[dict] = contextvars.ContextVar("cardlab_run
 
 @contextlib.contextmanager
 def run_options(**options):
-    """Defaults for :func:`run` (``summary``, ``executor``, ``threads_per_task``) inside the block.
+    """Defaults for :func:`run` (``summary``, ``executor``, ``threads_per_task``, ``overwrite``) inside the block.
 
-    The command line sets ``--summary`` and ``--scheduler`` this way, so every registered game gets
-    them without passing them through its facade.
+    The command line sets ``--summary``, ``--scheduler`` and ``--overwrite`` this way, so every registered
+    game gets them without passing them through its facade.
     """
     token = _RUN_OPTIONS.set({**_RUN_OPTIONS.get(), **options})
     try:
@@ -137,6 +139,9 @@ def check_span(first, count, *, first_option: str = "first_deal", count_option: 
 
 def set_threads(threads) -> int:
     """Set numba's thread count (None = all cores); returns the count in force."""
+    import numba  # here: importing this module (the command line does, first thing) stays quick, and a Ctrl-C
+    # during numba's import then lands inside the command's handling of it, not in a traceback
+
     if threads is None:
         threads = numba.config.NUMBA_NUM_THREADS
     check_positive_int("threads", threads)
@@ -300,8 +305,9 @@ def plan_chunks(first: int, count: int, chunk_size: int, covered=()) -> list[tup
 # ---------------------------------------------------------------- sinks: where finished chunks go
 
 
-def _arrow_table(columns, meta: dict):
+def _arrow_table(columns, meta: dict | None):
     """An Arrow table of a chunk's columns (or a DataFrame), straight from the arrays: no pandas round trip.
+    ``meta`` (unless None) goes into the schema metadata under ``cardlab``.
 
     A ``(rows, n)`` array ``x`` becomes ``x_0`` … ``x_{n-1}``; a categorical becomes a dictionary
     column, which pandas reads back as a categorical. Columns without missing values are declared
@@ -310,10 +316,10 @@ def _arrow_table(columns, meta: dict):
     """
     import pyarrow as pa
 
+    own = {} if meta is None else {METADATA_KEY: json.dumps(meta).encode()}
     if _is_pandas(columns, "DataFrame"):
         table = pa.Table.from_pandas(columns, preserve_index=False)
-        return table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                              METADATA_KEY: json.dumps(meta).encode()})
+        return table.replace_schema_metadata({**(table.schema.metadata or {}), **own})
     names, arrays = [], []
     for name, value in columns.items():
         if isinstance(value, np.ndarray) and value.ndim == 2:
@@ -327,7 +333,7 @@ def _arrow_table(columns, meta: dict):
             names.append(name)
             arrays.append(_arrow_array(value))
     schema = pa.schema([pa.field(name, array.type, nullable=array.null_count > 0)
-                        for name, array in zip(names, arrays)], metadata={METADATA_KEY: json.dumps(meta).encode()})
+                        for name, array in zip(names, arrays)], metadata=own or None)
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -384,6 +390,34 @@ def _umask() -> int:
     return mask
 
 
+def _differences(old: dict, meta: dict) -> str:
+    """What differs between the run ``old`` found in an output and the run ``meta`` asked: ``its seed differs``."""
+    a, b = _identity(old), _identity(meta)
+    names = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+    return f"its {', '.join(names)} {'differ' if len(names) > 1 else 'differs'}" if names else "other settings"
+
+
+def _exists_message(path: Path, old: dict | None, meta: dict) -> str:
+    """One line for an output file that exists and that this run would replace (``overwrite=False``)."""
+    where = f"out: {str(path)!r}"
+    if not old:
+        return f"{where} already exists and holds no cardlab run; give --overwrite to replace it, or another --out"
+    unit = old.get("unit", "deal")
+    kept, asked = old.get(f"{unit}s"), old.get("requested", old.get(f"{unit}s"))
+    size = (f"{kept:,} of {asked:,} {unit}s" if isinstance(kept, int) and isinstance(asked, int) and kept != asked
+            else f"{kept:,} {unit}s" if isinstance(kept, int) else "a run")
+    what = f"{old.get('game', 'cardlab')} run, seed {old.get('seed')}, {size}"
+    if old.get("complete", True):
+        return f"{where} already holds a complete {what}; give --overwrite to replace it, or another --out"
+    if _identity(old) != _identity(meta):
+        return (f"{where} holds an unfinished {what} ({_differences(old, meta)}); run its own command again to "
+                "resume it, give --overwrite to replace it, or another --out")
+    why = ("chunks of it failed" if old.get("missing") else "it starts at another index"
+           if old.get(f"first_{unit}") != meta.get(f"first_{unit}") else "it holds more than this run asks")
+    return (f"{where} holds an unfinished {what} that this command cannot resume ({why}); give --overwrite to "
+            "replace it, or another --out")
+
+
 class FrameSink:
     """Gathers the chunks into one DataFrame (in deal order whatever order they arrive in)."""
 
@@ -414,6 +448,18 @@ class FrameSink:
         pass
 
 
+def _final_metadata(schema, meta: dict) -> dict:
+    """The footer entries that give a streamed file its run metadata once the run has ended: the ``cardlab``
+    key, and the ``ARROW:schema`` entry (the Arrow schema with that key) that pyarrow builds its schema
+    from, so ``pq.read_metadata``, ``pq.read_schema``, ``pq.read_table(...).schema`` and ``pyarrow.dataset``
+    all say what the file holds (the writer put the schema of open time there: it replaces that one)."""
+    import base64
+
+    text = json.dumps(meta)
+    final = schema.with_metadata({**(schema.metadata or {}), METADATA_KEY: text.encode()})
+    return {METADATA_KEY.decode(): text, "ARROW:schema": base64.b64encode(final.serialize().to_pybytes()).decode()}
+
+
 class FileSink:
     """Streams the chunks, in deal order, as row groups of one Parquet file; renamed into place at the end.
 
@@ -421,26 +467,33 @@ class FileSink:
     run goes on after them.
     """
 
-    def __init__(self, path: Path, meta: dict, first: int, count_key: str):
+    def __init__(self, path: Path, meta: dict, first: int, count_key: str, overwrite: bool | None = None):
         self.path, self.meta, self.writer, self.next, self.first = path, meta, None, first, first
         self.index = count_key[:-1]
         self.pending: dict[int, pd.DataFrame] = {}
         self.tmp = path.parent / f".{path.name}.{os.getpid()}.part"
         self.covered = []
-        remove_stale_parts(path.parent, f".{path.name}")
         self.reuse = None
-        if path.is_file():
+        if path.exists():
             old = read_file_metadata(path)
-            if (old and old.get("complete") is False and not old.get("missing") and _identity(old) == _identity(meta)
-                    and old.get(f"first_{count_key[:-1]}") == first and int(old[count_key]) <= meta[count_key]):
+            resumable = (old and old.get("complete") is False and not old.get("missing")
+                         and _identity(old) == _identity(meta) and old.get(f"first_{self.index}") == first
+                         and int(old[count_key]) <= meta[count_key])
+            if resumable and overwrite is not True:
                 self.reuse = path
                 self.covered = [[first, first + int(old[count_key])]]
                 self.next = first + int(old[count_key])
+            elif overwrite is False:
+                raise ValueError(_exists_message(path, old, meta))
+        remove_stale_parts(path.parent, f".{path.name}")
 
     def _open(self, table):
         import pyarrow.parquet as pq
 
-        self.writer = pq.ParquetWriter(self.tmp, table.schema, **parquet_options(table, self.index))
+        # no run metadata in the schema now: what the run holds is known at close (see close)
+        schema = table.schema.with_metadata({k: v for k, v in (table.schema.metadata or {}).items()
+                                             if k != METADATA_KEY})
+        self.writer = pq.ParquetWriter(self.tmp, schema, **parquet_options(table, self.index))
         if self.reuse is not None:
             old = pq.ParquetFile(self.reuse)
             for i in range(old.num_row_groups):
@@ -450,7 +503,7 @@ class FileSink:
         self.pending[start] = (count, result)
         while self.next in self.pending:
             n, frame = self.pending.pop(self.next)
-            table = _arrow_table(frame, self.meta)
+            table = _arrow_table(frame, None)
             if self.writer is None:
                 self._open(table)
             self.writer.write_table(table.cast(self.writer.schema))
@@ -464,7 +517,7 @@ class FileSink:
             return self.next - self.first
         for start in sorted(self.pending):
             n, frame = self.pending.pop(start)
-            table = _arrow_table(frame, self.meta)
+            table = _arrow_table(frame, None)
             if self.writer is None:
                 self._open(table)
             self.writer.write_table(table.cast(self.writer.schema))
@@ -478,7 +531,7 @@ class FileSink:
                 return None
             table = pq.read_table(self.reuse)
             self._open(table.slice(0, 0))
-        self.writer.add_key_value_metadata({METADATA_KEY.decode(): json.dumps(meta)})  # the truth, read first
+        self.writer.add_key_value_metadata(_final_metadata(self.writer.schema, meta))
         self.writer.close()
         self.writer = None
         os.chmod(self.tmp, 0o666 & ~_umask())
@@ -495,7 +548,8 @@ class FileSink:
 class DatasetSink:
     """One Parquet file per finished chunk in a directory, plus ``_cardlab.json``; resumable."""
 
-    def __init__(self, folder: Path, meta: dict, first: int, count: int, index: str = "deal"):
+    def __init__(self, folder: Path, meta: dict, first: int, count: int, index: str = "deal",
+                 overwrite: bool | None = None):
         self.folder, self.meta, self.index = folder, meta, index
         for entry in folder.glob(".*.part"):  # hidden parts whose writer is gone
             m = re.search(r"\.(\d+)\.part$", entry.name)
@@ -506,10 +560,14 @@ class DatasetSink:
         old_path = folder / DATASET_METADATA
         names = sorted(folder.glob("chunk-*.parquet"))
         if old_path.is_file():
-            old = json.loads(old_path.read_text())
-            if _identity(old.get("run", {})) != _identity(meta):
-                raise ValueError(f"out: {str(folder)!r} holds a different run (other options, seed or game); "
-                                 "give a new directory to start this one")
+            old = json.loads(old_path.read_text()).get("run", {})
+            if overwrite is True:  # replace the run: its chunk files and metadata, nothing else in the directory
+                for name in names:
+                    name.unlink()
+                names = []
+            elif _identity(old) != _identity(meta):
+                raise ValueError(f"out: {str(folder)!r} holds a different run ({_differences(old, meta)}); run its "
+                                 "own command to resume it, give --overwrite to replace it, or give a new directory")
         elif names or any(folder.iterdir()):
             raise ValueError(f"out: {str(folder)!r} is not empty and holds no cardlab run; give a new directory")
         for name in names:
@@ -518,9 +576,21 @@ class DatasetSink:
                 a, n = int(m.group(1)), int(m.group(2))
                 if a < first or a + n > first + count:
                     raise ValueError(f"out: {str(folder)!r} already holds rows {a}..{a + n - 1}, outside the range "
-                                     f"asked ({first}..{first + count - 1}); give a new directory")
+                                     f"asked ({first}..{first + count - 1}); give --overwrite to replace that run, "
+                                     "or a new directory")
                 self.covered.append([a, a + n])
-        self.write_metadata(dict(meta, complete=False))
+        self.fresh = not old_path.is_file()
+        # while it runs the directory says what it holds: the units of its chunk files, not the count asked
+        self.write_metadata(dict(meta, **{f"{index}s": sum(b - a for a, b in self.covered)}, complete=False))
+
+    def chunk_metadata(self, start: int, count: int) -> dict:
+        """A chunk file's own metadata: the run's settings and the units this file holds (``chunk``), not the
+        run's counts, which only ``_cardlab.json`` knows at the end (a reader of the directory sees one
+        chunk file's schema: it must not claim the whole run's size or completeness)."""
+        run_only = ("requested", "complete", "missing", "covered", "elapsed_s", "warmup_s", "chunk_size",
+                    f"{self.index}s", f"first_{self.index}")
+        return {**{k: v for k, v in self.meta.items() if k not in run_only},
+                "chunk": {f"first_{self.index}": start, f"{self.index}s": count}, "run_metadata": DATASET_METADATA}
 
     def write_metadata(self, meta):
         body = json.dumps({"run": meta}, indent=1)
@@ -529,7 +599,7 @@ class DatasetSink:
     def add(self, start, count, result):
         import pyarrow.parquet as pq
 
-        table = _arrow_table(result, self.meta)
+        table = _arrow_table(result, self.chunk_metadata(start, count))
         _write_atomic(self.folder / f"chunk-{start:020d}-{count}.parquet",
                       lambda tmp: pq.write_table(table, tmp, **parquet_options(table, self.index)))
 
@@ -538,7 +608,10 @@ class DatasetSink:
         return None
 
     def abort(self):
-        pass
+        """The run stopped before its first chunk: a metadata file this run started alone is removed."""
+        if self.fresh and not any(self.folder.glob("chunk-*.parquet")):
+            with contextlib.suppress(OSError):
+                (self.folder / DATASET_METADATA).unlink()
 
 
 class SummarySink:
@@ -548,7 +621,7 @@ class SummarySink:
     same command after a kill resumes from the last checkpoint.
     """
 
-    def __init__(self, path: Path | None, meta: dict, drop: str):
+    def __init__(self, path: Path | None, meta: dict, drop: str, overwrite: bool | None = None):
         from cardlab.sim.summary import SeatCounter
 
         self.path, self.meta, self.drop = path, meta, drop
@@ -556,14 +629,18 @@ class SummarySink:
         self.covered: list = []
         self.last = time.monotonic()
         if path is not None:
-            remove_stale_parts(path.parent, f".{path.name}")
-            if path.is_file():
+            if path.exists():
                 old = read_file_metadata(path)
-                if old and old.get("complete") is False and _identity(old) == _identity(meta) and "covered" in old:
+                resumable = (old and old.get("complete") is False and _identity(old) == _identity(meta)
+                             and "covered" in old)
+                if resumable and overwrite is not True:
                     import pyarrow.parquet as pq
 
                     self.counter = SeatCounter.from_frame(pq.read_table(path).to_pandas(), drop)
                     self.covered = [list(c) for c in old["covered"]]
+                elif overwrite is False:
+                    raise ValueError(_exists_message(path, old, meta))
+            remove_stale_parts(path.parent, f".{path.name}")
 
     def add(self, start, count, result):
         if isinstance(result, dict):
@@ -675,12 +752,115 @@ def _sigterm_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+# ---------------------------------------------------------------- a chunk in pieces: Ctrl-C between kernel calls
+
+
+class _Pace:
+    """How many units the next kernel call plays: about :data:`PIECE_SECONDS` of work at the rate the
+    last call ran (at most 16 times the last call, and at least 2), measured as the run goes."""
+
+    def __init__(self, seconds_per_unit: float):
+        self.rate = 1.0 / max(seconds_per_unit, 1e-9)
+        self.last = None
+        self.split = True  # False once a chunk's rows could not be joined back in order: chunks whole from then on
+
+    def size(self) -> int:
+        n = int(self.rate * PIECE_SECONDS)
+        if self.last is not None:
+            n = min(n, 16 * self.last)
+        return max(2, n)
+
+    def record(self, count: int, seconds: float) -> None:
+        self.rate, self.last = count / max(seconds, 1e-9), count
+
+
+def _play_in_pieces(play_chunk, start: int, count: int, pace: _Pace, index: str):
+    """``play_chunk(start, count)``, played as consecutive calls of about :data:`PIECE_SECONDS` each and
+    joined (:func:`_join_pieces`), so a pending Ctrl-C is raised between calls; the rows are those of
+    one call. Rows that cannot be joined in order make this chunk, and every later one, one call."""
+    if not pace.split or count <= pace.size():
+        began = time.perf_counter()
+        result = play_chunk(start, count)
+        pace.record(count, time.perf_counter() - began)
+        return result
+    pieces, at, end = [], start, start + count
+    while at < end:
+        n = min(pace.size(), end - at)
+        if end - at - n == 1:  # no piece of a single unit: blocks of rows are told apart on two units or more
+            n += 1
+        began = time.perf_counter()
+        pieces.append(play_chunk(at, n))
+        pace.record(n, time.perf_counter() - began)
+        at += n
+    joined = _join_pieces(pieces, index)
+    if joined is None:
+        pace.split = False
+        return play_chunk(start, count)
+    return joined
+
+
+def _index_values(result, index: str):
+    """The ``index`` column (``deal``, ``game``) of a chunk's result as a 1-D array, or None."""
+    if _is_pandas(result, "DataFrame"):
+        return result[index].to_numpy() if index in result.columns else None
+    value = result.get(index) if isinstance(result, dict) else None
+    return value if isinstance(value, np.ndarray) and value.ndim == 1 else None
+
+
+def _blocks(result, index: str):
+    """Where the rows of a piece break into blocks, each in ascending ``index`` order (a study's variants
+    one after the other): ``[0, b1, …, rows]``, or None without an index column."""
+    values = _index_values(result, index)
+    if values is None:
+        return None
+    return [0, *(np.flatnonzero(np.diff(values) < 0) + 1).tolist(), len(values)]
+
+
+def _join_pieces(pieces, index: str):
+    """The rows of one call over the pieces' units, from the pieces' rows, or None when that cannot be known.
+
+    A chunk's rows are ``k`` blocks each covering its units in ascending ``index`` order (``k`` = 1 for
+    one row, or rows, per unit; a study of ``k`` variants one after the other): block ``j`` of the whole
+    is block ``j`` of every piece in turn. Pieces with different block counts, no index column, or
+    columns that are not per-row arrays give None.
+    """
+    bounds = [_blocks(piece, index) for piece in pieces]
+    if any(b is None for b in bounds) or len({len(b) for b in bounds}) != 1:
+        return None
+    rows = [slice(b[j], b[j + 1]) for j in range(len(bounds[0]) - 1) for b in bounds]
+    owner = [i for _ in range(len(bounds[0]) - 1) for i in range(len(pieces))]
+    if all(_is_pandas(piece, "DataFrame") for piece in pieces):
+        import pandas as pd
+
+        return pd.concat([pieces[i].iloc[r] for i, r in zip(owner, rows)], ignore_index=True)
+    if not all(isinstance(piece, dict) and piece.keys() == pieces[0].keys() for piece in pieces):
+        return None
+    joined = {}
+    for name in pieces[0]:
+        values = [piece[name] for piece in pieces]
+        if all(isinstance(v, np.ndarray) and v.ndim >= 1 for v in values):
+            if any(len(v) != b[-1] for v, b in zip(values, bounds)):
+                return None
+            joined[name] = np.concatenate([values[i][r] for i, r in zip(owner, rows)])
+        elif all(_is_pandas(v, "Categorical") for v in values):
+            if any(len(v) != b[-1] for v, b in zip(values, bounds)):
+                return None
+            first = values[0]
+            if not all(v.ordered == first.ordered and v.categories.equals(first.categories) for v in values):
+                return None
+            codes = np.concatenate([values[i].codes[r] for i, r in zip(owner, rows)])
+            joined[name] = type(first).from_codes(codes, dtype=first.dtype)
+        else:
+            return None
+    return joined
+
+
 # ---------------------------------------------------------------- the run
 
 
 def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int = 0, chunk_size: int = DEFAULT_CHUNK,
         progress: bool = False, out=None, meta: dict | None = None, unit: str = "deal", summary: bool | None = None,
-        executor=None, threads_per_task: int | None = None) -> pd.DataFrame | None:
+        executor=None, threads_per_task: int | None = None, overwrite: bool | None = None) -> pd.DataFrame | None:
     """Play ``deals`` units (deals, or games with ``unit='game'``) in chunks.
 
     Returns a DataFrame, or writes ``out`` (a file, or a dataset directory when ``out`` ends in
@@ -690,13 +870,18 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     ``summary=True`` counts per-seat rows instead of keeping the rows (a frame or file of
     distinct rows and their ``count``; see :class:`~cardlab.sim.summary.SeatCounter`). ``executor`` is a ``concurrent.futures.Executor`` or a dask
     ``distributed.Client`` (default: this process, the kernels on numba's threads);
-    ``threads_per_task`` sets numba's threads inside each task there. Unset keywords take the
-    defaults of an enclosing :func:`run_options`.
+    ``threads_per_task`` sets numba's threads inside each task there. ``overwrite`` says what to do with
+    an ``out`` that exists and is not this run's to resume (an unfinished file or dataset of the same
+    settings is resumed unless ``overwrite=True``): ``False`` refuses it in one line naming it (the
+    command line's default, ``--overwrite`` sets True), ``True`` replaces it, None (Python's default)
+    replaces a file as ``DataFrame.to_parquet`` would and refuses a dataset of another run. Unset keywords
+    take the defaults of an enclosing :func:`run_options`.
     """
     defaults = _RUN_OPTIONS.get()
     summary = bool(defaults.get("summary", False) if summary is None else summary)
     executor = defaults.get("executor") if executor is None else executor
     threads_per_task = defaults.get("threads_per_task") if threads_per_task is None else threads_per_task
+    overwrite = defaults.get("overwrite") if overwrite is None else overwrite
     count_key, first_key = f"{unit}s", f"first_{unit}"
     first_deal, deals = check_span(first_deal, deals, first_option=first_key, count_option=count_key)
     chunk_size = check_positive_int("chunk_size", chunk_size)
@@ -709,11 +894,11 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
     elif summary:
         if is_dataset_path(out):
             raise ValueError(f"out: {str(out)!r} is a directory; a summary is one small file, e.g. runs/study.parquet")
-        sink = SummarySink(check_output_path(out), meta, unit)
+        sink = SummarySink(check_output_path(out), meta, unit, overwrite)
     elif is_dataset_path(out):
-        sink = DatasetSink(check_output_path(out, directory=True), meta, first_deal, deals, unit)
+        sink = DatasetSink(check_output_path(out, directory=True), meta, first_deal, deals, unit, overwrite)
     else:
-        sink = FileSink(check_output_path(out), meta, first_deal, count_key)
+        sink = FileSink(check_output_path(out), meta, first_deal, count_key, overwrite)
     chunks = plan_chunks(first_deal, deals, chunk_size, sink.covered)
     done = deals - sum(c for _, c in chunks)
     if done and out is not None:
@@ -729,11 +914,17 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
         with _sigterm_as_interrupt():
             try:
                 if executor is None:  # counting a summary happens on the writer thread, like writing
+                    unit_cost = 1.0
                     if chunks:  # load (or compile) the kernels first, so elapsed_s is the run's own rate
+                        wall, cpu = time.perf_counter(), time.process_time()
                         play_chunk(chunks[0][0], 1)
+                        # the first piece's size comes from this unit's cost: its CPU time when less than its
+                        # wall time (a busy machine stalls the clock, not the work; a fast chunk stays whole)
+                        unit_cost = min(time.perf_counter() - wall, time.process_time() - cpu)
                         warmup, started = time.perf_counter() - started, time.perf_counter()
+                    pace = _Pace(unit_cost)
                     for start, count in chunks:
-                        writer.put(start, count, play_chunk(start, count))
+                        writer.put(start, count, _play_in_pieces(play_chunk, start, count, pace, unit))
                         done += count
                         bar.update(count)
                 else:
@@ -756,8 +947,8 @@ def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int =
                  elapsed_s=round(time.perf_counter() - started, 3), warmup_s=round(warmup, 3))
     if missing:
         final["missing"] = missing
-    if interrupted and done == 0 and out is not None and not getattr(sink, "covered", None):
-        sink.abort()
+    if interrupted and done == 0 and not getattr(sink, "covered", None):  # nothing kept: nothing written or said
+        sink.abort()  # (the command line says "cardlab: interrupted", as for a Ctrl-C before the run)
         raise RunInterrupted(0, deals, unit, None, None, final)
     result = sink.close(final)
     if interrupted:

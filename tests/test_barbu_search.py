@@ -296,6 +296,8 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     out = tmp_path / "strength.parquet"
     assert main(["study", "barbu", "strength", "--deals", "16", "--contract", "no-tricks", "--search-worlds", "2",
                  "--out", str(out), "--plot", str(tmp_path / "s.png")]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
     assert "How far the heuristic is from search" in capsys.readouterr().out
     assert main(["replay", "barbu", "--deal", "2", "--contract", "no-barbu", "--policy", "search",
                  "--search-worlds", "2"]) == 0

@@ -82,10 +82,11 @@ def test_whole_games_with_doubling_report_and_plot(tmp_path, capsys):
     out, plot = tmp_path / "games.parquet", tmp_path / "games.png"
     code, stdout, _ = run_cli(capsys, "simulate", "barbu", "--games", "300", "--geronimo", "--double", "--out",
                               str(out), "--plot", str(plot), "--seed", "3")
-    assert code == 0 and "wrote 300 games" in stdout
+    assert code == 0 and stdout == f"wrote 300 games to {out}\nplot written to {plot}\n"  # the report: below
     meta = json.loads(pq.read_schema(out).metadata[b"cardlab"])
     assert meta["unit"] == "game" and meta["games"] == 300 and meta["options"]["double"] is True
     assert pq.read_table(out).num_rows == 300 * 28
+    code, stdout, _ = run_cli(capsys, "report", str(out))
     for section in ("Seat advantage", "Placings", "Contract points", "Contract timing", "Double payoffs"):
         assert section in stdout
     assert plot.stat().st_size > 10_000

@@ -24,7 +24,7 @@ def test_simulate_columns_report_and_plot(tmp_path, capsys):
     out = tmp_path / "m.parquet"
     code, stdout, _ = run_cli(capsys, "simulate", "minchiate", "--deals", "3000", "--seed", "4", "--policy",
                               "heuristic", "--out", str(out), "--plot", str(tmp_path / "m.png"))
-    assert code == 0 and "wrote 3000 deals" in stdout and "dealer's team" in stdout
+    assert code == 0 and "wrote 3000 deals" in stdout and "dealer's team" not in stdout  # the report: below
     table = pq.read_table(out)
     assert table.column_names[:len(COLUMNS)] == COLUMNS
     df = table.to_pandas()
@@ -34,6 +34,7 @@ def test_simulate_columns_report_and_plot(tmp_path, capsys):
     assert (tmp_path / "m.png").stat().st_size > 10_000
     code, stdout, _ = run_cli(capsys, "report", str(out))
     assert code == 0 and "points per deal by source" in stdout and "declared combinations" in stdout
+    assert "dealer's team" in stdout
 
 
 def test_every_option_flag(capsys):
@@ -79,14 +80,15 @@ def test_replay_text_and_json(capsys):
 
 def test_option_study(tmp_path, capsys):
     out = tmp_path / "o.parquet"
-    code, stdout, _ = run_cli(capsys, "study", "minchiate", "options", "--deals", "400", "--out", str(out))
-    assert code == 0
+    code, stdout, _ = run_cli(capsys, "study", "minchiate", "options", "--deals", "400", "--out", str(out),
+                              "--plot", str(tmp_path / "o.png"))
+    assert code == 0 and stdout.startswith("wrote 400 deals") and (tmp_path / "o.png").exists()
     df, meta = analysis.load_run(out)  # one row per deal, a column per figure and variant (cardlab.sim.variants)
     assert meta["study"] == "options" and len(df) == 400 and all(f"net_resti@{v}" in df for v in meta["variants"])
     base, same = df["net_resti@default"], df["net_resti@declarations=mandatory_all"]
     assert (base == same).all()  # both policies declare everything already
     pytest.importorskip("cardlab.analysis.variants")  # the options report every game shares
-    code, stdout, _ = run_cli(capsys, "report", str(out), "--plot", str(tmp_path / "o.png"))
+    code, stdout, _ = run_cli(capsys, "report", str(out))
     assert code == 0 and "score_pile_combos=false" in stdout and "shift" in stdout
 
 

@@ -320,6 +320,8 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     out = tmp_path / "strength.parquet"
     assert main(["study", "minchiate", "strength", "--deals", "4", "--search-worlds", "2", "--out", str(out),
                  "--plot", str(tmp_path / "s.png")]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
     assert "dealer's team" in capsys.readouterr().out and (tmp_path / "s.png").exists()
     assert main(["replay", "minchiate", "--deal", "1", "--policy", "search", "--search-worlds", "2", "--json"]) == 0
     assert '"searched"' in capsys.readouterr().out

@@ -13,13 +13,23 @@ from cardlab.sim.summary import SeatCounter, count_seats_packed_nb
 
 def seat_chunk(first, count, spread):
     """A chunk with deal columns and two seat arrays whose values span ``spread``."""
-    rng = np.random.default_rng(first)
     deals = np.arange(first, first + count)
     return {"deal": deals,
             "contract": pd.Categorical.from_codes((deals % 4).astype(np.int8), categories=list("abcd")),
             "declarer": (deals % 3).astype(np.int8),
-            "raw": rng.integers(-spread, spread, size=(count, 3)),
-            "score": rng.integers(-40, 40, size=(count, 3)).astype(np.int16)}
+            "raw": per_deal(deals, 1, spread),
+            "score": per_deal(deals, 2, 40).astype(np.int16)}
+
+
+def per_deal(deals, salt, spread):
+    """Values in ``[-spread, spread)`` for each deal and 3 seats from the deal index alone (as the runner asks
+    of a chunk: the same deal gives the same row whatever chunk, or piece of a chunk, it is played in)."""
+    x = deals.astype(np.uint64)[:, None] * np.uint64(0x9E3779B97F4A7C15) + \
+        np.arange(3 * salt, 3 * salt + 3, dtype=np.uint64) * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(29)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(32)
+    return (x % np.uint64(2 * spread)).astype(np.int64) - spread
 
 
 def wide_counts(chunks, monkeypatch):

@@ -24,7 +24,7 @@ dealer's draws) is a counting card or a trump above 20 (21-27 only with ``steal_
 
 Options (:class:`MinchiateOptions`, default first; the kernels receive them as integers):
 
-* ``n_deals`` 1: deals per whole game (the deal passes to the next seat); any positive number.
+* ``n_deals`` 1: deals per whole game (the deal passes to the next seat); 1 to :data:`N_DEALS_MAX` (10,000).
 * ``steal_29`` True: the draws may take trump 29; False: trumps 21-27 only.
 * ``cutter_cap`` 13: most cards the cutter may take (13 is the physical limit); 0-12 allowed.
 * ``expose_last_cards`` ``"dealer"``; ``"all_four"``: every player's 21st card is shown and scores.
@@ -176,6 +176,9 @@ DEALER_TAKES = ("counting+29", "counting+trumps>20")
 DISCARDS_TO = ("fola", "own_team_pile")
 DECLARATIONS = ("policy", "mandatory_all")
 CARD_BONUS_RULES = ("beyond_42",)
+#: Most deals in one whole game. A game is played whole in one kernel call, which Ctrl-C cannot stop: 10,000
+#: heuristic deals take about 0.05 s on a core, so a run still answers Ctrl-C within a second.
+N_DEALS_MAX = 10_000
 
 
 @dataclass(frozen=True)
@@ -183,7 +186,7 @@ class MinchiateOptions:
     """Every rule option of Minchiate, validated; defaults are the seed's rules (see the module docstring)."""
 
     players: int = option(4, "players at the table (two partnerships)", choices=(PLAYERS,))
-    n_deals: int = option(1, "deals per whole game (1 = one deal, 4 = each player deals once; any positive number)",
+    n_deals: int = option(1, "deals per whole game (1 = one deal, 4 = each player deals once; at most 10,000)",
                           applies=GAMES_ONLY)
     steal_29: bool = option(True, "the draws may take trump 29")
     cutter_cap: int = option(13, "most cards the cutter may take (13 is the physical limit)", between=(0, 13))
@@ -201,10 +204,11 @@ class MinchiateOptions:
 
     def __post_init__(self):
         check_options(self)
-        n = self.n_deals  # a positive integer, no upper bound (checked by hand: no between= range)
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n_deals: {n!r} is not allowed; use a positive integer (1 = one deal, 4 = each "
-                             f"player deals once)")
+        n = self.n_deals  # checked by hand, for the message that says how to get more deals
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= N_DEALS_MAX:
+            raise ValueError(f"n_deals: {n!r} is not allowed; use an integer from 1 to {N_DEALS_MAX:,} (deals per "
+                             "whole game: 1 = one deal, 4 = each player deals once; for more deals in all, give "
+                             "more --games, or --deals)")
 
     def to_dict(self) -> dict:
         return asdict(self)
