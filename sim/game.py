@@ -176,11 +176,22 @@ class Game:
     studies: dict = {}  # name -> StudyKind, beyond the shared ones
     study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
     variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
+    columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
 
     # ---------------------------------------------------------------- what the game may override
 
     def players(self, options) -> int:
         return options.players
+
+    def column_keys(self, options) -> dict:
+        """The values of the placeholders in the declared column names: ``seat`` (every seat) by default."""
+        return {"seat": range(self.players(options))}
+
+    def schema(self, options, unit: str = "deals") -> dict[str, str]:
+        """The columns (name -> type) a run of ``unit`` under ``options`` writes, from :attr:`columns`."""
+        from cardlab.sim.columns import expand
+
+        return expand(self.columns[unit], self.column_keys(options), options)
 
     def make_options(self, options=None, **rules):
         """``options`` (default: the rules as coded) with keyword rule options replacing its fields."""

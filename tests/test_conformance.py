@@ -128,6 +128,27 @@ def test_replayed_deals_agree_with_the_rows_and_their_records_are_json(name, pol
     assert replay.text.strip()
 
 
+def accepts(name, rules) -> bool:
+    try:
+        game_of(name).make_options(**rules)
+        return True
+    except ValueError:  # an option the game has not, or a value it refuses (Euchre for five seats five)
+        return False
+
+
+SCHEMA_CASES = [(name, unit, rules) for name in GAMES for unit in ("deals", "games")
+                for rules in ({}, {"players": 3}, {"double": True})
+                if accepts(name, rules) and not ("double" in rules and unit == "deals")]  # doubling: games only
+
+
+@pytest.mark.parametrize("name,unit,rules", SCHEMA_CASES)
+def test_rows_have_exactly_the_declared_columns(name, unit, rules):
+    """The declared schema (``Game.columns``) is what a run writes: every name and type, nothing else."""
+    game = game_of(name)
+    df = game.simulate(deals=30, seed=4, **rules) if unit == "deals" else game.simulate_games(games=3, seed=4, **rules)
+    assert {c: str(t) for c, t in df.dtypes.items()} == game.schema(game.make_options(**rules), unit)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_replays_whole_games(name):
     """``replay_game`` (``replay --game-index``) in every game: the referee checks each deal of the games,

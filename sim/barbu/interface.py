@@ -44,6 +44,7 @@ import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
+from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
@@ -338,6 +339,19 @@ def _paired_metadata(name: str, game, **keywords) -> dict:
     return paired_metadata(game, name, **keywords)
 
 
+_DEAL = (Column("contract", "category", "the contract played"),
+         Column("declarer", "int8", "the seat that chose the contract"),
+         Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
+SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (its stream is (seed, deal))"),) + _DEAL
+          + (Column("score_{seat}", "int16", "the seat's score on the deal"),),
+          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
+                    Column("deal", "int16", "the deal within its game, from 0")) + _DEAL
+          + (Column("raw_{seat}", "int16", "the seat's deal score before doubling"),
+             Column("score_{seat}", "int16", "the seat's deal score after doubles are settled"),
+             Column("double_{seat}_{other}", "int8", "1 when seat doubled other, 2 when other redoubled",
+                    when="double"))}
+
+
 class Barbu(Game):
     """Barbu: the trick-taking compendium (rules as coded in ``docs/rules/barbu.md``), 3 to 5 players."""
 
@@ -346,6 +360,7 @@ class Barbu(Game):
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
+    columns = SCHEMA
     studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}

@@ -30,6 +30,7 @@ import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
+from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study, StudyKind
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
@@ -241,6 +242,20 @@ def trump_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_si
                       out=out, meta=trump_metadata(game, **keywords))
 
 
+_HAND = (Column("dealer", "int8", "the dealing seat"),
+         Column("maker", "int8", "the seat that made trump (-1: nobody did)"),
+         Column("trump", "int8", "the trump suit, 0-3 = ♣♦♥♠ (-1: none)"),
+         Column("round", "int8", "the bidding round trump was made in (1 the upcard's, 2 named; 0 none)"),
+         Column("alone", "int8", "0 partnered, 1 alone by choice, 2 alone by force"),
+         Column("partner", "int8", "the partner's seat (-1: alone or none)"),
+         Column("maker_tricks", "int8", "tricks taken by the maker's side"),
+         Column("called", "int8", "the called card's id (-1: none)"),
+         Column("score_{seat}", "int8", "the points the seat scores on the hand"))
+SCHEMA = {"deals": (Column("deal", "int64", "the hand's number (dealt by seat deal % 5 from (seed, deal))"),) + _HAND,
+          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
+                    Column("deal", "int16", "the hand within its game, from 0")) + _HAND}
+
+
 class Euchre5(Game):
     """Euchre for five: called-partner Euchre on 28 cards, five seats, individual scores."""
 
@@ -249,6 +264,7 @@ class Euchre5(Game):
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow
     variant_figures = ("maker_tricks", "score_*")
+    columns = SCHEMA
     studies = {"trumps": StudyKind("every hand played with each seat as maker and each trump suit (paired)",
                                    trump_study, trump_metadata)}
 

@@ -29,6 +29,7 @@ from functools import cached_property
 
 import numpy as np
 
+from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 
@@ -163,12 +164,39 @@ def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     return describe(rec) + describe_searches(rec, means[0]), dict(json_record(rec), searched=json_searches(rec, means[0]))
 
 
+def _deal_columns(dtype: str) -> tuple:
+    """A deal's figures (summed over a game's deals in whole games, as ``dtype``); ``{team}`` is 0 or 1."""
+    return (Column("cutter_cards", dtype, "cards the cutter took (0-13)"),
+            Column("points_{team}", dtype, "the team's points from every source"),
+            Column("resti_{team}", dtype, "resti won, final rounding included"),
+            Column("net_resti", dtype, "resti_0 - resti_1"),
+            Column("{source}_{team}", dtype, "the team's points by source: draws, exposed, declarations, captures, "
+                                             "card_points, pile_combos, beyond42, last_trick"),
+            Column("dealer_cards", dtype, "cards the dealer took from the Fola, scored or not"),
+            Column("declared_{kind}", dtype, "pieces of combination type kind declared by the four players"),
+            Column("declared_{kind}_value", dtype, "their total worth"),
+            Column("tricks_{team}", dtype, "tricks the team took"),
+            Column("max_delta", dtype, "the largest |Δ| left after a settlement during the deal (below 60)"),
+            Column("matto_owed", dtype, "1 when the Matto excused a play in a trick the opponents won"))
+
+
+SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt by seat deal % 4 from (seed, deal))"),
+                    Column("dealer", "int8", "the dealing seat")) + _deal_columns("int16"),
+          "games": (Column("game", "int64", "the game's number: deals game·n_deals .. of the same seed"),
+                    Column("n_deals", "int32", "deals in the game")) + _deal_columns("int32")
+          + (Column("first_dealer", "int8", "the seat that dealt the game's first deal"),)}
+
+
 class Minchiate(Game):
     """Minchiate, the Florentine 97-card tarot for two partnerships."""
 
     name, title = "minchiate", "Minchiate"
     Options, Study = MinchiateOptions, MinchiateStudy
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
+    columns = SCHEMA
+
+    def column_keys(self, options) -> dict:
+        return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
     def replay_deals(self, study, deals: range) -> Replay:
         texts, records = zip(*(replay_deal(study, d) for d in deals))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardlab.sim import runner
+from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study, StudyKind
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
@@ -266,6 +267,20 @@ def threshold_metadata(game, **keywords) -> dict:
             "variants": THRESHOLD_VARIANTS}
 
 
+_ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players; in games the deal passes on)"),
+          Column("turns", "int16", "turns played"),
+          Column("blocked", "bool", "the round ended with nobody out (the stock ran out)"),
+          Column("rami_sec", "bool", "the winner went out in one turn without having opened (scores doubled)"),
+          Column("won_{seat}", "bool", "the seat went out"),
+          Column("opened_{seat}", "bool", "the seat opened"),
+          Column("hand_value_{seat}", "int16", "H, the value of the cards left in hand (joker 20, ace 11)"),
+          Column("score_{seat}", "int16", "the round's score (lower is better)"))
+SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (seed, deal))"),) + _ROUND,
+          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
+                    Column("round", "int64", "the round within the game, from 0")) + _ROUND
+          + (Column("total_{seat}", "int16", "the seat's running total after the round"),)}
+
+
 class Rami(Game):
     """Rami (French rami 51, scored the Catalan way): 2 to 6 players, two packs and jokers."""
 
@@ -274,6 +289,7 @@ class Rami(Game):
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
     study_deals = {"strength": 200}  # searched rounds are slow
     variant_figures = ("turns", "blocked", "rami_sec", "score_*")
+    columns = SCHEMA
     studies = {"threshold": StudyKind("every round played with the opening threshold at 30, 40 and 51",
                                       threshold_study, threshold_metadata)}
 

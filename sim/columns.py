@@ -1,0 +1,53 @@
+"""A game's result columns, declared once: each column's name, type and meaning, per unit of a run.
+
+A game lists the columns of its rows (``Game.columns``: ``"deals"`` and ``"games"``) as
+:class:`Column` entries. A name may hold placeholders in braces, one column for each value:
+``{seat}`` (every seat at the table), ``{team}`` (every partnership), ``{other}`` (every seat but
+``{seat}``) or a game's own (``Game.column_keys``), so ``score_{seat}`` stands for ``score_0`` …
+``score_{n-1}``. A column that only some runs write names in ``when`` the switch option that adds it. The conformance suite checks that every run writes exactly the declared columns and types;
+the docs' column tables come from the same entries (:func:`columns_table`).
+
+>>> cols = (Column("deal", "int64", "the deal's number"), Column("score_{seat}", "int16", "each seat's score"))
+>>> expand(cols, {"seat": range(3)})
+{'deal': 'int64', 'score_0': 'int16', 'score_1': 'int16', 'score_2': 'int16'}
+"""
+from __future__ import annotations
+
+import re
+from itertools import product
+from typing import NamedTuple
+
+_KEY = re.compile(r"{(\w+)}")
+
+
+class Column(NamedTuple):
+    """One declared column (or family of columns, when ``name`` holds placeholders)."""
+
+    name: str
+    dtype: str  # a numpy dtype name, or "category"
+    help: str
+    when: str | None = None  # written only when this switch option is on
+
+
+def expand(columns, keys: dict, options=None) -> dict[str, str]:
+    """Every column name the declared ``columns`` stand for, with its type, for the placeholder values
+    ``keys`` (``{"seat": range(n), ...}``; ``other`` is every seat but ``seat``) and the run's ``options``."""
+    out = {}
+    for col in columns:
+        if col.when is not None and not getattr(options, col.when):
+            continue
+        names = _KEY.findall(col.name)
+        values = [keys["seat"] if n == "other" else keys[n] for n in names]
+        for combo in product(*values):
+            chosen = dict(zip(names, combo))
+            if "other" in chosen and chosen["other"] == chosen.get("seat"):
+                continue
+            out[col.name.format(**chosen)] = col.dtype
+    return out
+
+
+def columns_table(columns) -> str:
+    """The declared columns as a Markdown table (name, type, meaning) for the docs."""
+    rows = ["| column | type | meaning |", "|---|---|---|"]
+    rows += [f"| `{c.name}` | {c.dtype} | {c.help}{f' (with `{c.when}`)' if c.when else ''} |" for c in columns]
+    return "\n".join(rows)
