@@ -1,14 +1,18 @@
-"""Reports, statistics and plots for cardlab simulation results.
+"""Reports, statistics and plots for cardlab simulation results, the same for every game.
 
->>> from cardlab.analysis import load_run, summary, format_report  # doctest: +SKIP
+A run's rows carry their metadata (``df.attrs["cardlab"]``, as ``simulate`` and ``load_run`` return
+them), so ``format_report`` and ``plot_report`` pick the report of the run's game and kind (single
+deals, whole games or a study) through the registry. What only one game has lives in its module,
+``analysis.<game>`` (``analysis.barbu.format_game_report``, ``analysis.euchre5.format_trump_study`` …).
+
+>>> from cardlab.analysis import load_run, format_report  # doctest: +SKIP
 >>> df, meta = load_run("runs/study.parquet")  # doctest: +SKIP
 >>> print(format_report(df, meta))  # doctest: +SKIP
->>> games, meta = load_run("runs/games.parquet")  # doctest: +SKIP
->>> print(format_game_report(games, meta))  # doctest: +SKIP
 """
 
-# What every game shares: score distributions by a grouping key, intervals, paired comparisons,
-# whole-game totals and placings, plots.
+# What every game shares: the run's header, score distributions by a grouping key, intervals, paired
+# comparisons, whole-game totals and placings, the strength ladder's report, plots.
+from .common import options_that_apply, run_header
 from .games import cluster_mean_ci, game_totals, placings, seat_advantage
 from .io import load_run
 from .plots import (
@@ -20,83 +24,41 @@ from .plots import (
     run_title,
     save_figure,
 )
-from .report import format_report, options_that_apply, role_edge, score_shares, seat_scores, summary
+from .report import (format_report, format_score_report, plot_report, role_edge, score_shares, seat_scores,
+                     summary)
 from .stats import mean_ci, paired_comparison, proportion_ci
+from .strength import format_strength_study, plot_strength_study, strength_gains, table_figures
 
-# Barbu's own reports (also reached through the registry: ``analysis.barbu.REPORTS``).
-from .barbu_games import (
-    contract_points,
-    contract_timing,
-    double_events,
-    double_payoffs,
-    doubling_effects,
-    format_game_report,
-)
-from .barbu_plots import (
-    plot_contract_points,
-    plot_contract_study,
-    plot_contract_timing,
-    plot_contract_values,
-    plot_double_payoffs,
-    plot_game_report,
-    plot_trump_study,
-)
-from .strength import format_strength_study, plot_strength_study, strength_distributions, strength_gains
-from .strength import format_policy_conclusions, plot_policy_conclusions, policy_conclusions
-from .barbu_studies import (
-    contract_value_summary,
-    format_contract_study,
-    format_trump_study,
-    trump_by_length,
-    trump_choice_summary,
-)
-from . import barbu  # the registry module (REPORTS, options_that_apply), reached as analysis.barbu
+# Each game's own reports, reached as analysis.<game> (and through the registry: games.reports(name)).
+from . import barbu, euchre5, minchiate, rami  # noqa: E402
 
 __all__ = [
     "add_run_title",
     "cluster_mean_ci",
-    "contract_points",
-    "contract_timing",
-    "contract_value_summary",
-    "double_events",
-    "double_payoffs",
-    "doubling_effects",
-    "format_contract_study",
-    "format_game_report",
     "format_report",
-    "format_trump_study",
+    "format_score_report",
+    "format_strength_study",
     "game_totals",
     "load_run",
     "mean_ci",
     "options_that_apply",
     "paired_comparison",
     "placings",
-    "plot_contract_points",
     "plot_contract_scores",
-    "plot_contract_study",
-    "plot_contract_timing",
-    "plot_contract_values",
-    "plot_double_payoffs",
-    "plot_game_report",
     "plot_placings",
+    "plot_report",
     "plot_score_distributions",
     "plot_seat_advantage",
-    "plot_trump_study",
+    "plot_strength_study",
     "proportion_ci",
     "role_edge",
+    "run_header",
     "run_title",
     "save_figure",
     "score_shares",
     "seat_advantage",
     "seat_scores",
-    "summary",
-    "trump_by_length",
-    "trump_choice_summary",
-    "format_strength_study",
-    "format_policy_conclusions",
-    "plot_policy_conclusions",
-    "policy_conclusions",
-    "plot_strength_study",
-    "strength_distributions",
     "strength_gains",
+    "summary",
+    "table_figures",
 ]

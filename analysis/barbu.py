@@ -1,18 +1,47 @@
 """Barbu's reports, by kind of run: single deals, whole games, its paired studies and the shared ones.
 
-The deal report is the shared one (score distributions by contract, declarer against the others);
-what only Barbu has lives in ``barbu_games`` (contracts in a game, doubling), ``barbu_studies``
-(trump and contract choice) and ``barbu_plots``.
+The deal report is the shared one (score distributions by contract, declarer against the others:
+:data:`SCORES`); the strength ladder's is every game's, read through :data:`STRENGTH` (per
+contract, the lone seat's place counted from the declarer). What only Barbu has lives in
+``barbu_games`` (contracts in a game, doubling), ``barbu_studies`` (trump and contract choice),
+``barbu_policies`` (which conclusions change with the policy) and ``barbu_plots``; every name is
+reached here, as ``analysis.barbu.<name>``.
+
+>>> sorted(REPORTS)
+['contracts', 'deal', 'game', 'options', 'policies', 'strength', 'trumps']
+>>> SCORES
+{'by': 'contract', 'role': 'declarer'}
 """
-from .barbu_games import format_game_report
-from .barbu_plots import plot_contract_study, plot_game_report, plot_trump_study
-from .barbu_studies import format_contract_study, format_trump_study
+from .barbu_games import (contract_points, contract_timing, double_events, double_payoffs, doubling_effects,
+                          format_game_report)
+from .barbu_plots import (plot_contract_points, plot_contract_study, plot_contract_timing, plot_contract_values,
+                          plot_double_payoffs, plot_game_report, plot_trump_study)
+from .barbu_policies import (example_policy_comparison, format_policy_conclusions, plot_policy_conclusions,
+                             policy_conclusions)
+from .barbu_studies import (contract_value_summary, format_contract_study, format_trump_study, trump_by_length,
+                            trump_choice_summary)
 from .plots import plot_score_distributions
-from .report import format_report
-from .strength import format_policy_conclusions, format_strength_study, plot_policy_conclusions, plot_strength_study
+from .report import format_score_report
+from .strength import Figure, Ladder, format_strength_study, plot_strength_study, role_value, seat_mean
+
+#: The deal report's grouping column and role seat (``analysis.summary`` and the plots read them for a Barbu run).
+SCORES = {"by": "contract", "role": "declarer"}
+
+#: The strength ladder's rows (``sim/barbu/interface.py``'s hooks): the lone seat's points per contract.
+STRENGTH = Ladder(by="contract", place="declarer", figures={
+    "declarer's score": role_value("declarer"),
+    "a seat's score": seat_mean(),
+    "seat scores of 0": Figure(lambda df, p: df[[f"score_{p}_{s}" for s in range(_seats(df))]].to_numpy() == 0,
+                               share=True),
+})
+
+
+def _seats(df) -> int:
+    return sum(1 for c in df.columns if isinstance(c, str) and c.startswith("score_heuristic_"))
+
 
 REPORTS = {
-    "deal": (format_report, plot_score_distributions),
+    "deal": (format_score_report, plot_score_distributions),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
     "contracts": (format_contract_study, plot_contract_study),
@@ -29,48 +58,9 @@ def _variants():
     return variants
 
 
-# Which Barbu options a run's header lists: those that can change its results.
-_DEAL_OPTIONS = {  # option -> the contracts it acts on (None: every contract)
-    "players": None, "deck": None, "scoring": None,
-    "hearts_lead": ("no-hearts", "no-barbu", "salade"), "hearts_lead_salade": ("salade",),
-    "kh_forced_discard": ("no-barbu", "salade"), "early_stop": ("no-hearts", "no-queens", "no-barbu"),
-    "overtrump_on_trump_lead": ("trumps",), "must_trump": ("trumps",), "overtrump_when_ruffing": ("trumps",),
-    "domino_rules": ("domino",), "domino_starter": ("domino",), "ace_replay_optional": ("domino",),
-    "domino_table": ("domino",),
-}
-
-
-def options_that_apply(meta: dict) -> dict:
-    """The options of a Barbu run that can change its results, for the report header.
-
-    Rule options count when a contract they act on is dealt (the Trumps duties only with Trumps,
-    the Domino options only with Domino, the hearts-lead rule with No Hearts, No K♥ or Salade);
-    the whole-game options (schedule, contract set, doubling) only in runs of whole games, and the
-    doubling details only with doubling.
-
-    >>> meta = {"contracts": ["no-queens"], "options": {"players": 4, "deck": 52, "must_trump": True,
-    ...                                                 "geronimo": False, "double": False}}
-    >>> options_that_apply(meta)
-    {'players': 4, 'deck': 52}
-    """
-    options = dict(meta.get("options") or {})
-    contracts = set(meta.get("contracts") or ())
-    games = meta.get("unit") == "game"
-    out = {}
-    for name, value in options.items():
-        if name in _DEAL_OPTIONS:
-            acts_on = _DEAL_OPTIONS[name]
-            keep = acts_on is None or bool(contracts & set(acts_on)) or not contracts
-        elif not games:
-            keep = False
-        elif name in ("late_redouble", "double_obligation", "skip_undoubled_negative"):
-            keep = bool(options.get("double"))
-        elif name in ("trumps_in_regular", "regular_cycle", "iterations"):
-            keep = not options.get("geronimo")
-        elif name == "declarer_blocks":
-            keep = bool(options.get("geronimo"))
-        else:
-            keep = True
-        if keep:
-            out[name] = value
-    return out
+__all__ = ["REPORTS", "SCORES", "STRENGTH", "contract_points", "contract_timing", "contract_value_summary",
+           "double_events", "double_payoffs", "doubling_effects", "example_policy_comparison", "format_contract_study",
+           "format_game_report", "format_policy_conclusions", "format_trump_study", "plot_contract_points",
+           "plot_contract_study", "plot_contract_timing", "plot_contract_values", "plot_double_payoffs",
+           "plot_game_report", "plot_policy_conclusions", "plot_trump_study", "policy_conclusions",
+           "trump_by_length", "trump_choice_summary"]

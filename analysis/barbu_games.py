@@ -16,13 +16,13 @@ intervals with games as clusters (``games.cluster_mean_ci``).
 from __future__ import annotations
 
 import re
-import textwrap
 
 import numpy as np
 import pandas as pd
 
 from .games import _declarer, _mean_ci_row, _require, _scores, cluster_mean_ci, placings, seat_advantage
-from .report import _contract_categorical, _integer_array, _seat_columns, options_text, summary
+from .common import run_header, run_meta
+from .report import _contract_categorical, _integer_array, _seat_columns, summary
 
 
 _EXPECTED = (
@@ -324,34 +324,26 @@ def double_payoffs(df: pd.DataFrame, *, level: float = 0.95, split_redoubled: bo
 
 
 def _game_header(meta: dict | None, df: pd.DataFrame, n: int) -> list[str]:
+    """Every report's header (``common.run_header``), then Barbu's contracts and doubling policies."""
     games = df["game"].nunique()
     per_game = len(df) // games if games else 0
-    if meta is None or meta == {}:
-        return ["cardlab game report (no run metadata)", f"data: {games:,} games × {per_game} deals, {n} seats"]
-    if not isinstance(meta, dict):
-        raise TypeError(f"meta must be a dict (as returned by load_run) or None, got {type(meta).__name__}")
-    parts = [f"game: {meta.get('game', '?')}", f"seed: {meta.get('seed', '?')}", f"games: {games:,}",
-             f"deals per game: {meta.get('deals_per_game', per_game)}"]
-    lines = ["cardlab game report | " + " | ".join(parts)]
+    meta = run_meta(df, meta)
+    lines = run_header(meta, "whole-game report", count=games, unit="game")
     doubling = bool((meta.get("options") or {}).get("double", True)) if isinstance(meta.get("options"), dict) else True
-    for key in ("contracts", "policies", "double_policies"):
+    for key in ("contracts", "double_policies"):
         value = meta.get(key)
         if value and (key != "double_policies" or doubling):  # doubling policies only where doubles are played
             text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             lines.append(f"{key.replace('_', ' ')}: {text}")
-    lines += textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  ")
-    versions = meta.get("versions")
-    if isinstance(versions, dict) and versions:
-        lines.append("versions: " + ", ".join(f"{key} {value}" for key, value in versions.items()))
-    lines.append(f"data: {games:,} games × {per_game} deals, {n} seats")
+    lines.append(f"data: {games:,} games × {meta.get('deals_per_game', per_game)} deals, {n} seats")
     return lines
 
 
 def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
     """Return a plain-text report of a whole-game run.
 
-    Sections: the header (from ``meta`` as returned by ``load_run``: game, seed, contracts,
-    policies, options), seat advantage (``seat_advantage``), placings (% per seat and place,
+    Sections: the header (every report's, ``common.run_header``, from ``meta`` or ``df.attrs``; then
+    the contracts), seat advantage (``seat_advantage``), placings (% per seat and place,
     from ``placings``), contract points (``contract_points``), each contract's declarer and
     others score summary (``report.summary`` on the deal rows), contract timing by round (only
     when the declarers choose, see ``is_chosen_schedule``), and, when the run has ``double_i_j``
@@ -362,7 +354,7 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     ...                    "contract": ["no-tricks", "trumps"] * 2, "score_0": [-3, 6, 0, 9],
     ...                    "score_1": [-10, 33, -13, 30]})
     >>> format_game_report(df).splitlines()[0]
-    'cardlab game report (no run metadata)'
+    'cardlab run (no run metadata): whole-game report | 2 games'
     """
     _require(df, ("game", "deal", "contract", "declarer"))
     n = len(_seat_columns(df, "score_", "one final score column per seat, score_0 … score_{n-1}"))
@@ -376,7 +368,8 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     lines += ["", "Placings: % of games per seat and place (ties share the better place)", wide.to_string()]
     lines += ["", "Contract points: share = Σ|score| over the contract's deals / Σ|score| over all deals",
               contract_points(df, level=level).round(3).to_string()]
-    lines += ["", "Deal scores by contract and role (final scores)", summary(df, level=level).round(3).to_string()]
+    deal_scores = summary(df, by="contract", role="declarer", level=level)
+    lines += ["", "Deal scores by contract and role (final scores)", deal_scores.round(3).to_string()]
     if is_chosen_schedule(df, meta):
         timing = (100 * contract_timing(df)).round(1)
         lines += ["", f"Contract timing: % of deals per round (round = deal // {n})", timing.to_string()]

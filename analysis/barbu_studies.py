@@ -158,13 +158,13 @@ def format_trump_study(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     >>> row = {"deal": [0], "declarer": [0], "chosen": [0]}
     >>> row.update({f"{k}_t{t}": [v] for k, v in (("score", 9), ("length", 3), ("honours", 1)) for t in range(4)})
     >>> format_trump_study(pd.DataFrame(row)).splitlines()[0]
-    'cardlab trump-choice study (no run metadata) | deals: 1'
+    'cardlab run (no run metadata): trump-choice study | 1 deal'
     """
     summary = trump_choice_summary(df, level=level)
     _, chosen = _trump_arrays(df)
     suit_share = pd.Series(np.bincount(chosen, minlength=4) / len(chosen), index=list(SUITS), name="share")
     pct = level * 100
-    lines = _study_header("cardlab trump-choice study", meta, len(df))
+    lines = _study_header("trump-choice study", meta, len(df))
     lines += ["", f"Declarer's score: chosen suit vs best suit vs random suit (paired, {pct:g}% CIs)",
               _rounded(summary).to_string()]
     lines += ["", "Suit named (% of deals): " + ", ".join(f"{s} {100 * v:.1f}" for s, v in suit_share.items())]
@@ -289,7 +289,7 @@ def format_contract_study(df: pd.DataFrame, meta: dict | None = None, *, level: 
     >>> df = pd.DataFrame({"deal": [0, 1], "declarer": [0, 1], "pick": ["no-tricks", "trumps"],
     ...                    "value_no_tricks": [2.0, -1.0], "value_trumps": [1.0, -3.0]})
     >>> format_contract_study(df).splitlines()[0]
-    'cardlab contract-value study (no run metadata) | deals: 2'
+    'cardlab run (no run metadata): contract-value study | 2 deals'
     """
     table = contract_value_summary(df, level=level)
     pct = level * 100
@@ -297,7 +297,7 @@ def format_contract_study(df: pd.DataFrame, meta: dict | None = None, *, level: 
     picks = ["picked", "pick_share", "value_when_picked", "pick_is_best", "best_ci_low", "best_ci_high", "loss",
              "loss_ci_low", "loss_ci_high", "loss_if_not_best"]
     overall = table.loc["all"]
-    lines = _study_header("cardlab contract-value study", meta, len(df))
+    lines = _study_header("contract-value study", meta, len(df))
     lines += ["", "What each contract is worth to the declarer (value = score − the contract's average declarer "
               f"score; {pct:g}% CIs)", _rounded(table.drop(index="all")[worth]).to_string()]
     lines += ["", "How good the heuristic's picks are (loss = best value − picked value)",

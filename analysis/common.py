@@ -12,6 +12,176 @@ import pandas as pd
 from .stats import mean_ci, proportion_ci
 
 
+# ---------------------------------------------------------------- the run a report reads, and its header
+
+
+def run_meta(df, meta: dict | None = None) -> dict:
+    """The run's metadata: ``meta`` if given (as ``load_run`` returns it), else the rows' own
+    ``df.attrs["cardlab"]`` (every frame of ``simulate`` and ``load_run`` carries it), else ``{}``.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0]})
+    >>> df.attrs["cardlab"] = {"game": "rami"}
+    >>> run_meta(df), run_meta(df, {"game": "barbu"})
+    ({'game': 'rami'}, {'game': 'barbu'})
+    """
+    if meta is not None and not isinstance(meta, dict):
+        raise TypeError(f"meta must be a dict (as returned by load_run) or None, got {type(meta).__name__}")
+    if meta:
+        return meta
+    attrs = getattr(df, "attrs", None) or {}
+    return dict(attrs.get("cardlab") or {})
+
+
+def registered_game(meta: dict | None):
+    """The run's :class:`~cardlab.sim.game.Game` from the registry, or None (no game named, or not registered)."""
+    name = (meta or {}).get("game")
+    try:
+        from cardlab.sim import games
+    except ImportError:  # analysis used without the engines
+        return None
+    return games.game(name) if name in games.INTERFACES else None
+
+
+def _scope_unit(meta: dict) -> str:
+    return "games" if meta.get("unit") == "game" else "deals"
+
+
+def options_that_apply(meta: dict | None) -> dict:
+    """The options of a run that can change its results: those set away from their default, and only
+    where they apply to this run (by the options' ``applies`` metadata, :meth:`Game.scope`: no
+    whole-game option in a run of single deals, Barbu's Trumps duties only when Trumps is dealt …).
+
+    A run of an unregistered game lists every option it records.
+
+    >>> meta = {"game": "euchre5", "options": {"stick_the_dealer": False, "target": 5}}
+    >>> options_that_apply(meta), options_that_apply(dict(meta, unit="game"))
+    ({'stick_the_dealer': False}, {'stick_the_dealer': False, 'target': 5})
+    """
+    meta = meta or {}
+    options = meta.get("options")
+    if not isinstance(options, dict):
+        return {}
+    game = registered_game(meta)
+    if game is None:
+        return dict(options)
+    from dataclasses import fields
+    from types import SimpleNamespace
+
+    from cardlab.sim.options import given_options
+
+    names = {f.name for f in fields(game.Options)}
+    rules = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if k in names}
+    try:
+        made = game.make_options(**rules)
+    except (TypeError, ValueError):  # a file of an older layout: every recorded option
+        return dict(options)
+    given = given_options(made)
+    study = SimpleNamespace(options=made, contracts=tuple(meta.get("contracts") or ()))
+    context = game.run_context(study, unit=_scope_unit(meta), study_name=meta.get("study"))
+    scope = game.scope()
+    return {k: v for k, v in given.items() if k not in scope or scope[k].applies(context)}
+
+
+def _value_text(value) -> str:
+    if isinstance(value, (tuple, list)):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def options_text(meta: dict | None) -> str:
+    """``players=3, must_trump=False``: the options that apply (:func:`options_that_apply`), as a header
+    shows them; ``the rules as coded`` when every one is at its default."""
+    options = options_that_apply(meta)
+    return ", ".join(f"{key}={_value_text(value)}" for key, value in options.items()) or "the rules as coded"
+
+
+def unit_word(meta: dict | None) -> str:
+    """The word for one unit of the run: ``game`` for whole games, else the game's word for a deal
+    (Euchre ``hand``, Rami ``round``; ``deal`` when the game is unknown)."""
+    meta = meta or {}
+    if meta.get("unit") == "game":
+        return "game"
+    game = registered_game(meta)
+    return game.unit if game is not None else "deal"
+
+
+def partial_note(meta: dict | None) -> str:
+    """``PARTIAL RUN (interrupted): 5 of 10 deals requested; …`` for an incomplete run file, else ``''``.
+
+    >>> partial_note({"complete": False, "deals": 5, "requested": 10})
+    'PARTIAL RUN (interrupted): 5 of 10 deals requested; figures cover those kept'
+    """
+    meta = meta or {}
+    if meta.get("complete", True):
+        return ""
+    unit = meta.get("unit", "deal")
+    kept, asked = meta.get(f"{unit}s", "?"), meta.get("requested", "?")
+    why = "chunks failed" if meta.get("missing") else "interrupted"
+    count = lambda v: f"{v:,}" if isinstance(v, int) else str(v)  # noqa: E731
+    word = unit_word(meta)
+    return f"PARTIAL RUN ({why}): {count(kept)} of {count(asked)} {word}s requested; figures cover those kept"
+
+
+def _policies_text(meta: dict) -> str:
+    policies = meta.get("policies")
+    if not isinstance(policies, list) or not policies:
+        return ""
+    if meta.get("study") == "strength":
+        return ", ".join(policies) + " (the study sets every seat)"
+    if len(set(policies)) == 1:
+        return f"{policies[0]} at every seat"
+    return ", ".join(f"seat {p} {name}" for p, name in enumerate(policies))
+
+
+def run_header(meta: dict | None, title: str, *, count: int | None = None, unit: str | None = None,
+               width: int = 110) -> list[str]:
+    """Every report's header, the same for every game: the game and what the report is, the seed and
+    the run's size in its own unit, PARTIAL when the run file is incomplete, the options that can
+    change its results (:func:`options_that_apply`), the policies, the search's settings, versions.
+
+    ``count`` is the number of units the rows hold (default: the metadata's count), ``unit`` their word
+    (default: :func:`unit_word`; a whole-game report says ``game`` whatever its metadata).
+
+    >>> meta = {"game": "rami", "options": {"players": 3, "target": 200}, "seed": 7, "deals": 40,
+    ...         "policies": ["heuristic"] * 3, "complete": False, "requested": 100}
+    >>> for line in run_header(meta, "round report"):
+    ...     print(line)
+    Rami (rami): round report | seed 7 | 40 rounds
+    PARTIAL RUN (interrupted): 40 of 100 rounds requested; figures cover those kept
+    options: players=3
+    policies: heuristic at every seat
+    """
+    import textwrap
+
+    meta = meta or {}
+    game = registered_game(meta)
+    name = meta.get("game")
+    what = f"{game.title} ({name})" if game is not None else str(name or "cardlab run (no run metadata)")
+    word = unit or unit_word(meta)
+    if count is None:
+        count = meta.get(f"{meta.get('unit', 'deal')}s")
+    parts = [f"{what}: {title}"]
+    if "seed" in meta:
+        parts.append(f"seed {meta['seed']}")
+    if isinstance(count, int):
+        parts.append(f"{count:,} {word}{'' if count == 1 else 's'}")
+    lines = [" | ".join(parts)]
+    if partial_note(meta):
+        lines.append(partial_note(meta))
+    if isinstance(meta.get("options"), dict):
+        lines += textwrap.wrap(f"options: {options_text(meta)}", width=width, subsequent_indent="  ")
+    if _policies_text(meta):
+        lines.append(f"policies: {_policies_text(meta)}")
+    if meta.get("search_worlds"):
+        lines.append(f"search: {meta['search_worlds']} sampled worlds per decision, "
+                     f"{meta.get('search_rollout', 'heuristic')} rollouts")
+    versions = meta.get("versions")
+    if isinstance(versions, dict) and versions:
+        lines.append("versions: " + ", ".join(f"{key} {value}" for key, value in versions.items()))
+    return lines
+
+
 def score_matrix(df: pd.DataFrame) -> np.ndarray:
     """The ``score_i`` columns as an int64 array (rows, seats)."""
     n = 0

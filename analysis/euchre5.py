@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .common import game_totals, length_summary, mean_table, position_scores, score_matrix, share_table, win_shares
-from .euchre5_strength import format_strength_study, plot_strength_study
+from .common import run_header, run_meta
+from .strength import Figure, Ladder, format_strength_study, plot_strength_study, seat_edge, seat_mean, seat_result
 
 ALONE_NAMES = ("partnered", "alone by choice", "forced alone")
 CALLED_KINDS = ("right bower", "left bower", "trump ace", "other trump", "off-suit ace", "other off-suit",
@@ -126,22 +127,14 @@ def policy_edge(df: pd.DataFrame, meta: dict | None, *, level: float = 0.95) -> 
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _header(title: str, meta: dict | None, count: int, unit: str) -> list[str]:
-    meta = meta or {}
-    lines = [f"{title}: {count:,} {unit}, seed {meta.get('seed', '?')}, policies {','.join(meta.get('policies', []))}"]
-    options = meta.get("options")
-    if options:
-        lines.append("rules: " + ", ".join(f"{k}={v}" for k, v in options.items() if k != "players"))
-    return lines
-
-
 def _fmt(table: pd.DataFrame) -> str:
     return table.round(3).to_string()
 
 
 def format_deal_report(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
     """The report of a run of single hands."""
-    lines = _header("Euchre for five", meta, len(df), "hands")
+    meta = run_meta(df, meta)
+    lines = run_header(meta, "hand report", count=len(df))
     lines += ["", "How trump was made:", _fmt(bidding_summary(df, level=level))]
     lines += ["", "Contract types (maker points per hand with 95% CI; defender points per defender):",
               _fmt(contract_summary(df, level=level))]
@@ -209,9 +202,10 @@ def game_credit(df: pd.DataFrame, tie_rule: str = "shared") -> tuple[pd.DataFram
 
 def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
     """The report of a run of whole games: length, winners by seat and by place after the first dealer."""
-    tie_rule = ((meta or {}).get("options") or {}).get("tie_rule", "shared")
+    meta = run_meta(df, meta)
+    tie_rule = (meta.get("options") or {}).get("tie_rule", "shared")
     totals, credit = game_credit(df, tie_rule)
-    lines = _header("Euchre for five, whole games", meta, len(totals), "games")
+    lines = run_header(meta, "whole-game report", count=len(totals), unit="game")
     lines += ["", "Game length:", _fmt(length_summary(totals["hands"].to_numpy(), level=level))]
     shared = (credit.max(axis=1) < 1).mean()
     lines += ["", f"Winners ({tie_rule} ties; {shared:.1%} of games end with a shared win):",
@@ -303,7 +297,8 @@ def strength_curve(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
 
 def format_trump_study(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
     """The trump-choice study: by trump relative to the upcard, bowers, trumps held, seat, and strength."""
-    lines = _header("Euchre for five, trump-choice study", meta, df["deal"].nunique(), "deals")
+    meta = run_meta(df, meta)
+    lines = run_header(meta, "trump-choice study", count=df["deal"].nunique())
     lines.append(f"{len(df):,} plays: each deal with every seat as maker and every trump suit; "
                  "edge = maker points minus the other seats' mean")
     for by, title in (("relation", "trump relative to the upcard"), ("bowers", "bowers held"),
@@ -400,10 +395,38 @@ def _variants(name: str):
     return report
 
 
+def _of_made(read):
+    """A yes/no figure over the hands where trump was made (NaN elsewhere: left out)."""
+    def figure(df, p):
+        made = df[f"maker_{p}"].to_numpy() >= 0
+        return np.where(made, read(df, p), np.nan)
+    return Figure(figure, share=True)
+
+
+def _maker_points(df, p):
+    maker = df[f"maker_{p}"].to_numpy(np.int64)
+    scores = df[[f"score_{p}_{s}" for s in range(5)]].to_numpy(np.float64)
+    return np.where(maker >= 0, scores[np.arange(len(df)), np.maximum(maker, 0)], np.nan)
+
+
+#: The strength ladder's rows (``sim/euchre5/interface.py``'s hooks): the lone seat's edge (its points minus
+#: the other four seats' mean) and points; each whole table's bidding and the makers' results.
+STRENGTH = Ladder(measures=(seat_edge(), seat_result()), figures={
+    "a seat's points": seat_mean(),
+    "made in round one": Figure(lambda df, p: df[f"round_{p}"].to_numpy() == 1, share=True),
+    "made in round two": Figure(lambda df, p: df[f"round_{p}"].to_numpy() == 2, share=True),
+    "no trump made": Figure(lambda df, p: df[f"maker_{p}"].to_numpy() < 0, share=True),
+    "alone by choice": _of_made(lambda df, p: df[f"alone_{p}"].to_numpy() == 1),
+    "march": _of_made(lambda df, p: df[f"tricks_{p}"].to_numpy() == 5),
+    "euchred": _of_made(lambda df, p: df[f"tricks_{p}"].to_numpy() < 3),
+    "maker's points": Figure(_maker_points),
+})
+
+
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "trumps": (format_trump_study, plot_trump_study),
-    "strength": (format_strength_study, plot_strength_study),  # the strength ladder: analysis.euchre5_strength
+    "strength": (format_strength_study, plot_strength_study),  # every game's ladder report, read through STRENGTH
     "options": (_variants("format_variants"), _variants("plot_variants")),  # the options study of every game
 }

@@ -19,6 +19,8 @@ def load_run(path) -> tuple[pd.DataFrame, dict]:
     ``metadata`` the JSON object the simulator stored in the Arrow schema
     metadata under ``b"cardlab"`` (keys such as "game", "options", "seed",
     "deals", "versions"); it is an empty dict when the file has none. The
+    rows carry the same dict in ``deals.attrs["cardlab"]``, as the frames of
+    ``simulate`` do, so a report given the rows alone knows its run. The
     file's own key-value metadata is read first: the runner writes it last,
     so it says how the run ended (``complete``, ``requested``).
 
@@ -55,7 +57,14 @@ def load_run(path) -> tuple[pd.DataFrame, dict]:
             raise ValueError(
                 f"{path}: the {METADATA_KEY!r} schema metadata must be a JSON object, got {type(meta).__name__}"
             )
-    return table.to_pandas(), meta
+    return _with_meta(table.to_pandas(), meta), meta
+
+
+def _with_meta(df: pd.DataFrame, meta: dict) -> pd.DataFrame:
+    """The rows with their run metadata in ``df.attrs["cardlab"]``, as ``simulate`` returns them."""
+    if meta:
+        df.attrs["cardlab"] = meta
+    return df
 
 
 #: The run metadata of a dataset directory (pyarrow's reader skips names starting with ``_``).
@@ -71,4 +80,4 @@ def _load_dataset(path: Path) -> tuple[pd.DataFrame, dict]:
     files = sorted(path.glob("chunk-*.parquet"))
     if not files:
         raise ValueError(f"{path}: the run has no finished chunk yet")
-    return pd.read_parquet(path), meta
+    return _with_meta(pd.read_parquet(path), meta), meta

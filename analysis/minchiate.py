@@ -1,5 +1,6 @@
-"""Minchiate's reports, by kind of run: single deals, whole games and the strength ladder (the options
-study is every game's: :mod:`cardlab.analysis.variants`).
+"""Minchiate's reports, by kind of run: single deals and whole games (the strength ladder's and the options
+study's reports are every game's: :mod:`cardlab.analysis.strength`, read through :data:`STRENGTH`, and
+:mod:`cardlab.analysis.variants`).
 
 Every table is a DataFrame (``net_resti_distribution``, ``points_by_source``, ``role_edges``,
 ``combination_stats``); the ``format_*`` functions print them and the
@@ -14,7 +15,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .minchiate_strength import format_strength_study, plot_strength_study
+from .common import run_header, run_meta
+from .strength import Ladder, format_strength_study, plot_strength_study, team_result, team_value
 from .stats import mean_ci, proportion_ci
 
 SOURCES = ("draws", "exposed", "declarations", "captures", "card_points", "pile_combos", "beyond42", "last_trick")
@@ -94,10 +96,10 @@ def _fmt(table: pd.DataFrame, digits: int = 3) -> str:
 
 def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     """The report of a run of single deals."""
-    meta = meta or {}
+    meta = run_meta(df, meta)
     dist = net_resti_distribution(df)
-    lines = [f"Minchiate: {len(df)} deals, policies {','.join(meta.get('policies', ['?']))}, seed {meta.get('seed', '?')}",
-             "", "net resti per deal (team 0 - team 1):", _fmt(dist), "",
+    lines = [*run_header(meta, "deal report", count=len(df)), "",
+             "net resti per deal (team 0 - team 1):", _fmt(dist), "",
              "edges (net resti per deal, 95% CI):", _fmt(role_edges(df)), "",
              "mean points per deal by source:", _fmt(points_by_source(df), 2), "",
              "where the dealer's edge comes from (mean points per deal):", _fmt(points_by_role(df), 2), "",
@@ -107,9 +109,10 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
 
 def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     """The report of a run of whole games (``net_resti`` summed over each game's deals)."""
-    meta = meta or {}
-    n = int(df["n_deals"].iloc[0]) if "n_deals" in df else meta.get("options", {}).get("n_deals", "?")
-    lines = [f"Minchiate: {len(df)} games of {n} deals, policies {','.join(meta.get('policies', ['?']))}", "",
+    meta = run_meta(df, meta)
+    n = int(df["n_deals"].iloc[0]) if "n_deals" in df else (meta.get("options") or {}).get("n_deals", "?")
+    title = f"whole-game report ({n} deal{'' if n == 1 else 's'} a game)"
+    lines = [*run_header(meta, title, count=len(df), unit="game"), "",
              "net resti per game (team 0 - team 1):", _fmt(net_resti_distribution(df)), "",
              "edges per game (95% CI; 'dealer' = the game's first dealer):", _fmt(role_edges(df, "first_dealer")), "",
              "mean points per game by source:", _fmt(points_by_source(df), 2)]
@@ -202,6 +205,15 @@ def _plot_variants(df: pd.DataFrame):
     from .variants import plot_variants
 
     return plot_variants(df)
+
+
+#: The strength ladder's rows (``sim/minchiate/interface.py``'s hooks): a partnership changes policy; its net
+#: resti and points difference are team 0 minus team 1, seen from its side; the dealer's team at each whole table.
+STRENGTH = Ladder(side="team", team=True, measures=(team_result("net_resti", "net"), team_result("points", "diff")),
+                  figures={"net resti, team 0 - team 1": team_value("net", of=None),
+                           "dealer's team net resti": team_value("net"),
+                           "dealer's team ahead": team_value("net", wins=True),
+                           "dealer's team points difference": team_value("diff")})
 
 
 REPORTS = {

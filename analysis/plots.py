@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .games import placings, seat_advantage
-from .report import score_shares, summary
+from .report import score_keys, score_shares, summary
 
 _COLOURS = ("tab:red", "tab:blue")  # the role seat, the others
 
@@ -67,7 +67,7 @@ def _draw_shares(ax: Axes, shares: pd.DataFrame, stats: pd.DataFrame, contract) 
 
 
 def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, level: float = 0.95,
-                         by: str = "contract", role: str = "declarer") -> Axes:
+                         by: str | None = None, role: str | None = None) -> Axes:
     """Plot one contract's score distribution on ``ax`` (declarer vs others bars) and return the Axes.
 
     x is the score, y the share of the role's seat scores with that score
@@ -78,9 +78,10 @@ def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-barbu"] * 2, "declarer": [0, 2],
     ...                    "score_0": [0, -20], "score_1": [-20, 0], "score_2": [0, 0]})
-    >>> plot_contract_scores(df, "no-barbu").get_title()
+    >>> plot_contract_scores(df, "no-barbu", by="contract", role="declarer").get_title()
     'no-barbu'
     """
+    by, role = score_keys(df, by, role)
     if by not in getattr(df, "columns", ()):
         raise ValueError(f"missing column {by!r}: expected the simulator's DataFrame, one row per deal")
     subset = df[df[by] == contract]
@@ -95,7 +96,7 @@ def plot_contract_scores(df: pd.DataFrame, contract, *, ax: Axes | None = None, 
 
 
 def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95,
-                             by: str = "contract", role: str = "declarer") -> Figure:
+                             by: str | None = None, role: str | None = None) -> Figure:
     """Plot one panel per contract (in ``summary`` order) with the score distributions of declarer and others.
 
     Each panel is drawn like ``plot_contract_scores``: side-by-side bars of
@@ -107,9 +108,10 @@ def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, lev
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-barbu", "no-queens"], "declarer": [0, 2],
     ...                    "score_0": [0, -12], "score_1": [-20, 0], "score_2": [0, -12]})
-    >>> [ax.get_title() for ax in plot_score_distributions(df).axes]
+    >>> [ax.get_title() for ax in plot_score_distributions(df, by="contract", role="declarer").axes]
     ['no-barbu', 'no-queens']
     """
+    by, role = score_keys(df, by, role)
     stats = summary(df, by=by, role=role, level=level)
     shares = score_shares(df, by=by, role=role)
     contracts = list(stats.index.get_level_values(by).unique())

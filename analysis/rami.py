@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .stats import mean_ci, proportion_ci
-from .rami_strength import format_strength, plot_strength
+from .common import run_header, run_meta
+from .strength import Ladder, format_strength_study, plot_strength_study
 from .variants import format_variants, plot_variants
 
 _EXPECTED = "expected a Rami run: deal or round rows with dealer, turns, blocked, rami_sec, won_i, opened_i, score_i"
@@ -79,10 +80,15 @@ def round_rates(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
 
 def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     """Text report of a run of single rounds."""
+    lines = run_header(run_meta(df, meta), f"round report, {_players(df)} players (95% intervals)", count=len(df))
+    return "\n".join(lines + [""] + _round_lines(df))
+
+
+def _round_lines(df: pd.DataFrame) -> list[str]:
     n = _players(df)
     pos = by_position(df)
     rates = round_rates(df)
-    lines = [f"Rami, {n} players, {len(df)} rounds (95% intervals)", "", "by position from the dealer:"]
+    lines = ["by position from the dealer:"]
     for r in pos.itertuples():
         lines.append(f"  {r.position} {r.role:<12} score {r.mean_score:7.2f} [{r.low:.2f}, {r.high:.2f}]  "
                      f"wins {100 * r.win_rate:5.1f}% [{100 * r.win_low:.1f}, {100 * r.win_high:.1f}]")
@@ -99,7 +105,7 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     q = np.percentile(score, [50, 90, 99])
     lines.append(f"round scores of all seats: mean {score.mean():.2f}, median {q[0]:.0f}, 90% {q[1]:.0f}, "
                  f"99% {q[2]:.0f}, max {score.max()}")
-    return "\n".join(lines)
+    return lines
 
 
 def plot_deal_report(df: pd.DataFrame, *, fig=None):
@@ -150,13 +156,14 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     n = _players(df)
     s = game_summary(df)
     mean, low, high = s["rounds_mean"]
-    lines = [f"Rami, {n} players, {s['games']} whole games (target {100 * (n - 1)}; 95% intervals)",
+    lines = [*run_header(run_meta(df, meta), f"whole-game report, {n} players (target {100 * (n - 1)}; 95% intervals)",
+                         count=s["games"], unit="game"),
              f"rounds per game: {mean:.2f} [{low:.2f}, {high:.2f}], median {np.median(s['rounds']):.0f}, "
              f"max {s['rounds'].max()}", "game wins by position from the first dealer (1 plays first):"]
     for r in s["wins"].itertuples():
         lines.append(f"  {r.position}: {100 * r.win_rate:5.1f}% [{100 * r.low:.1f}, {100 * r.high:.1f}]")
     lines.append("")
-    lines.append(format_deal_report(df.rename(columns={"round": "round_index"})).split("\n", 1)[1].strip("\n"))
+    lines += _round_lines(df)
     return "\n".join(lines)
 
 
@@ -211,10 +218,11 @@ def variant_table(df: pd.DataFrame, meta: dict | None = None, *, level: float = 
 
 
 def format_study(df: pd.DataFrame, meta: dict | None = None) -> str:
+    meta = run_meta(df, meta)
     t = variant_table(df, meta)
-    kind = (meta or {}).get("study", "study")
-    lines = [f"Rami {kind} study, {len(df)} rounds played under every variant (paired; 95% intervals of the "
-             f"differences from {t['variant'].iloc[0]})",
+    kind = meta.get("study", "study")
+    lines = [*run_header(meta, f"{kind} study (every round played under every variant)", count=len(df)),
+             f"paired: 95% intervals of the differences from {t['variant'].iloc[0]}",
              f"{'variant':<18}{'turns':>7}{'Δturns':>17}{'rami sec':>10}{'blocked':>9}{'never op.':>10}"
              f"{'mean score':>11}{'first pl.':>10}{'Δfirst pl.':>20}"]
     for r in t.itertuples():
@@ -243,10 +251,15 @@ def plot_study(df: pd.DataFrame, *, fig=None):
     return fig
 
 
+#: The strength ladder's rows (``sim/rami/interface.py``'s hooks): the lone seat's round score, a penalty, so a
+#: policy's gain is the points it saves; the whole tables' figures are every column they wrote.
+STRENGTH = Ladder(lower_is_better=True)
+
+
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
     "threshold": (format_study, plot_study),
     "options": (format_variants, plot_variants),  # the options study of every game: analysis.variants
-    "strength": (format_strength, plot_strength),  # the strength ladder: analysis.rami_strength
+    "strength": (format_strength_study, plot_strength_study),  # every game's ladder report, read through STRENGTH
 }

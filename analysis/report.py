@@ -3,8 +3,12 @@
 Input: a DataFrame with columns ``deal``, a grouping key ``by`` (Barbu: ``contract``), a role
 seat ``role`` (seat 0..n-1 that has the role in the deal; Barbu: ``declarer``, Euchre: ``maker``)
 and ``score_0`` … ``score_{n-1}`` (each seat's points for the deal); any other column is ignored.
-Every seat of every deal is either the role seat or one of the n-1 *others*. The defaults
-(``by="contract"``, ``role="declarer"``) are Barbu's.
+Every seat of every deal is either the role seat or one of the n-1 *others*. There are no default
+columns: ``by`` and ``role`` are given, or read from the run's game (``analysis.<game>.SCORES``,
+the game named by the metadata in ``df.attrs``, as ``simulate`` and ``load_run`` return it).
+
+:func:`format_report` and :func:`plot_report` are every run's entry points: they pick the report
+of the run's game and kind (deals, whole games or a study) through the registry.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .common import registered_game, run_header, run_meta
 from .stats import normal_quantile, paired_comparison
 
 ROLES = ("declarer", "others")  # the role names with the default ``role="declarer"``
@@ -92,14 +97,41 @@ def _contract_categorical(col: pd.Series) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=uniques)
 
 
+def score_keys(df, by: str | None = None, role: str | None = None, meta: dict | None = None) -> tuple[str, str]:
+    """``(by, role)``: as given, else the run's game's ``SCORES`` (``analysis.<game>``); a ValueError when
+    neither names them (the report has no default columns).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0]})
+    >>> df.attrs["cardlab"] = {"game": "barbu"}
+    >>> score_keys(df), score_keys(df, "trump", "maker")
+    (('contract', 'declarer'), ('trump', 'maker'))
+    """
+    if by is not None and role is not None:
+        return by, role
+    game = registered_game(run_meta(df, meta))
+    declared = {}
+    if game is not None:
+        from cardlab.sim.games import reports
+
+        declared = getattr(reports(game.name), "SCORES", {})
+    by, role = by or declared.get("by"), role or declared.get("role")
+    if by is None or role is None:
+        what = f"a {game.name} run declares none" if game is not None else "the run names no game that declares them"
+        raise ValueError(f"by, role: give the grouping column and the role seat's column (e.g. by='contract', "
+                         f"role='declarer'); {what}")
+    return by, role
+
+
 def roles(role: str = "declarer") -> tuple[str, str]:
     """The two role names of a report: the role seat's and ``"others"``."""
     return (role, "others")
 
 
-def _validate(df: pd.DataFrame, by: str = "contract", role: str = "declarer") -> _Deals:
+def _validate(df: pd.DataFrame, by: str | None = None, role: str | None = None) -> _Deals:
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame with one row per deal, got {type(df).__name__}")
+    by, role = score_keys(df, by, role)
     for name in ("deal", by, role):
         if name not in df.columns:
             raise ValueError(f"missing column {name!r}: {_expected(by, role)}")
@@ -203,7 +235,7 @@ def _seat_summary_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, 
     return counts, spread.set_index(["contract", "role"]), n_seats, int(weight[own].sum())
 
 
-def seat_scores(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
+def seat_scores(df: pd.DataFrame, *, by: str | None = None, role: str | None = None) -> pd.DataFrame:
     """Return the scores in long form, one row per (deal, seat), with each seat's role.
 
     Columns are ``deal``, ``contract`` (categorical, in order of first
@@ -211,12 +243,12 @@ def seat_scores(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer
     "declarer" for the seat in the ``declarer`` column, "others" for every
     other seat), ``seat`` and ``score``; rows follow the input's deal order,
     then seat order. Extra input columns are ignored. ``by`` names the grouping
-    column and ``role`` the role seat's column (Barbu's by default).
+    column and ``role`` the role seat's column (default: the run's game's, see :func:`score_keys`).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0], "contract": ["no-tricks"], "declarer": [1],
     ...                    "score_0": [-4], "score_1": [-10], "score_2": [-12]})
-    >>> seat_scores(df)[["seat", "role", "score"]].values.tolist()
+    >>> seat_scores(df, by="contract", role="declarer")[["seat", "role", "score"]].values.tolist()
     [[0, 'others', -4], [1, 'declarer', -10], [2, 'others', -12]]
     """
     return _long_form(_validate(df, by, role))
@@ -270,7 +302,7 @@ def _moments(counts: pd.DataFrame) -> pd.DataFrame:
     return table.set_index([by, "role"]).sort_index()
 
 
-def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", level: float = 0.95) -> pd.DataFrame:
+def summary(df: pd.DataFrame, *, by: str | None = None, role: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Return score statistics per (contract, role): deals, mean, std, a confidence interval, quantiles, min, max.
 
     The index is (contract, role) with contracts in order of first appearance
@@ -285,12 +317,14 @@ def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", l
     of the others' scores in that deal (same mean, honest spread), and for the
     declarer from the declarer's score; intervals are NaN with fewer than two deals.
     Scores are counted, not expanded, so ten million deals fit in little memory.
-    ``by`` and ``role`` name the grouping and role-seat columns (index ``(by, "role")``).
+    ``by`` and ``role`` name the grouping and role-seat columns (index ``(by, "role")``; default: the
+    run's game's, see :func:`score_keys`).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-tricks"] * 2, "declarer": [0, 1],
     ...                    "score_0": [-4, -2], "score_1": [-10, -8], "score_2": [-12, -16]})
-    >>> summary(df).loc[("no-tricks", "others"), ["deals", "mean", "min", "max"]].tolist()
+    >>> table = summary(df, by="contract", role="declarer")
+    >>> table.loc[("no-tricks", "others"), ["deals", "mean", "min", "max"]].tolist()
     [2.0, -10.0, -16.0, -2.0]
     """
     z = normal_quantile(level)
@@ -298,6 +332,7 @@ def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", l
         counts, spread, _, _ = _seat_summary_tables(df)
     else:
         deals = _validate(df, by, role)
+        by = deals.by
         counts, spread = _score_counts(deals), _per_deal_spread(deals)
     moments = _moments(counts)
     independent = spread.reindex(moments.index)
@@ -307,7 +342,7 @@ def summary(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", l
     return table[list(SUMMARY_COLUMNS)]
 
 
-def score_shares(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer") -> pd.DataFrame:
+def score_shares(df: pd.DataFrame, *, by: str | None = None, role: str | None = None) -> pd.DataFrame:
     """Return how often each score occurs: columns contract, role, score, share.
 
     ``share`` is the fraction of the role's seat observations in that contract
@@ -318,66 +353,21 @@ def score_shares(df: pd.DataFrame, *, by: str = "contract", role: str = "declare
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-queens"] * 2, "declarer": [0, 0],
     ...                    "score_0": [-6, 0], "score_1": [0, -12], "score_2": [-12, -6]})
-    >>> score_shares(df).query("role == 'others'")[["score", "share"]].values.tolist()
+    >>> score_shares(df, by="contract", role="declarer").query("role == 'others'")[["score", "share"]].values.tolist()
     [[-12.0, 0.5], [-6.0, 0.25], [0.0, 0.25]]
     """
-    counts = _seat_summary_tables(df)[0] if is_seat_summary(df) else _score_counts(_validate(df, by, role))
+    if is_seat_summary(df):
+        by, counts = "contract", _seat_summary_tables(df)[0]
+    else:
+        by, role = score_keys(df, by, role)
+        counts = _score_counts(_validate(df, by, role))
     counts = counts.sort_values([by, "role", "score"], kind="stable")
     totals = counts.groupby([by, "role"], observed=True)["count"].transform("sum")
     shares = counts.assign(share=counts["count"] / totals)
     return shares[[by, "role", "score", "share"]].reset_index(drop=True)
 
 
-def options_that_apply(meta: dict | None) -> dict:
-    """The run's options that apply to it, for report headers.
-
-    A game's report module (``cardlab.analysis.<game>``) may define ``options_that_apply(meta)``
-    (Barbu leaves out the whole-game options of a run of single deals, the Domino options when no
-    Domino is dealt …); without one every option in ``meta["options"]`` is listed.
-
-    >>> options_that_apply({"game": "none", "options": {"players": 4}})
-    {'players': 4}
-    """
-    options = (meta or {}).get("options")
-    if not isinstance(options, dict):
-        return {}
-    import importlib
-
-    try:
-        module = importlib.import_module(f"cardlab.analysis.{meta.get('game')}")
-    except ImportError:
-        return dict(options)
-    select = getattr(module, "options_that_apply", None)
-    return dict(options) if select is None else select(meta)
-
-
-def options_text(meta: dict | None) -> str:
-    """``players=4, deck=52, …``: the options that apply, as a header shows them (``-`` for none)."""
-    options = options_that_apply(meta)
-    return ", ".join(f"{key}={value}" for key, value in options.items()) or "-"
-
-
-def _header(meta: dict | None) -> str:
-    if meta is None or meta == {}:
-        return "cardlab report (no run metadata)"
-    if not isinstance(meta, dict):
-        raise TypeError(f"meta must be a dict (as returned by load_run) or None, got {type(meta).__name__}")
-    deals = meta.get("deals", "?")
-    if isinstance(deals, int):
-        deals = f"{deals:,}"
-    parts = [f"game: {meta.get('game', '?')}", f"seed: {meta.get('seed', '?')}", f"deals: {deals}"]
-    line = "cardlab report | " + " | ".join(parts)
-    line += "\n" + "\n".join(textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  "))
-    policies = meta.get("policies")
-    if isinstance(policies, list) and policies:
-        line += "\npolicies: " + ", ".join(f"seat {p} {name}" for p, name in enumerate(policies))
-    versions = meta.get("versions")
-    if isinstance(versions, dict) and versions:
-        line += "\nversions: " + ", ".join(f"{key} {value}" for key, value in versions.items())
-    return line
-
-
-def role_edge(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer", level: float = 0.95) -> pd.DataFrame:
+def role_edge(df: pd.DataFrame, *, by: str | None = None, role: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Return per group the role seat's edge: its score minus the mean score of the others, per deal.
 
     The balance figure of a contract: ``edge`` is the mean over the group's deals of (role seat's
@@ -392,10 +382,11 @@ def role_edge(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer",
     >>> df = pd.DataFrame({"deal": [0, 1, 2], "contract": ["no-queens", "no-queens", "trumps"],
     ...                    "declarer": [0, 1, 0], "score_0": [-6, 0, 20], "score_1": [0, -12, 10],
     ...                    "score_2": [-6, 0, 0]})
-    >>> role_edge(df)[["deals", "edge"]].values.tolist()
+    >>> role_edge(df, by="contract", role="declarer")[["deals", "edge"]].values.tolist()
     [[1.0, 15.0], [2.0, -7.5]]
     """
     if is_seat_summary(df):  # the declarer's rows pair its score with the others' total in the same deal
+        by, role = "contract", "declarer"
         own_rows = df["seat"].to_numpy() == df["declarer"].to_numpy()
         n_seats = int(df["seat"].max()) + 1
         contract = _contract_categorical(df["contract"])[own_rows]
@@ -403,6 +394,7 @@ def role_edge(df: pd.DataFrame, *, by: str = "contract", role: str = "declarer",
         others = df["score_others"].to_numpy(float)[own_rows] / (n_seats - 1)
         weights = df["count"].to_numpy(float)[own_rows]
     else:
+        by, role = score_keys(df, by, role)
         deals = _validate(df, by, role)
         n_deals, n_seats = deals.scores.shape
         own = deals.scores[np.arange(n_deals), deals.declarer].astype(float)
@@ -457,41 +449,43 @@ def _share_table(block: pd.DataFrame, max_columns: int) -> tuple[str, str]:
     return wide.to_string(), f"scores {low}..{high}{note}"
 
 
-def format_report(
-    df: pd.DataFrame, meta: dict | None = None, *, by: str = "contract", role: str = "declarer",
+def format_score_report(
+    df: pd.DataFrame, meta: dict | None = None, *, by: str | None = None, role: str | None = None,
     level: float = 0.95, max_score_columns: int = 16
 ) -> str:
     """Return a plain-text report: run header, the role seat's edge, the ``summary`` table and score distributions.
 
-    The report leads with the balance figure, ``role_edge``: per contract (``by``) the declarer's
-    (``role``'s) score minus the others' mean, ranked, in points per deal with its paired interval.
-    The header comes from ``meta`` (as returned by ``load_run``: game, the
-    options that apply to the run (``options_that_apply``), seed, deals,
-    policies and versions if present). The summary is rounded to
-    3 decimals. The distributions show, for each contract, one row per role
+    The report leads with the balance figure, ``role_edge``: per group (``by``, Barbu's contract) the
+    role seat's (Barbu's declarer's) score minus the others' mean, ranked, in points per deal with its
+    paired interval. ``by`` and ``role`` default to the run's game's (:func:`score_keys`). The header is
+    every report's (``common.run_header``, from ``meta`` or ``df.attrs``). The summary is rounded to
+    3 decimals. The distributions show, for each group, one row per role
     and one column per score with the percentage of that role's seat scores;
-    a contract with more than ``max_score_columns`` distinct scores is shown in
+    a group with more than ``max_score_columns`` distinct scores is shown in
     at most 12 equal-width score bins starting at its lowest score (e.g.
     "-50..-46"; the table's title says so), so that wide ranges stay readable.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-barbu"] * 2, "declarer": [0, 2],
     ...                    "score_0": [0, -20], "score_1": [-20, 0], "score_2": [0, 0]})
-    >>> text = format_report(df, {"game": "barbu", "options": {"players": 3}, "seed": 7, "deals": 2})
+    >>> text = format_score_report(df, {"game": "barbu", "options": {"players": 3}, "seed": 7, "deals": 2})
     >>> text.splitlines()[:2]
-    ['cardlab report | game: barbu | seed: 7 | deals: 2', 'options: players=3']
+    ['Barbu (barbu): deal report | seed 7 | 2 deals', 'options: players=3']
     """
     if max_score_columns < 1:
         raise ValueError(f"max_score_columns must be at least 1, got {max_score_columns}")
-    header = _header(meta)
-    table = summary(df, by=by, role=role, level=level)
-    shares = score_shares(df, by=by, role=role)
+    meta = run_meta(df, meta)
     if is_seat_summary(df):
+        by, role = "contract", "declarer"
         _, _, n_seats, n_deals = _seat_summary_tables(df)
     else:
+        by, role = score_keys(df, by, role, meta)
+        _validate(df, by, role)
         n_seats, n_deals = len(_score_columns(df)), len(df)
+    table = summary(df, by=by, role=role, level=level)
+    shares = score_shares(df, by=by, role=role)
     lines = [
-        header,
+        *run_header(meta, "deal report", count=meta.get("games") if meta.get("unit") == "game" else n_deals),
         f"data: {n_deals:,} deals, {n_seats} seats; {level:.0%} confidence intervals of the mean "
         f"(others: from per-deal means of the seats other than the {role})",
         "",
@@ -506,3 +500,52 @@ def format_report(
         text, note = _share_table(block, max_score_columns)
         lines += ["", f"{contract} ({note})", text]
     return "\n".join(lines) + "\n"
+
+
+def _report_of(df, meta: dict | None, which: int):
+    """The run's game's report (``REPORTS[kind][which]``, through the registry) and the run's metadata."""
+    meta = run_meta(df, meta)
+    if registered_game(meta) is None:
+        return None, meta
+    from cardlab.sim.games import report_for
+
+    return report_for(meta)[which], meta
+
+
+def format_report(df: pd.DataFrame, meta: dict | None = None, **keywords) -> str:
+    """The text report that fits the run, for every game: its game's (``meta["game"]``, from ``meta`` or
+    ``df.attrs``) report of its kind (single deals, whole games, or the study it is), through the registry.
+
+    Keywords go to that report (``level`` …). Rows that name no registered game get the shared score
+    report (:func:`format_score_report`), which then needs ``by`` and ``role``.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0, 1], "trump": ["♠", "♥"], "maker": [0, 1],
+    ...                    "score_0": [2, -1], "score_1": [-1, 2], "score_2": [-1, -1]})
+    >>> format_report(df, by="trump", role="maker").splitlines()[0]
+    'cardlab run (no run metadata): deal report | 2 deals'
+    """
+    text, meta = _report_of(df, meta, 0)
+    if text is None:
+        return format_score_report(df, meta, **keywords)
+    return text(df, meta, **keywords)
+
+
+def plot_report(df: pd.DataFrame, meta: dict | None = None):
+    """The figure of the run's report (see :func:`format_report`), titled with the run (``plots.add_run_title``).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"deal": [0, 1], "contract": ["no-barbu"] * 2, "declarer": [0, 2],
+    ...                    "score_0": [0, -20], "score_1": [-20, 0], "score_2": [0, 0]})
+    >>> plot_report(df, {"game": "barbu", "deals": 2, "seed": 1}).get_suptitle()
+    'Barbu · 2 deals · seed 1'
+    """
+    from .plots import add_run_title
+
+    figure, meta = _report_of(df, meta, 1)
+    if figure is None:
+        raise ValueError("meta: the run names no registered game, so it has no figure; pass meta from load_run")
+    if meta and not df.attrs.get("cardlab"):
+        df = df.copy(deep=False)
+        df.attrs["cardlab"] = meta
+    return add_run_title(figure(df), meta, df)

@@ -1,421 +1,452 @@
-"""The strength ladder's report: how much each card policy gains against the others, per contract.
+"""The strength ladder's report, the same for every game: what each card policy gains against the others.
 
-Input: a strength study (``cardlab study barbu strength``), one row per deal: ``deal``,
-``contract``, ``declarer``, ``lone`` (the seat that changes policy), ``score_<policy>_<seat>``
-(every seat playing that policy) and ``lone_<X>_in_<Y>`` (the lone seat's score when it plays X
-and the others Y), for the policies random, heuristic and search.
+Input: a strength study (``cardlab study <game> strength``; :mod:`cardlab.sim.ladder`), one row per
+deal. Every deal is played at nine tables: the three whole tables (every seat random, heuristic or
+search) and the six where one side (a seat, or a partnership) plays X and the others Y. The game's
+``ladder_head`` names the changed side (``lone``, or Minchiate's ``team``) and its
+``ladder_columns`` say what each table adds: ``<name>_<X>`` or ``<name>_<X>_<seat>`` for a whole
+table, ``<name>_<X>_in_<Y>`` (or ``_vs_``) for a mixed one.
 
-* :func:`strength_gains`: the gain of X against Y, the lone seat's score minus its score at the
-  whole-Y table on the same deal, with a normal confidence interval (one gain per deal).
-* :func:`strength_distributions`: each contract's score distribution under each policy (every
-  seat playing it): a seat's mean, spread, share of zero scores and quantiles, the declarer's
-  mean with its interval.
+What is particular to a game is data, a :class:`Ladder` in its report module
+(``cardlab.analysis.<game>.STRENGTH``): which head column is the side, how the side's results
+(:class:`Measure`) are read at a table, whether lower is better (Rami's penalties), a grouping
+column (Barbu's ``contract``), the seat the side's place is counted from, and the whole tables'
+figures (default: every column the whole tables wrote).
 
-Which conclusions of the other studies change with the strength of play: input a policy
-comparison (``cardlab study barbu contracts|trumps --compare-policies heuristic,search``): the
-contract-value or trump-choice study played on the same deals once per policy, one row per deal,
-``deal``, ``declarer`` and the study's columns prefixed ``<policy>_``.
+* :func:`strength_gains`: the gain of X against Y: the changed side's result at the mixed table
+  minus its result at the whole-Y table, on the same deal (paired), with a normal interval.
+* :func:`gains_by_place`: one pair's gain by the changed side's place from the dealer (declarer).
+* :func:`table_figures`: each whole table's figures and their paired shift from the heuristic table.
 
-* :func:`policy_conclusions`: each conclusion of the study under both policies with CIs, the
-  paired shift (second policy minus first, one difference per deal) and flags computed from the
-  data: ``sign_change`` (the estimates have opposite signs and one interval excludes 0),
-  ``ci_shift`` (the shift's interval excludes 0), ``rank_change`` (the contract's order against
-  another contract, clear under one policy, is reversed under the other).
+>>> df = example_study()
+>>> float(strength_gains(df, ladder=EXAMPLE).loc[("search", "heuristic"), "points"])
+3.0
 """
-
 from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
-from .games import _require
-from .stats import mean_ci, proportion_ci
-from .studies import _rounded, _study_header
+from .common import registered_game, run_header, run_meta, unit_word
+from .stats import mean_ci
 
 LADDER = ("random", "heuristic", "search")
-_EXPECTED = ("expected a strength study, one row per deal: deal, contract, declarer, lone, score_<policy>_<seat> "
-             "and lone_<X>_in_<Y> for the policies random, heuristic and search")
+PAIRS = tuple((x, y) for x in LADDER for y in LADDER if x != y)
+KEY_PAIRS = (("search", "heuristic"), ("heuristic", "random"), ("search", "random"))  # the plot's headline pairs
+_COLOURS = {"random": "tab:grey", "heuristic": "tab:blue", "search": "tab:red"}
+_POLICY = "|".join(LADDER)
+_PAIR_COLUMN = re.compile(rf"(.+)_({_POLICY})_(?:in|vs)_({_POLICY})")
+_TABLE_COLUMN = re.compile(rf"(.+)_({_POLICY})(?:_(\d+))?")
 
 
-def example_study() -> pd.DataFrame:
-    """A two-deal No Queens strength study small enough to read (used by the examples below).
-
-    The changed seat loses 6 points as a random player and 0 as a heuristic or search player;
-    every whole table scores -3 at every seat.
-    """
-    rows = []
-    for deal in (0, 1):
-        row = {"deal": deal, "contract": "no-queens", "declarer": deal, "lone": 1}
-        for p in LADDER:
-            row.update({f"score_{p}_{s}": -3 for s in range(4)})
-        row.update({f"lone_{x}_in_{y}": (-6 if x == "random" else 0) for x in LADDER for y in LADDER if x != y})
-        rows.append(row)
-    return pd.DataFrame(rows)
+# ---------------------------------------------------------------- what a game declares
 
 
-def _seats(df: pd.DataFrame) -> int:
-    n = 0
-    while f"score_search_{n}" in df.columns:
-        n += 1
-    if n == 0:
-        raise ValueError(f"missing column 'score_search_0': {_EXPECTED}")
-    return n
+class Measure(NamedTuple):
+    """One result of the changed side: ``read(df, x, y, side)`` gives it per deal at the table where the
+    side plays ``x`` and the others ``y`` (``y=None``: the whole-``x`` table); ``side`` is the head column."""
+
+    name: str
+    read: Callable
 
 
-def _contracts(df: pd.DataFrame) -> list:
-    contract = df["contract"]
-    order = list(contract.cat.categories) if hasattr(contract, "cat") else sorted(contract.unique())
-    present = set(contract.astype(str))
-    return [c for c in order if c in present]
+class Figure(NamedTuple):
+    """A whole table's figure: ``read(df, policy)`` per deal (a ``(deals, k)`` array is averaged per deal;
+    NaN leaves a deal out); ``share``: a yes/no figure, shown in %."""
+
+    read: Callable
+    share: bool = False
 
 
-def strength_gains(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
-    """Return the points a seat gains per deal by playing ``policy`` instead of ``against`` at a table of ``against``.
+class Ladder(NamedTuple):
+    """How a game's ladder rows read (see the module docstring)."""
 
-    Index (``contract``, ``policy``, ``against``); columns ``deals``, ``gain``, ``ci_low``, ``ci_high``.
+    side: str = "lone"  # the head column naming the side that changes policy
+    team: bool = False  # the side is a partnership (team 0 or 1), its results team 0 minus team 1
+    measures: tuple = ()  # Measures; default: the lone seat's points (seat_result())
+    lower_is_better: bool = False  # the gain is then the result saved (Rami: penalty points)
+    by: str | None = None  # a head column to break every table down by (Barbu: contract)
+    place: str | None = "dealer"  # the seat (head column) the changed side's place is counted from
+    figures: dict | None = None  # name -> Figure; None: every whole-table column (seat columns as name_*)
 
-    >>> gains = strength_gains(example_study())
-    >>> [float(gains.loc[("no-queens", x, y), "gain"]) for x, y in (("search", "heuristic"), ("random", "search"))]
+    def all_measures(self) -> tuple:
+        return self.measures or (seat_result(),)
+
+
+def _seat_columns(df: pd.DataFrame, stem: str, policy: str) -> list[str]:
+    names, s = [], 0
+    while f"{stem}_{policy}_{s}" in df.columns:
+        names.append(f"{stem}_{policy}_{s}")
+        s += 1
+    if not names:
+        raise ValueError(f"missing column '{stem}_{policy}_0': {_EXPECTED}")
+    return names
+
+
+def _column(df: pd.DataFrame, name: str) -> np.ndarray:
+    if name not in df.columns:
+        raise ValueError(f"missing column {name!r}: {_EXPECTED}")
+    return df[name].to_numpy(np.float64)
+
+
+def _pair(df: pd.DataFrame, stem: str, x: str, y: str) -> np.ndarray:
+    """``<stem>_<X>_in_<Y>`` (or ``_vs_``)."""
+    for word in ("in", "vs"):
+        if f"{stem}_{x}_{word}_{y}" in df.columns:
+            return df[f"{stem}_{x}_{word}_{y}"].to_numpy(np.float64)
+    raise ValueError(f"missing column '{stem}_{x}_in_{y}': {_EXPECTED}")
+
+
+def _own(df: pd.DataFrame, stem: str, policy: str, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(the seat's value, every seat's values)`` at the whole ``policy`` table."""
+    scores = df[_seat_columns(df, stem, policy)].to_numpy(np.float64)
+    return scores[np.arange(len(df)), seat], scores
+
+
+def seat_result(name: str = "points", *, pair: str = "lone", table: str = "score") -> Measure:
+    """The lone seat's result: ``<pair>_<X>_in_<Y>`` at a mixed table, its ``<table>_<Y>_<seat>`` at a whole one."""
+    def read(df, x, y, side):
+        if y is None:
+            return _own(df, table, x, df[side].to_numpy(np.int64))[0]
+        return _pair(df, pair, x, y)
+    return Measure(name, read)
+
+
+def seat_edge(name: str = "edge", *, pair: str = "lone", others: str = "others", table: str = "score") -> Measure:
+    """The lone seat's result minus the other seats' mean (``<others>_<X>_in_<Y>`` is their sum)."""
+    def read(df, x, y, side):
+        n = len(_seat_columns(df, table, "heuristic"))
+        if y is None:
+            own, scores = _own(df, table, x, df[side].to_numpy(np.int64))
+            return own - (scores.sum(axis=1) - own) / (n - 1)
+        return _pair(df, pair, x, y) - _pair(df, others, x, y) / (n - 1)
+    return Measure(name, read)
+
+
+def _team_sign(team: np.ndarray) -> np.ndarray:
+    return np.where(team % 2 == 0, 1.0, -1.0)
+
+
+def team_result(name: str, column: str) -> Measure:
+    """A partnership's result from a team-0-minus-team-1 column: ``<column>_<X>`` or ``<column>_<X>_vs_<Y>``,
+    seen from the changed team's side."""
+    def read(df, x, y, side):
+        values = _column(df, f"{column}_{x}") if y is None else _pair(df, column, x, y)
+        return values * _team_sign(df[side].to_numpy(np.int64))
+    return Measure(name, read)
+
+
+def seat_mean(table: str = "score") -> Figure:
+    """A seat's mean ``<table>_<policy>_<seat>`` over the seats."""
+    return Figure(lambda df, p: df[_seat_columns(df, table, p)].to_numpy(np.float64))
+
+
+def role_value(role: str, table: str = "score") -> Figure:
+    """The ``<table>`` value of the seat named by the head column ``role`` (Barbu: the declarer's score)."""
+    return Figure(lambda df, p: _own(df, table, p, df[role].to_numpy(np.int64))[0])
+
+
+def team_value(column: str, of: str | None = "dealer", *, wins: bool = False) -> Figure:
+    """A team-0-minus-team-1 column seen from the team of seat ``of`` (None: team 0; ``wins``: the share of
+    deals that team is ahead)."""
+    def read(df, p):
+        value = _column(df, f"{column}_{p}")
+        if of is not None:
+            value = value * _team_sign(df[of].to_numpy(np.int64))
+        return value > 0 if wins else value
+    return Figure(read, share=wins)
+
+
+# ---------------------------------------------------------------- the report's tables
+
+_EXPECTED = ("expected a strength study (cardlab study <game> strength), one row per deal: the game's head columns, "
+             "each whole table's <name>_<policy>[_<seat>] and each pair's <name>_<X>_in_<Y> for random, heuristic "
+             "and search")
+
+
+def ladder_of(meta: dict | None) -> Ladder:
+    """The run's game's :class:`Ladder` (``cardlab.analysis.<game>.STRENGTH``), or the default one."""
+    game = registered_game(meta)
+    if game is None:
+        return Ladder()
+    from cardlab.sim.games import reports
+
+    return getattr(reports(game.name), "STRENGTH", Ladder())
+
+
+def _resolve(df, meta, ladder) -> tuple[dict, Ladder]:
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    meta = run_meta(df, meta)
+    ladder = ladder or ladder_of(meta)
+    for name in ("deal", ladder.side) + ((ladder.by,) if ladder.by else ()):
+        if name not in df.columns:
+            raise ValueError(f"missing column {name!r}: {_EXPECTED}")
+    if len(df) == 0:
+        raise ValueError("the DataFrame has no rows: there are no deals to analyse")
+    return meta, ladder
+
+
+def _groups(df: pd.DataFrame, by: str | None) -> list:
+    """``[(key, row mask)]``: one group per value of ``by`` (categorical order, else first seen), or all rows."""
+    if by is None:
+        return [(None, np.ones(len(df), bool))]
+    col = df[by]
+    order = list(col.cat.categories) if hasattr(col, "cat") else list(dict.fromkeys(col))
+    values = col.astype(str).to_numpy()
+    return [(key, values == str(key)) for key in order if (values == str(key)).any()]
+
+
+def _with_group(rows: dict, names: list[str], by: str | None) -> pd.DataFrame:
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index = pd.MultiIndex.from_tuples(table.index, names=[by] + names) if by else (
+        pd.MultiIndex.from_tuples(table.index, names=names) if len(names) > 1 else pd.Index(table.index, name=names[0]))
+    return table
+
+
+def _gain(df, ladder: Ladder, measure: Measure, x: str, y: str) -> np.ndarray:
+    mixed, base = measure.read(df, x, y, ladder.side), measure.read(df, y, None, ladder.side)
+    return base - mixed if ladder.lower_is_better else mixed - base
+
+
+def strength_gains(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder | None = None,
+                   level: float = 0.95) -> pd.DataFrame:
+    """What the changed side gains per deal by playing ``policy`` instead of ``against`` at a table of ``against``.
+
+    Index (``policy``, ``against``), led by the game's ``by`` column when it has one; columns
+    ``deals`` and, per measure ``m`` of the game's :class:`Ladder`, ``m`` with ``m_low``/``m_high``.
+    The ladder is the run's game's (from ``meta`` or ``df.attrs``) unless given.
+
+    >>> gains = strength_gains(example_study(), ladder=EXAMPLE)
+    >>> [float(gains.loc[p, "points"]) for p in (("search", "heuristic"), ("random", "search"))]
     [3.0, -3.0]
     """
-    _require(df, ("deal", "contract", "declarer", "lone"), _EXPECTED)
-    n = _seats(df)
-    lone = df["lone"].to_numpy(np.int64)
+    meta, ladder = _resolve(df, meta, ladder)
     rows = {}
-    for contract in _contracts(df):
-        part = (df["contract"].astype(str) == contract).to_numpy()
-        for x in LADDER:
-            for y in LADDER:
-                if x == y:
-                    continue
-                _require(df, (f"lone_{x}_in_{y}", *(f"score_{y}_{s}" for s in range(n))), _EXPECTED)
-                base = df[[f"score_{y}_{s}" for s in range(n)]].to_numpy(np.float64)[part]
-                gain = df[f"lone_{x}_in_{y}"].to_numpy(np.float64)[part] - base[np.arange(part.sum()), lone[part]]
-                rows[(contract, x, y)] = (len(gain), *mean_ci(gain, level=level))
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=["deals", "gain", "ci_low", "ci_high"])
-    table.index = pd.MultiIndex.from_tuples(table.index, names=["contract", "policy", "against"])
-    return table
+    for key, rows_in in _groups(df, ladder.by):
+        part = df[rows_in]
+        for x, y in PAIRS:
+            row = {"deals": int(rows_in.sum())}
+            for m in ladder.all_measures():
+                row[m.name], row[f"{m.name}_low"], row[f"{m.name}_high"] = mean_ci(_gain(part, ladder, m, x, y),
+                                                                                  level=level)
+            rows[(key, x, y) if ladder.by else (x, y)] = row
+    return _with_group(rows, ["policy", "against"], ladder.by)
 
 
-def strength_distributions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
-    """Return each contract's score distribution with every seat playing ``policy``.
+def _sides(df: pd.DataFrame, ladder: Ladder) -> int:
+    if ladder.team:
+        return 2
+    return len(_seat_columns(df, "score", "heuristic"))
 
-    Index (``contract``, ``policy``); columns ``seat_mean``, ``seat_sd``, ``zero_share`` (seat
-    scores of exactly 0), ``p05``/``median``/``p95`` (a seat's score quantiles), ``declarer_mean``
-    with ``declarer_ci_low``/``declarer_ci_high`` (one declarer per deal).
 
-    >>> table = strength_distributions(example_study())
-    >>> float(table.loc[("no-queens", "search"), "seat_mean"]), float(table.loc[("no-queens", "search"), "zero_share"])
+def gains_by_place(df: pd.DataFrame, meta: dict | None = None, *, policy: str = "search", against: str = "heuristic",
+                   ladder: Ladder | None = None, level: float = 0.95) -> pd.DataFrame | None:
+    """The first measure's gain of ``policy`` against ``against`` by the changed side's place from the game's
+    ``place`` seat (the dealer; Barbu's declarer): ``dealer``, ``dealer+1`` …, or for partnerships the
+    dealer's team and the other team. None when the game counts no place.
+
+    >>> list(gains_by_place(example_study(), ladder=EXAMPLE).index)
+    ['dealer', 'dealer+1']
+    """
+    meta, ladder = _resolve(df, meta, ladder)
+    if ladder.place is None or ladder.place not in df.columns:
+        return None
+    measure = ladder.all_measures()[0]
+    gain = _gain(df, ladder, measure, policy, against)
+    n = _sides(df, ladder)
+    place = (df[ladder.side].to_numpy(np.int64) - df[ladder.place].to_numpy(np.int64)) % n
+    if ladder.team:
+        labels = [f"{ladder.place}'s team", "the other team"]
+    else:
+        labels = [ladder.place] + [f"{ladder.place}+{k}" for k in range(1, n)]
+    rows = {}
+    for k in range(n):
+        if (place == k).any():
+            rows[labels[k]] = (int((place == k).sum()), *mean_ci(gain[place == k], level=level))
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["deals", measure.name, "low", "high"])
+
+
+def default_figures(df: pd.DataFrame, ladder: Ladder | None = None) -> dict:
+    """Every column the whole tables wrote, as figures: ``<name>_<policy>`` (a yes/no column as a share) and
+    ``<name>_<policy>_<seat>`` as one figure ``<name>_*``, a seat's mean; head and pair columns are not figures."""
+    skip = {"deal", *(((ladder.side, ladder.by, ladder.place)) if ladder else ())}
+    out = {}
+    for column in df.columns:
+        if not isinstance(column, str) or column in skip or _PAIR_COLUMN.fullmatch(column):
+            continue
+        m = _TABLE_COLUMN.fullmatch(column)
+        if m is None or m.group(2) != "heuristic":
+            continue
+        stem, seat = m.group(1), m.group(3)
+        if seat is not None:
+            out.setdefault(f"{stem}_*", seat_mean(stem))
+        elif pd.api.types.is_bool_dtype(df[column]):
+            out[stem] = Figure(lambda d, p, s=stem: d[f"{s}_{p}"].to_numpy(bool), share=True)
+        elif pd.api.types.is_numeric_dtype(df[column]):
+            out[stem] = Figure(lambda d, p, s=stem: d[f"{s}_{p}"].to_numpy(np.float64))
+    return out
+
+
+def _per_deal(values, rows: int, share: bool) -> np.ndarray:
+    values = np.asarray(values)
+    values = values.reshape(rows, -1).astype(np.float64).mean(axis=1) if values.ndim > 1 else values.astype(np.float64)
+    return 100 * values if share else values
+
+
+def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder | None = None,
+                  level: float = 0.95) -> pd.DataFrame:
+    """Each whole table's figures: per figure (and ``by`` group), its value with every seat playing each policy
+    (a share in %), and the paired shift of random and search from the heuristic table with its interval
+    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …). A deal where a figure is NaN
+    (e.g. the maker's points when no trump is made) is left out of it.
+
+    >>> t = table_figures(example_study(), ladder=EXAMPLE)
+    >>> float(t.loc["score_*", "search"]), float(t.loc["score_*", "search_shift"])
     (-3.0, 0.0)
     """
-    _require(df, ("deal", "contract", "declarer"), _EXPECTED)
-    n = _seats(df)
-    declarer = df["declarer"].to_numpy(np.int64)
+    meta, ladder = _resolve(df, meta, ladder)
+    figures = ladder.figures if ladder.figures is not None else default_figures(df, ladder)
     rows = {}
-    for contract in _contracts(df):
-        part = (df["contract"].astype(str) == contract).to_numpy()
-        for policy in LADDER:
-            scores = df[[f"score_{policy}_{s}" for s in range(n)]].to_numpy(np.float64)[part]
-            seat = scores.ravel()
-            mean, low, high = mean_ci(scores[np.arange(len(scores)), declarer[part]], level=level)
-            rows[(contract, policy)] = (seat.mean(), seat.std(), float((seat == 0).mean()),
-                                        *np.quantile(seat, [0.05, 0.5, 0.95]), mean, low, high)
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=[
-        "seat_mean", "seat_sd", "zero_share", "p05", "median", "p95", "declarer_mean", "declarer_ci_low",
-        "declarer_ci_high"])
-    table.index = pd.MultiIndex.from_tuples(table.index, names=["contract", "policy"])
-    return table
+    for key, rows_in in _groups(df, ladder.by):
+        part = df[rows_in]
+        for name, figure in figures.items():
+            values = {p: _per_deal(figure.read(part, p), len(part), figure.share) for p in LADDER}
+            row = {p: float(np.nanmean(v)) if np.isfinite(v).any() else np.nan for p, v in values.items()}
+            for p in ("random", "search"):
+                diff = values[p] - values["heuristic"]
+                diff = diff[np.isfinite(diff)]
+                row[f"{p}_shift"], row[f"{p}_low"], row[f"{p}_high"] = (mean_ci(diff, level=level) if len(diff)
+                                                                        else (np.nan, np.nan, np.nan))
+            row["share"] = figure.share
+            rows[(key, name) if ladder.by else name] = row
+    return _with_group(rows, ["figure"], ladder.by)
 
 
-def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
-    """The strength study as text: the search-vs-heuristic gap per contract, every pair's gain, the distributions.
+# ---------------------------------------------------------------- text and figure
 
-    >>> text = format_strength_study(example_study(), {"search_worlds": 32})
+
+def _rounded(table: pd.DataFrame) -> str:
+    floats = table.select_dtypes("float").columns
+    return table.assign(**{c: table[c].round(3) + 0.0 for c in floats}).to_string()
+
+
+def _interval(row, name: str) -> str:
+    low, high = row[f"{name}_low"], row[f"{name}_high"]
+    return f"{row[name]:+.3f} ({low:+.3f} to {high:+.3f})" if np.isfinite(low) else f"{row[name]:+.3f} (no CI)"
+
+
+def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder | None = None,
+                          level: float = 0.95) -> str:
+    """The strength ladder as text, for every game: the shared header, how far the heuristic is from search,
+    every pair's gain, search against heuristic by place, the whole tables' figures.
+
+    >>> text = format_strength_study(example_study(), {"search_worlds": 32}, ladder=EXAMPLE)
     >>> "How far the heuristic is from search" in text and "32 sampled worlds" in text
     True
     """
-    gains = strength_gains(df, level=level)
-    dists = strength_distributions(df, level=level)
-    lines = _study_header("Strength study (paired: same deals, one seat changes policy)", meta, len(df))
-    worlds = (meta or {}).get("search_worlds")
-    if worlds:
-        lines.append(f"search: {worlds} sampled worlds per decision, {meta.get('search_rollout', 'heuristic')} "
-                     "rollouts")
-    gap = gains.xs(("search", "heuristic"), level=("policy", "against"))
-    lines += ["", f"How far the heuristic is from search: points per deal a seat gains by searching at a table "
-                  f"of heuristic players ({level:.0%} CI)", _rounded(gap).to_string()]
-    pairs = [(x, y) for x in LADDER for y in LADDER if x != y]
-    wide = gains["gain"].unstack(["policy", "against"]).reindex(index=_contracts(df), columns=pairs)
-    wide.columns = [f"{x} vs {y}" for x, y in wide.columns]
-    lines += ["", "Gain of each policy against each other (points per deal for the seat that changes; "
-                  "CIs in strength_gains)", _rounded(wide).to_string()]
-    lines += ["", "Score distribution with every seat playing one policy", _rounded(dists).to_string()]
+    meta, ladder = _resolve(df, meta, ladder)
+    unit = unit_word(meta)
+    who = "partnership" if ladder.team else "seat"
+    verb = "saves" if ladder.lower_is_better else "gains"
+    lines = run_header(meta, f"strength ladder (paired: the same {unit}s, one {who} changes policy)", count=len(df))
+    gains = strength_gains(df, meta, ladder=ladder, level=level)
+    measures = [m.name for m in ladder.all_measures()]
+    if ladder.by:
+        gap = list(gains.xs(("search", "heuristic"), level=("policy", "against")).iterrows())
+    else:
+        gap = [(None, gains.loc[("search", "heuristic")])]
+    lines += ["", f"How far the heuristic is from search: what one {who} {verb} per {unit} by searching at a table "
+                  f"of heuristic players ({level:.0%} CI)"]
+    for key, row in gap:
+        text = ", ".join(f"{m} {_interval(row, m)}" for m in measures)
+        lines.append(f"  {key}: {text}" if ladder.by else f"  {text}")
+    lines += ["", f"{who.capitalize()} {verb} by playing POLICY instead of AGAINST at a table of AGAINST players "
+                  f"(per {unit}, {level:.0%} CI)", _rounded(gains)]
+    places = gains_by_place(df, meta, ladder=ladder, level=level)
+    if places is not None and len(places) > 1:
+        lines += ["", f"Search against heuristic by the {who}'s place from the {ladder.place} ({measures[0]} per "
+                      f"{unit}, {level:.0%} CI)", _rounded(places)]
+    figures = table_figures(df, meta, ladder=ladder, level=level)
+    lines += ["", f"Whole tables (every seat one policy): each figure per {unit} (shares in %), and the paired shift "
+                  f"of random and search from the heuristic table ({level:.0%} CI)",
+              _rounded(figures.drop(columns="share"))]
     return "\n".join(lines)
 
 
-_COLOURS = {"random": "tab:grey", "heuristic": "tab:blue", "search": "tab:red"}
+def plot_strength_study(df: pd.DataFrame, meta: dict | None = None, *, fig=None, ladder: Ladder | None = None,
+                        level: float = 0.95):
+    """The gain of one side changing policy for the key pairs (by group when the game has one), then one small
+    panel per whole-table figure (each policy's value). A new Figure (no pyplot) unless ``fig``.
 
-
-def plot_strength_study(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95) -> Figure:
-    """Gains against the heuristic (and the heuristic against random) per contract, then each contract's
-    score distribution under the three policies side by side. A new Figure (no pyplot) unless ``fig``.
-
-    >>> [ax.get_title() for ax in plot_strength_study(example_study()).axes][1]
-    'no-queens'
+    >>> [ax.get_title() for ax in plot_strength_study(example_study(), ladder=EXAMPLE).axes][1]
+    'score_*'
     """
-    gains = strength_gains(df, level=level)
-    contracts = _contracts(df)
-    n = _seats(df)
+    from matplotlib.figure import Figure as MplFigure
+
+    meta, ladder = _resolve(df, meta, ladder)
+    gains = strength_gains(df, meta, ladder=ladder, level=level)
+    figures = table_figures(df, meta, ladder=ladder, level=level)
+    names = list(dict.fromkeys(figures.index.get_level_values("figure")))
     cols = 3
-    rows = 1 + -(-len(contracts) // cols)
-    fig = fig or Figure(figsize=(5 * cols, 3.4 * rows), layout="constrained")
+    rows = 1 + -(-len(names) // cols)
+    fig = fig or MplFigure(figsize=(5 * cols, 3.4 * rows), layout="constrained")
     grid = fig.add_gridspec(rows, cols)
     ax = fig.add_subplot(grid[0, :])
-    x = np.arange(len(contracts))
-    pairs = (("search", "heuristic"), ("heuristic", "random"), ("search", "random"))
-    width = 0.8 / len(pairs)
-    for k, (p, q) in enumerate(pairs):
-        part = gains.xs((p, q), level=("policy", "against")).reindex(contracts)
-        err = np.nan_to_num(np.vstack([part["gain"] - part["ci_low"], part["ci_high"] - part["gain"]]))
-        ax.bar(x - 0.4 + width * (k + 0.5), part["gain"], width=width, yerr=err, capsize=2, ecolor="0.3",
+    measure = ladder.all_measures()[0].name
+    groups = [k for k, _ in _groups(df, ladder.by)]
+    x = np.arange(len(groups))
+    width = 0.8 / len(KEY_PAIRS)
+    for k, (p, q) in enumerate(KEY_PAIRS):
+        part = gains.xs((p, q), level=("policy", "against"))
+        part = part.reindex(groups) if ladder.by else part
+        g = part[measure].to_numpy(float)
+        err = np.nan_to_num(np.vstack([g - part[f"{measure}_low"], part[f"{measure}_high"] - g]))
+        ax.bar(x - 0.4 + width * (k + 0.5), g, width=width, yerr=err, capsize=2, ecolor="0.3",
                color=("tab:red", "tab:blue", "tab:purple")[k], label=f"{p} against {q}")
     ax.axhline(0, color="0.4", linewidth=0.8)
-    ax.set_xticks(x, contracts)
-    ax.set_ylabel("points per deal gained by one seat")
-    ax.set_title(f"Gain of one seat changing policy, same deals ({level:.0%} CI)")
+    ax.set_xticks(x, [str(g) for g in groups] if ladder.by else [""])
+    unit = unit_word(meta)
+    ax.set_ylabel(f"{measure} {'saved' if ladder.lower_is_better else 'gained'} per {unit}")
+    ax.set_title(f"Gain of one {'partnership' if ladder.team else 'seat'} changing policy, same {unit}s "
+                 f"({level:.0%} CI)")
     ax.legend(fontsize="small")
-    for i, contract in enumerate(contracts):
+    for i, name in enumerate(names):
         ax = fig.add_subplot(grid[1 + i // cols, i % cols])
-        part = df[df["contract"].astype(str) == contract]
-        values = {p: part[[f"score_{p}_{s}" for s in range(n)]].to_numpy().ravel() for p in LADDER}
-        scores = np.unique(np.concatenate(list(values.values())))
-        step = int(np.gcd.reduce(np.diff(scores))) if len(scores) > 1 else 1
-        bar = 0.8 * step / len(LADDER)
+        part = figures.xs(name, level="figure") if ladder.by else figures.loc[[name]]
+        step = 0.8 / len(LADDER)
         for k, p in enumerate(LADDER):
-            label = f"{p}: sd {values[p].std():.2f}"
-            if len(scores) > 16:  # many distinct scores (Salade): outlines over shared bins
-                bins = np.linspace(scores[0], scores[-1] + 1, 25)
-                ax.hist(values[p], bins=bins, weights=np.full(len(values[p]), 1 / len(values[p])), histtype="step",
-                        color=_COLOURS[p], linewidth=1.5, label=label)
-                continue
-            s, counts = np.unique(values[p], return_counts=True)
-            ax.bar(s - 0.4 * step + bar * (k + 0.5), counts / len(values[p]), width=bar, color=_COLOURS[p],
-                   label=label)
-        ax.set_title(contract)
-        ax.set_xlabel("seat score")
-        ax.set_ylabel("share of seat scores")
-        ax.legend(fontsize="x-small")
+            ax.bar(np.arange(len(part)) - 0.4 + step * (k + 0.5), part[p], width=step, color=_COLOURS[p], label=p)
+        ax.set_xticks(np.arange(len(part)), [str(g) for g in part.index] if ladder.by else [""])
+        ax.set_title(name)
+        ax.set_ylabel("%" if bool(part["share"].iloc[0]) else f"per {unit}")
+        if i == 0:
+            ax.legend(fontsize="x-small")
     return fig
 
 
-_POLICY_EXPECTED = ("expected a policy comparison, one row per deal: deal, declarer and, per policy p, the contract "
-                    "study's p_pick, p_score_<c>, p_edge_<c> or the trump study's p_chosen, p_score_t0 … p_score_t3")
+# ---------------------------------------------------------------- a small example
 
 
-def _compared_policies(df: pd.DataFrame) -> tuple[str, list[str]]:
-    """(study kind, the two policies in column order) of a policy comparison."""
-    for kind, suffix in (("contracts", "_pick"), ("trumps", "_chosen")):
-        policies = [c[: -len(suffix)] for c in df.columns if isinstance(c, str) and c.endswith(suffix)]
-        if policies:
-            if len(policies) != 2:
-                raise ValueError(f"a policy comparison compares two policies; found {', '.join(policies)}")
-            return kind, policies
-    raise ValueError(f"missing column '<policy>_pick' or '<policy>_chosen': {_POLICY_EXPECTED}")
+EXAMPLE = Ladder()  # the default: the lone seat's points, counted from the dealer
 
 
-def _policy_measures(df: pd.DataFrame, kind: str, policy: str) -> dict:
-    """Per-deal values of each conclusion for one policy: {(measure, item): (array, is_share)}."""
-    _require(df, ("deal", "declarer"), _POLICY_EXPECTED)
-    out = {}
-    if kind == "trumps":
-        cols = [f"{policy}_score_t{t}" for t in range(4)]
-        _require(df, (f"{policy}_chosen", *cols), _POLICY_EXPECTED)
-        score = df[cols].to_numpy(np.float64)
-        chosen = df[f"{policy}_chosen"].to_numpy(np.int64)
-        named = score[np.arange(len(score)), chosen]
-        best = score.max(axis=1)
-        out[("declarer's score", "named trump")] = (named, False)
-        out[("declarer's score", "best suit")] = (best, False)
-        out[("regret (best - named)", "trumps")] = (best - named, False)
-        out[("gain over a random suit", "trumps")] = (named - score.mean(axis=1), False)
-        out[("named suit is the best", "trumps")] = ((named >= best).astype(np.float64), True)
-        return out
-    prefix = f"{policy}_edge_"
-    keys = [c[len(prefix):] for c in df.columns if isinstance(c, str) and c.startswith(prefix)]
-    if not keys:
-        raise ValueError(f"missing columns {prefix}<c>: {_POLICY_EXPECTED}")
-    _require(df, [f"{policy}_score_{k}" for k in keys], _POLICY_EXPECTED)
-    names = [k.replace("_", "-") for k in keys]
-    scores = df[[f"{policy}_score_{k}" for k in keys]].to_numpy(np.float64)
-    for i, name in enumerate(names):
-        out[("declarer's score", name)] = (scores[:, i], False)
-    for k, name in zip(keys, names):
-        out[("declarer's edge", name)] = (df[f"{policy}_edge_{k}"].to_numpy(np.float64), False)
-    values = scores - scores.mean(axis=0)  # each contract's value for the hand, centred in this study
-    pick = pd.Index(names).get_indexer(df[f"{policy}_pick"].astype(str).to_numpy())
-    if (pick < 0).any():
-        raise ValueError(f"column {policy}_pick names a contract without {policy}_score_<c>: {_POLICY_EXPECTED}")
-    picked = values[np.arange(len(values)), pick]
-    out[("pick's loss (best - picked value)", "all")] = (values.max(axis=1) - picked, False)
-    out[("pick is the best contract", "all")] = ((picked >= values.max(axis=1)).astype(np.float64), True)
-    return out
-
-
-def _reversed_orders(xa: np.ndarray, xb: np.ndarray, level: float) -> list[tuple[int, int]]:
-    """Pairs of columns (contracts) whose order is reversed between the two policies: the mean paired
-    difference changes sign and one policy's interval for it excludes 0 (not a swap of two ties)."""
-    out = []
-    k = xa.shape[1]
-    for i in range(k):
-        for j in range(i + 1, k):
-            ma, la, ha = mean_ci(xa[:, i] - xa[:, j], level=level)
-            mb, lb, hb = mean_ci(xb[:, i] - xb[:, j], level=level)
-            if ma * mb < 0 and (la > 0 or ha < 0 or lb > 0 or hb < 0):
-                out.append((i, j))
-    return out
-
-
-def policy_conclusions(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
-    """Return each conclusion of a policy comparison under both policies and whether it changes.
-
-    Index (``measure``, ``item``): for the contract study the declarer's mean score and edge per
-    contract (with their ranks among the contracts, 1 = best for the declarer), the pick's loss
-    and how often the pick is the best contract (values centred per policy); for the trump study
-    the declarer's score with the named trump and the best suit, the regret, the gain over a random
-    suit and how often the named suit is the best. Columns, for policies ``a`` and ``b``: ``a``,
-    ``a_low``, ``a_high``, ``b`` …, ``shift`` (b − a, paired per deal) with ``shift_low`` and
-    ``shift_high``, ``rank_a`` and ``rank_b`` (NaN where no ranking applies), and the flags
-    ``sign_change``, ``ci_shift``, ``rank_change`` and ``changes`` (the flags raised, comma-separated).
-    ``rank_change`` marks a contract whose order against another contract is reversed: their paired
-    per-deal difference changes sign between the policies and one policy's interval for it excludes
-    0 (two contracts tied within noise may swap ranks without a flag).
-
-    >>> t = policy_conclusions(example_policy_comparison())
-    >>> [float(v) for v in t.loc[("declarer's edge", "no-tricks"), ["heuristic", "search"]]]
-    [-1.0, 1.0]
-    >>> t.loc[("declarer's edge", "no-tricks"), "changes"]
-    'sign, shift, rank'
-    >>> t.loc[("declarer's edge", "trumps"), "changes"]
-    'shift, rank'
-    """
-    kind, (a, b) = _compared_policies(df)
-    ma, mb = _policy_measures(df, kind, a), _policy_measures(df, kind, b)
-    rows = {}
-    for key, (xa, share) in ma.items():
-        xb = mb[key][0]
-        row = {}
-        for name, x in ((a, xa), (b, xb)):
-            if share:
-                row[name], row[f"{name}_low"], row[f"{name}_high"] = proportion_ci(int(x.sum()), len(x), level=level)
-            else:
-                row[name], row[f"{name}_low"], row[f"{name}_high"] = mean_ci(x, level=level)
-        row["shift"], row["shift_low"], row["shift_high"] = mean_ci(xb - xa, level=level)
-        rows[key] = row
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index = pd.MultiIndex.from_tuples(table.index, names=["measure", "item"])
-    table[f"rank_{a}"] = np.nan
-    table[f"rank_{b}"] = np.nan
-    if kind == "contracts":
-        for measure in ("declarer's score", "declarer's edge"):
-            part = table.index.get_level_values("measure") == measure
-            for name in (a, b):
-                table.loc[part, f"rank_{name}"] = table.loc[part, name].rank(ascending=False, method="min").to_numpy()
-    excludes_zero = lambda low, high: (low > 0) | (high < 0)  # noqa: E731
-    table["sign_change"] = (np.sign(table[a]) * np.sign(table[b]) < 0) & (
-        excludes_zero(table[f"{a}_low"], table[f"{a}_high"]) | excludes_zero(table[f"{b}_low"], table[f"{b}_high"]))
-    table["ci_shift"] = excludes_zero(table["shift_low"], table["shift_high"])
-    table["rank_change"] = False
-    if kind == "contracts":
-        for measure in ("declarer's score", "declarer's edge"):
-            items = [item for (m, item) in ma if m == measure]
-            xa = np.column_stack([ma[(measure, item)][0] for item in items])
-            xb = np.column_stack([mb[(measure, item)][0] for item in items])
-            for i, j in _reversed_orders(xa, xb, level):
-                table.loc[(measure, items[i]), "rank_change"] = True
-                table.loc[(measure, items[j]), "rank_change"] = True
-    flags = {"sign_change": "sign", "ci_shift": "shift", "rank_change": "rank"}
-    table["changes"] = [", ".join(v for k, v in flags.items() if row[k]) for _, row in table.iterrows()]
-    return table
-
-
-def example_policy_comparison() -> pd.DataFrame:
-    """A four-deal contract-study comparison of heuristic and search small enough to read (examples, tests).
-
-    No Tricks: the declarer's edge is -1 on every deal under the heuristic and +1 under search;
-    Trumps: 4 or 6 under the heuristic, 0 or 1 under search, so the two contracts swap ranks.
-    """
+def example_study() -> pd.DataFrame:
+    """Two deals at a two-seat table small enough to read: every whole table scores -3 at every seat; the
+    lone seat (seat 1) scores -6 as a random player and 0 otherwise."""
     rows = []
-    for deal in range(4):
-        row = {"deal": deal, "declarer": deal % 4}
-        for policy, nt, tr in (("heuristic", -1.0, 4.0 + 2 * (deal % 2)), ("search", 1.0, 1.0 * (deal % 2))):
-            row.update({f"{policy}_pick": "trumps", f"{policy}_score_no_tricks": nt, f"{policy}_edge_no_tricks": nt,
-                        f"{policy}_score_trumps": tr, f"{policy}_edge_trumps": tr})
+    for deal in (0, 1):
+        row = {"deal": deal, "dealer": deal % 2, "lone": 1}
+        for p in LADDER:
+            row.update({f"score_{p}_{s}": -3 for s in range(2)})
+        row.update({f"lone_{x}_in_{y}": (-6 if x == "random" else 0) for x, y in PAIRS})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def format_policy_conclusions(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
-    """A policy comparison as text: every conclusion side by side, then the ones that change.
-
-    >>> text = format_policy_conclusions(example_policy_comparison())
-    >>> text.splitlines()[-1][:45]
-    '4 of 6 conclusions change with the policy: de'
-    """
-    table = policy_conclusions(df, level=level)
-    kind, (a, b) = _compared_policies(df)
-    lines = _study_header(f"Policy comparison of the {'contract-value' if kind == 'contracts' else 'trump'} study "
-                          f"(same deals: {a} vs {b})", meta, len(df))
-    shown = table.drop(columns=["sign_change", "ci_shift", "rank_change"])
-    if kind == "trumps":
-        shown = shown.drop(columns=[f"rank_{a}", f"rank_{b}"])
-    lines += ["", f"Each conclusion under both policies ({level:.0%} CIs; shift = {b} − {a}, paired per deal; "
-                  "changes: sign = opposite signs with one CI excluding 0, shift = the shift's CI excludes 0, "
-                  "rank = its order against another contract, CI-clear under one policy, is reversed)", _rounded(shown).to_string()]
-    changed = table[table["changes"] != ""]
-    lines += ["", f"{len(changed)} of {len(table)} conclusions change with the policy"
-                  + (": " + "; ".join(f"{m}, {i} ({c})" for (m, i), c in changed["changes"].items()) if len(changed)
-                     else "")]
-    return "\n".join(lines)
-
-
-def plot_policy_conclusions(df: pd.DataFrame, *, fig: Figure | None = None, level: float = 0.95) -> Figure:
-    """Each conclusion under both policies with its CI, one panel per measure; changed ones in bold red.
-
-    >>> [ax.get_title() for ax in plot_policy_conclusions(example_policy_comparison()).axes][0]
-    "declarer's score"
-    """
-    table = policy_conclusions(df, level=level)
-    _, (a, b) = _compared_policies(df)
-    measures = list(dict.fromkeys(table.index.get_level_values("measure")))
-    cols = min(3, len(measures))
-    rows = -(-len(measures) // cols)
-    height = max(len(table.xs(m, level="measure")) for m in measures)
-    fig = fig or Figure(figsize=(5.2 * cols, 0.6 + (0.9 + 0.35 * height) * rows), layout="constrained")
-    for i, measure in enumerate(measures):
-        ax = fig.add_subplot(rows, cols, i + 1)
-        part = table.xs(measure, level="measure")
-        y = np.arange(len(part))
-        for k, (name, colour) in enumerate(((a, "tab:blue"), (b, "tab:red"))):
-            err = np.vstack([part[name] - part[f"{name}_low"], part[f"{name}_high"] - part[name]])
-            ax.errorbar(part[name], y + (k - 0.5) * 0.3, xerr=np.nan_to_num(err), fmt="o", color=colour, capsize=2,
-                        label=name)
-        ax.set_yticks(y, [f"{item} ({c})" if c else str(item) for item, c in zip(part.index, part["changes"])])
-        for label, changes in zip(ax.get_yticklabels(), part["changes"]):
-            if changes:
-                label.set_color("tab:red")
-                label.set_fontweight("bold")
-        ax.set_ylim(len(part) - 0.5, -0.5)
-        low, high = ax.get_xlim()
-        if low < 0 < high:
-            ax.axvline(0, color="0.5", linewidth=0.8)
-        ax.set_title(measure)
-        if i == 0:
-            ax.legend(fontsize="x-small")
-    fig.suptitle(f"Which conclusions change from {a} to {b} play (same deals, {level:.0%} CI; red = changes)")
-    return fig
-
-
-__all__ = ["example_policy_comparison", "format_policy_conclusions", "plot_policy_conclusions",
-           "policy_conclusions", "format_strength_study", "plot_strength_study", "strength_distributions",
-           "strength_gains"]
+__all__ = ["Figure", "Ladder", "Measure", "default_figures", "format_strength_study", "gains_by_place",
+           "plot_strength_study", "role_value", "seat_edge", "seat_mean", "seat_result", "strength_gains",
+           "table_figures", "team_result", "team_value"]

@@ -8,12 +8,10 @@ of either alone (``paired_comparison`` reports by how much). A game's studies (B
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pandas as pd
 
-from .report import options_text
+from .common import run_header
 
 
 
@@ -32,16 +30,11 @@ def _numeric(df: pd.DataFrame, names: list[str], what: str) -> np.ndarray:
 
 
 def _study_header(title: str, meta: dict | None, deals: int) -> list[str]:
-    if meta is None or meta == {}:
-        return [f"{title} (no run metadata) | deals: {deals:,}"]
-    if not isinstance(meta, dict):
-        raise TypeError(f"meta must be a dict (as returned by load_run) or None, got {type(meta).__name__}")
-    lines = [f"{title} | game: {meta.get('game', '?')} | seed: {meta.get('seed', '?')} | deals: {deals:,}"]
-    for key in ("contracts", "policies"):
-        value = meta.get(key)
-        if value:
-            lines.append(f"{key}: " + (", ".join(map(str, value)) if isinstance(value, list) else str(value)))
-    lines += textwrap.wrap(f"options: {options_text(meta)}", width=110, subsequent_indent="  ")
+    """Every report's header (``common.run_header``), then the contracts a Barbu study plays."""
+    lines = run_header(meta, title, count=deals)
+    contracts = (meta or {}).get("contracts")
+    if contracts:
+        lines.append("contracts: " + (", ".join(map(str, contracts)) if isinstance(contracts, list) else str(contracts)))
     return lines
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .common import run_header, run_meta, unit_word
 from .stats import mean_ci
 
 
@@ -78,7 +79,7 @@ def variant_table(df: pd.DataFrame, meta: dict | None = None, *, figures=None, l
     and its interval ``low`` … ``high`` (paired over deals)."""
     if not isinstance(df, pd.DataFrame) or len(df) == 0:
         raise ValueError("expected an options study with at least one deal")
-    figures = list(figures or _game_figures(meta) or default_figures(df))
+    figures = list(figures or _game_figures(run_meta(df, meta)) or default_figures(df))
     variants = variants_of(df)
     rows = []
     for figure in figures:
@@ -108,10 +109,11 @@ def _game_figures(meta: dict | None):
 
 def format_variants(df: pd.DataFrame, meta: dict | None = None) -> str:
     """The options study as text: per figure, each variant's value and its paired shift from ``default``."""
+    meta = run_meta(df, meta)
     table = variant_table(df, meta)
-    title = (meta or {}).get("game", "")
-    lines = [f"{title} options study: {len(df):,} deals played under every variant; shifts from default with 95% "
-             "intervals (paired on the same deals)".strip()]
+    unit = unit_word(meta)
+    lines = [*run_header(meta, f"options study (every {unit} played under every variant)", count=len(df)),
+             f"shifts from default with 95% intervals (paired on the same {unit}s)"]
     for figure, part in table.groupby("figure", sort=False):
         share = bool(part["share"].iloc[0])
         unit = " (%)" if share else ""

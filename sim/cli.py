@@ -288,31 +288,15 @@ def _report(df, meta, plot, *, show: bool = True) -> None:
             raise ValueError(f"path: this {kind} run is a summary; its report needs one row per deal (run it "
                              "without --summary)")
         text, figure = games_registry.report_for({**meta, "unit": "deal", "study": None})
-        if isinstance(meta.get("games"), int):
-            meta = {**meta, "deals": f"{meta['games']:,} games"}
         if show:
             print(f"summary of a {kind} run: per-contract seat scores (placings and timing need the rows: run "
                   "without --summary)")
-    partial = _partial_note(meta)
-    if partial and show:
-        print(partial)
     if show:
-        print(text(df, meta))
+        print(text(df, meta))  # every report's header says PARTIAL when the run is incomplete (analysis.common)
     if plot:
         fig = analysis.add_run_title(figure(df), meta, df)
         analysis.save_figure(fig, plot)
         print(f"plot written to {plot}")
-
-
-def _partial_note(meta) -> str:
-    """One line saying the run is partial (interrupted, or chunks missing), or ''."""
-    if meta.get("complete", True):
-        return ""
-    unit = meta.get("unit", "deal")
-    kept, asked = meta.get(f"{unit}s", "?"), meta.get("requested", "?")
-    why = "chunks failed" if meta.get("missing") else "interrupted"
-    fmt = (lambda v: f"{v:,}" if isinstance(v, int) else str(v))
-    return f"PARTIAL RUN ({why}): {fmt(kept)} of {fmt(asked)} {unit}s requested; figures cover those kept"
 
 
 def _run_scaled(args, call):

@@ -242,7 +242,8 @@ class Game:
 
     def run(self, study, unit: str, count: int, *, first: int = 0, chunk_size=None, threads=None,
             progress: bool = False, out=None, summary: bool = False, executor=None):
-        """Play ``count`` deals (or games) of ``study`` through the shared runner."""
+        """Play ``count`` deals (or games) of ``study`` through the shared runner. The rows come back with
+        their run's metadata in ``DataFrame.attrs["cardlab"]`` (what a run file records), for every game."""
         games = unit == "games"
         runner.set_threads(threads)
         return runner.run(study.play_games if games else study.play, deals=count, first_deal=first,

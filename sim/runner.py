@@ -442,7 +442,10 @@ class FrameSink:
         return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
     def close(self, meta):
-        return self.result()
+        frame = self.result()
+        if frame is not None:  # every game's rows carry their run's metadata, as a run file does
+            frame.attrs["cardlab"] = meta
+        return frame
 
     def abort(self):
         pass

@@ -43,7 +43,7 @@ def deals():
     3    no-hearts  2         -6      -2      -4        -4 / -6, -2  (others' mean -4)
     4    no-tricks  0         -5      -5      -3        -5 / -5, -3  (others' mean -4)
     """
-    return pd.DataFrame(
+    df = pd.DataFrame(
         {
             "deal": np.arange(5, dtype=np.int64),
             "contract": ["no-hearts", "no-tricks", "no-hearts", "no-hearts", "no-tricks"],
@@ -55,6 +55,8 @@ def deals():
             "score_total": 0,  # not a seat column
         }
     )
+    df.attrs["cardlab"] = {"game": "barbu"}  # as simulate's rows: the report reads Barbu's columns from its game
+    return df
 
 
 # --- stats -----------------------------------------------------------------------------------------
@@ -122,7 +124,7 @@ def test_seat_scores_detects_number_of_seats():
         {"deal": [0, 1], "contract": ["salade"] * 2, "declarer": [3, 4]}
         | {f"score_{i}": [-i, -10 * i] for i in range(5)}
     )
-    long = seat_scores(df)
+    long = seat_scores(df, by="contract", role="declarer")
     assert len(long) == 10
     assert (long.groupby("deal")["role"].apply(lambda r: (r == "others").sum()) == 4).all()
     assert long.loc[long["role"] == "declarer", "score"].tolist() == [-3, -40]
@@ -231,7 +233,7 @@ def test_format_report_contents():
     meta = {"game": "barbu", "options": {"players": 3, "deck": 36}, "seed": 7, "deals": 5, "versions": {"numba": "0.6"}}
     text = format_report(deals(), meta)
     lines = text.splitlines()
-    assert lines[:2] == ["cardlab report | game: barbu | seed: 7 | deals: 5", "options: players=3, deck=36"]
+    assert lines[:2] == ["Barbu (barbu): deal report | seed 7 | 5 deals", "options: players=3, deck=36"]
     assert "no-hearts" in text and "no-tricks" in text and "numba 0.6" in text
     # Summary rounded to 3 decimals: s of the no-hearts others is sqrt(4.4) = 2.0976...
     assert "2.098" in text and "2.0976" not in text
@@ -240,7 +242,12 @@ def test_format_report_contents():
     assert lines[start + 1].split() == ["-8", "-6", "-4", "-2", "0"]
     assert lines[start + 2].split() == ["declarer", "0.0", "0.0", "33.3", "33.3", "33.3"]
     assert lines[start + 3].split() == ["others", "16.7", "33.3", "33.3", "16.7", "0.0"]
-    assert format_report(deals()).startswith("cardlab report (no run metadata)")
+    assert format_report(deals()).startswith("Barbu (barbu): deal report | 5 deals")  # the rows' own metadata
+    bare = deals()
+    bare.attrs = {}
+    assert format_report(bare, by="contract", role="declarer").startswith("cardlab run (no run metadata)")
+    with pytest.raises(ValueError, match="by, role: give the grouping column"):
+        format_report(bare)  # no game, no default columns
 
 
 def test_format_report_bins_wide_score_ranges():
@@ -250,7 +257,7 @@ def test_format_report_bins_wide_score_ranges():
         {"deal": range(n), "contract": ["salade"] * n, "declarer": [0] * n,
          "score_0": [-k for k in range(n)], "score_1": [0] * n, "score_2": [0] * n}
     )
-    lines = format_report(df, max_score_columns=16).splitlines()
+    lines = format_report(df, {"game": "barbu"}, max_score_columns=16).splitlines()
     # More than 16 distinct scores -> at most 12 bins of ceil(51 / 12) = 5 points from -50: 11 bins, the last is 0.
     start = lines.index("salade (scores -50..0; binned, 5 score points per column)")
     columns = lines[start + 1].split()
@@ -366,7 +373,9 @@ def test_reports_group_by_any_key_and_role():
     fig = analysis.plot_score_distributions(df, by="trump", role="maker")
     assert [ax.get_title() for ax in fig.axes][:2] == ["♠", "♥"]
     with pytest.raises(ValueError, match="missing column 'declarer'"):
-        analysis.summary(df.rename(columns={"trump": "contract"}))
+        analysis.summary(df.rename(columns={"trump": "contract"}), by="contract", role="declarer")
+    with pytest.raises(ValueError, match="by, role: give the grouping column"):
+        analysis.summary(df)  # no Barbu defaults: a run that names no game gives its columns
 
 
 def test_paired_comparison_reports_its_variance_reduction():
@@ -386,7 +395,7 @@ def test_paired_comparison_reports_its_variance_reduction():
 def test_role_edge_is_the_paired_declarer_minus_others_difference_ranked():
     df = pd.DataFrame({"deal": range(6), "contract": ["a", "a", "a", "b", "b", "b"], "declarer": [0, 1, 2, 0, 1, 2],
                        "score_0": [4, 0, 1, -3, 0, 0], "score_1": [0, 6, 1, 0, -6, 0], "score_2": [2, 0, 5, 0, 0, -9]})
-    table = analysis.role_edge(df)
+    table = analysis.role_edge(df, by="contract", role="declarer")
     assert list(table.index) == ["a", "b"]  # ranked: most favourable to the declarer first
     # a: per-deal differences 4 - 1 = 3, 6 - 0 = 6, 5 - 1 = 4 -> mean 13/3; b: -3, -6, -9 -> -6
     assert table.loc["a", "edge"] == pytest.approx(13 / 3) and table.loc["b", "edge"] == pytest.approx(-6)
@@ -401,12 +410,15 @@ def test_deal_report_leads_with_the_declarers_edge_and_lists_only_options_that_a
     meta = {"game": "barbu", "options": options, "contracts": ["no-tricks", "no-hearts"], "seed": 1, "deals": 5}
     text = format_report(deals(), meta)
     lines = text.splitlines()
-    assert lines[1] == "options: players=4, deck=52, scoring=basic, hearts_lead=anytime"
+    assert lines[1] == "options: the rules as coded"  # every option at its default
+    changed = dict(options, hearts_lead="broken", must_trump=False, domino_rules="fan_tan", double=True)
+    lines = format_report(deals(), dict(meta, options=changed)).splitlines()
+    assert lines[1] == "options: hearts_lead=broken"  # no Trumps, no Domino, no whole games in this run
     lead = lines.index(next(line for line in lines if line.startswith("Declarer's edge by contract, ranked")))
     assert "points per deal" in lines[lead] and "95% CI from the per-deal differences" in lines[lead]
     assert lead < lines.index("Seat scores by contract and role (points per deal)")
     ranked = [line.split()[0] for line in lines[lead + 1:lead + 3]]
     edges = analysis.role_edge(deals())
     assert ranked == [str(c) for c in edges.index] and "points (" in lines[lead + 1]
-    games = dict(meta, unit="game", options=dict(options, double=True, geronimo=True))
-    assert {"geronimo", "double", "double_obligation"} <= set(analysis.barbu.options_that_apply(games))
+    games = dict(meta, unit="game", options=dict(options, double=True, geronimo=True, double_obligation=1))
+    assert {"geronimo", "double", "double_obligation"} <= set(analysis.options_that_apply(games))

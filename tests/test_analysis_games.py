@@ -16,6 +16,15 @@ import cardlab.analysis.games
 import cardlab.analysis.barbu_studies
 from cardlab.analysis import (
     cluster_mean_ci,
+    game_totals,
+    mean_ci,
+    placings,
+    plot_placings,
+    proportion_ci,
+    seat_advantage,
+    summary,
+)
+from cardlab.analysis.barbu import (  # Barbu's own reports live under analysis.barbu
     contract_points,
     contract_timing,
     contract_value_summary,
@@ -25,18 +34,11 @@ from cardlab.analysis import (
     format_contract_study,
     format_game_report,
     format_trump_study,
-    game_totals,
-    mean_ci,
-    placings,
     plot_contract_timing,
     plot_contract_values,
     plot_double_payoffs,
     plot_game_report,
-    plot_placings,
     plot_trump_study,
-    proportion_ci,
-    seat_advantage,
-    summary,
     trump_by_length,
     trump_choice_summary,
 )
@@ -122,7 +124,7 @@ def test_contract_points_share_of_absolute_points():
     assert table["points_per_deal"].tolist() == pytest.approx([8.5, 15.0])
     assert table["declarer_mean"].tolist() == pytest.approx([(4 - 5) / 2, (9 + 6) / 2])
     assert table["others_mean"].tolist() == pytest.approx([(1 + 1 - 3 - 3) / 4, (6 + 3 + 0 + 6) / 4])
-    dec = summary(games()).xs("declarer", level="role")  # the same interval as the per-deal report
+    dec = summary(games(), by="contract", role="declarer").xs("declarer", level="role")  # the same interval as the per-deal report
     assert table["declarer_ci_low"].tolist() == pytest.approx(dec.loc[table.index, "ci_low"].tolist())
 
 
@@ -162,11 +164,14 @@ def test_game_report_sections():
                                         "double_policies": ["heuristic"] * 3,
                                         "options": {"players": 3, "geronimo": False, "double": False,
                                                     "late_redouble": False, "declarer_blocks": False}})
-    assert text.startswith("cardlab game report | game: barbu | seed: 5 | games: 2 | deals per game: 2")
+    lines = text.splitlines()
+    # the shared header: only the options away from their defaults (geronimo and double are not)
+    assert lines[:3] == ["Barbu (barbu): whole-game report | seed 5 | 2 games", "options: players=3",
+                         "data: 2 games × 2 deals, 3 seats"]
     for title in ("Seat advantage", "Placings", "Contract points", "Deal scores by contract and role"):
         assert title in text
     assert "Contract timing" not in text and "Doubl" not in text  # regular schedule, no doubling
-    assert "double policies" not in text and "options: players=3, geronimo=False, double=False\n" in text
+    assert "double policies" not in text  # doubling policies only where doubles are played
 
 
 # --- doubling ------------------------------------------------------------------------------------------
@@ -264,7 +269,7 @@ def test_doubling_effects_hand_computed():
 
 def test_game_report_with_doubles_and_choice():
     text = format_game_report(doubled())
-    assert text.startswith("cardlab game report (no run metadata)")
+    assert text.startswith("cardlab run (no run metadata): whole-game report | 3 games")
     assert "Contract timing" in text  # deal 0 carries different contracts: declarers chose
     assert "Doubling effects" in text and "Double payoffs by whether the target redoubled" in text
 
@@ -373,7 +378,7 @@ def test_contract_value_errors():
 
 def test_study_reports():
     text = format_trump_study(trumps(), {"game": "barbu", "seed": 2, "options": {"players": 4}})
-    assert text.startswith("cardlab trump-choice study | game: barbu | seed: 2 | deals: 3")
+    assert text.startswith("Barbu (barbu): trump-choice study | seed 2 | 3 deals")
     assert "By trump length" in text and "By trump honours" in text and "♣ 33.3" in text
     text = format_contract_study(contracts())
     assert "The pick was the best contract in 50.0% of deals" in text and "mean loss 0.875" in text
@@ -470,6 +475,7 @@ def test_deal_figure_title_ticks_percent_and_legends_that_hide_no_bar():
                        "score_2": [0, 0, -12, -3, -3, -9]})
     meta = {"game": "barbu", "options": {"players": 3, "deck": 32}, "deals": 6, "seed": 4,
             "policies": ["heuristic", "random", "random"]}
+    df.attrs["cardlab"] = meta  # the rows carry their run, as simulate's do: the plot reads Barbu's columns
     fig = add_run_title(analysis.plot_score_distributions(df), meta, df)
     assert fig.get_suptitle() == "Barbu · 3 players · 32 cards · 6 deals · seed 4 · policy heuristic,random,random"
     fig.canvas.draw()
@@ -487,7 +493,7 @@ def test_deal_figure_title_ticks_percent_and_legends_that_hide_no_bar():
 def test_games_dashboard_has_no_empty_panel_and_percent_placings():
     df = pd.DataFrame({"game": [0, 0, 1, 1], "deal": [0, 1, 0, 1], "declarer": [0, 1, 0, 1],
                        "contract": ["no-tricks", "trumps"] * 2, "score_0": [-3, 6, 0, 9], "score_1": [-10, 33, -13, 30]})
-    fig = analysis.plot_game_report(df, meta={"options": {"geronimo": False}})
+    fig = analysis.barbu.plot_game_report(df, meta={"options": {"geronimo": False}})
     assert len(fig.axes) == 3 and all(ax.patches for ax in fig.axes)  # the third panel spans its row
     placings_ax = fig.axes[0]
     assert "%" in placings_ax.get_ylabel() and max(p.get_height() for p in placings_ax.patches) == pytest.approx(100)
@@ -498,8 +504,8 @@ def test_contract_study_figure_leads_with_the_loss_and_shows_intervals():
 
     df = pd.DataFrame({"deal": range(4), "declarer": [0, 1, 2, 3], "pick": ["no-tricks", "trumps", "trumps", "trumps"],
                        "value_no_tricks": [2.0, -1.0, 0.0, 1.0], "value_trumps": [1.0, -3.0, 2.0, 4.0]})
-    assert REPORTS["contracts"][1] is analysis.plot_contract_study
-    fig = analysis.plot_contract_study(df)
+    assert REPORTS["contracts"][1] is analysis.barbu.plot_contract_study
+    fig = analysis.barbu.plot_contract_study(df)
     lead, shares = fig.axes
     assert lead.get_title().startswith("What the pick loses against the best contract")
     assert [t.get_text() for t in lead.get_xticklabels()] == ["no-tricks", "trumps", "all"]

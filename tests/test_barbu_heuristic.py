@@ -6,7 +6,7 @@ import pytest
 
 from cardlab import analysis
 from cardlab.analysis.stats import mean_ci
-from cardlab.analysis.strength import example_policy_comparison, policy_conclusions
+from cardlab.analysis.barbu import example_policy_comparison, policy_conclusions
 from cardlab.sim import barbu
 from cardlab.sim.barbu.policies import MODE_AVOID, MODE_CLASSIC, MODE_SHED, MODE_TAKE, ALL_RULES, heuristic_card
 from cardlab.sim.barbu.rules import BarbuOptions, contract_id, scoring_tables
@@ -182,7 +182,7 @@ def test_lone_gain_study_is_the_paired_gain_of_each_seat():
     assert np.allclose(df["gain"], df[[f"gain_{p}" for p in range(4)]].mean(axis=1))
 
 
-@pytest.mark.parametrize("module", ["cardlab.analysis.strength", "cardlab.sim.barbu.studies"])
+@pytest.mark.parametrize("module", ["cardlab.analysis.barbu_policies", "cardlab.sim.barbu.studies"])
 def test_docstring_examples(module):
     import doctest
     import importlib

@@ -266,7 +266,7 @@ def test_search_gains_against_random_players():
 
 
 def test_strength_study_rows_are_the_tables_they_name():
-    from cardlab.analysis.euchre5_strength import format_strength_study, plot_strength_study, strength_gains
+    from cardlab.analysis.strength import format_strength_study, plot_strength_study, strength_gains
     from cardlab.sim.euchre5 import strength_study
     from cardlab.sim.ladder import PAIRS
 
@@ -285,11 +285,16 @@ def test_strength_study_rows_are_the_tables_they_name():
             scores = [int(alone[f"score_{p}"].iloc[0]) for p in range(5)]
             assert scores[row["lone"]] == row[f"lone_{x}_in_{y}"]
             assert sum(scores) - scores[row["lone"]] == row[f"others_{x}_in_{y}"]
-    gains = strength_gains(df)
+    gains = strength_gains(df)  # Euchre's ladder (edge and points) read from the rows' own metadata
     base = df.apply(lambda r: r[f"score_heuristic_{r['lone']}"], axis=1)
     assert gains.loc[("search", "heuristic"), "points"] == pytest.approx((df["lone_search_in_heuristic"] - base).mean())
-    assert "How far the heuristic is from search" in format_strength_study(df, {"search_worlds": 2})
-    assert len(plot_strength_study(df).axes) == 2
+    others = df.apply(lambda r: sum(r[f"score_heuristic_{p}"] for p in range(5)) - r[f"score_heuristic_{r['lone']}"],
+                      axis=1)
+    edge = (df["lone_search_in_heuristic"] - df["others_search_in_heuristic"] / 4) - (base - others / 4)
+    assert gains.loc[("search", "heuristic"), "edge"] == pytest.approx(edge.mean())
+    text = format_strength_study(df)
+    assert "How far the heuristic is from search" in text and "hands" in text and "maker's points" in text
+    assert len(plot_strength_study(df).axes) == 9  # the gains, then eight whole-table figures
 
 
 def test_trump_study_accepts_search():
@@ -335,7 +340,7 @@ def test_command_line_search(tmp_path, capsys):
     assert "the strength study sets every seat's policy itself" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.euchre5.interface", "cardlab.analysis.euchre5_strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.euchre5.interface", "cardlab.analysis.strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

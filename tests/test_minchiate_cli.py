@@ -57,7 +57,7 @@ def test_whole_games_sum_their_deals(tmp_path, capsys):
     summed = deals.groupby(deals.deal // 4)[["net_resti", "points_0", "card_points_1"]].sum()
     assert (summed.to_numpy() == games[["net_resti", "points_0", "card_points_1"]].to_numpy()).all()
     code, stdout, _ = run_cli(capsys, "report", str(out))
-    assert code == 0 and "50 games of 4 deals" in stdout
+    assert code == 0 and "whole-game report (4 deals a game) | seed 2 | 50 games" in stdout and "n_deals=4" in stdout
 
 
 def test_replay_text_and_json(capsys):

@@ -280,19 +280,18 @@ def test_strength_study_rows_are_the_matches_they_name():
 
 
 def test_strength_report_gains_are_the_paired_differences():
-    from cardlab.analysis.minchiate_strength import (dealer_edges, format_strength_study, plot_strength_study,
-                                                      strength_gains)
+    from cardlab.analysis.strength import format_strength_study, plot_strength_study, strength_gains, table_figures
     from cardlab.sim.ladder import strength_study
 
     df = strength_study(MINCHIATE, deals=8, seed=6, search_worlds=2)
     sign = np.where(df["team"] == 0, 1, -1)
     manual = (df["net_search_vs_heuristic"] - df["net_heuristic"]) * sign
-    gains = strength_gains(df)
-    assert gains.loc[("search", "heuristic"), "gain"] == pytest.approx(manual.mean())
+    gains = strength_gains(df)  # Minchiate's ladder (a partnership changes) read from the rows' own metadata
+    assert gains.loc[("search", "heuristic"), "net_resti"] == pytest.approx(manual.mean())
     edge = df["net_search"] * np.where(df["dealer"] % 2 == 0, 1, -1)
-    assert dealer_edges(df).loc["search", "edge"] == pytest.approx(edge.mean())
-    assert "dealer's team" in format_strength_study(df, {"search_worlds": 2})
-    assert len(plot_strength_study(df).axes) == 2
+    assert table_figures(df).loc["dealer's team net resti", "search"] == pytest.approx(edge.mean())
+    assert "dealer's team" in format_strength_study(df)
+    assert len(plot_strength_study(df).axes) == 5  # the gains, then four whole-table figures
 
 
 def test_replay_shows_each_searched_candidate():
@@ -331,7 +330,7 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     assert "--search-rollout: 'smart' is not allowed" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.minchiate.interface", "cardlab.analysis.minchiate_strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.minchiate.interface", "cardlab.analysis.strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

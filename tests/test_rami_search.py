@@ -219,7 +219,7 @@ def test_replay_shows_each_searched_decision():
 
 
 def test_strength_study_and_report():
-    from cardlab.analysis.rami_strength import format_strength, plot_strength, policy_table, strength_gains
+    from cardlab.analysis.strength import format_strength_study, plot_strength_study, strength_gains, table_figures
     from cardlab.sim.ladder import LADDER, strength_metadata, strength_study
 
     df = strength_study(RAMI, deals=4, seed=1, players=2, search_worlds=2)
@@ -228,12 +228,16 @@ def test_strength_study_and_report():
     for p in range(2):
         assert (df[f"score_heuristic_{p}"] == heur[f"score_{p}"]).all()  # whole tables are plain runs
         assert (df[f"score_random_{p}"] == rand[f"score_{p}"]).all()
-    gains = strength_gains(df)
-    assert len(gains) == 6 and (gains["rounds"] == 4).all()
-    assert set(policy_table(df).index) == set(LADDER)
+    gains = strength_gains(df)  # Rami's ladder (penalties: the points saved) read from the rows' own metadata
+    assert len(gains) == 6 and (gains["deals"] == 4).all()
+    base = df.apply(lambda r: r[f"score_heuristic_{r['lone']}"], axis=1)
+    assert gains.loc[("search", "heuristic"), "points"] == pytest.approx((base - df["lone_search_in_heuristic"]).mean())
+    figures = table_figures(df)
+    assert set(figures.index) == {"score_*", "turns", "rami_sec", "blocked"} and set(LADDER) <= set(figures.columns)
     meta = strength_metadata(RAMI, players=2, search_worlds=2)
-    assert "strength study" in format_strength(df, meta) and "2 sampled worlds" in format_strength(df, meta)
-    assert len(plot_strength(df).axes) == 3
+    text = format_strength_study(df, meta)
+    assert "strength ladder" in text and "2 sampled worlds" in text and "options: players=2" in text
+    assert len(plot_strength_study(df).axes) == 5
     with pytest.raises(ValueError, match="policy"):
         strength_study(RAMI, deals=2, policy="random")
 
@@ -252,10 +256,10 @@ def test_command_line_search_replay_and_strength(tmp_path, capsys):
     assert "--search-worlds: 2 needs a search seat" in capsys.readouterr().err
     assert main(["study", "rami", "strength", "--players", "2", "--search-worlds", "2", "--deals", "2",
                  "--threads", "1"]) == 0
-    assert "Points per round a seat saves" in capsys.readouterr().out
+    assert "what one seat saves per round by searching" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", ["cardlab.sim.rami.interface", "cardlab.analysis.rami_strength"])
+@pytest.mark.parametrize("name", ["cardlab.sim.rami.interface", "cardlab.analysis.strength"])
 def test_docstring_examples(name):
     import doctest
     import importlib

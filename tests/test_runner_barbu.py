@@ -177,7 +177,7 @@ def test_cli_game_summary_reports_per_contract_and_a_study_summary_needs_out(tmp
     assert meta["summary"] is True and meta["games"] == 20 and df["count"].sum() == 20 * 28 * 4
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "summary of a game run" in text and "deals: 20 games" in text and "trumps" in text
+    assert "summary of a game run" in text and "deal report | seed 0 | 20 games" in text and "trumps" in text
     assert main(["study", "barbu", "trumps", "--deals", "100", "--summary"]) == 2
     assert "--summary: a study's report needs one row per deal" in capsys.readouterr().err
 

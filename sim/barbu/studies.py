@@ -199,7 +199,7 @@ def policy_comparison_study(game=BARBU, *, study: str, deals: int, policies="heu
     ``deal``, ``declarer``, then each column of the study prefixed by the policy,
     ``<policy>_<column>`` (``heuristic_score_no_tricks``, ``search_chosen``); the contract study
     adds ``<policy>_edge_<c>`` (the declarer's score minus the others' mean). The same hands and
-    declarers under every policy, so differences are paired. ``analysis.policy_conclusions``
+    declarers under every policy, so differences are paired. ``analysis.barbu.policy_conclusions``
     summarises it.
 
     >>> df = policy_comparison_study(study="trumps", deals=4, seed=1, policies="heuristic,random")
