@@ -460,12 +460,25 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, w
     final points difference for the searcher's side (NaN elsewhere). Returns the deal's stream.
     """
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
-    any_search = False
     for p in range(4):
         plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH else policies[p]
-        any_search = any_search or policies[p] == SEARCH
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
+    return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log,
+                                  combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo,
+                                  fola_hi)
+
+
+@njit(cache=True, error_model="numpy")
+def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, combo_scratch,
+                           means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi):
+    """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
+    outputs: the hands after the discards in ``words``, the shuffle in ``work``, the returned scalars).
+
+    A test can change the hidden cards of a set-up deal here (hands, unseen discards) and play it on."""
+    any_search = False
+    for p in range(4):
+        any_search = any_search or policies[p] == SEARCH
     keep_means = means.shape[0] > 0
     if keep_means:
         means[:] = np.nan
