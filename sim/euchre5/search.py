@@ -33,6 +33,10 @@ world the partner is whoever holds it and a called card sampled into the kitty l
 forced alone (the "buried card"); its holder knows it is the partner. The kitty's other cards
 stay unseen.
 
+**Tricks already won.** Their winners are public, but until the called card is played not whether
+a winner was the partner: in each world the attackers' tricks so far are those won by the maker or
+by that world's partner (never the true count, which would tell the searcher who its partner is).
+
 **Sampling** (``cardlab.sim.worlds.sample_world_nb``, the game-agnostic sampler Barbu's search
 uses too): the holders are the five seats and the kitty (holder 5). Cards some holder cannot have
 are placed first under Hall's condition (never fails, no retries); the rest go to holders with
@@ -387,12 +391,16 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
 
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, trump, maker, partner, alone, called,
-                   alone_public, revealed, remaining, t, k, leader, led, best, winner, in_trick, maker_tricks, legal,
+                   alone_public, revealed, remaining, t, k, leader, led, best, winner, in_trick, winners, legal,
                    fallback, totals):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each legal card's
     summed :func:`edge4`. ``partner``/``alone`` are the true ones, used once the called card is out
     (``revealed``) or when the maker is alone by choice; otherwise each world's holder of the called
-    card is the partner (the kitty: forced alone; the maker itself: alone by choice)."""
+    card is the partner (the kitty: forced alone; the maker itself: alone by choice).
+
+    ``winners[:t]`` are the seats that won the tricks already played (public). The attackers'
+    tricks so far are counted in each world with that world's partner: until the called card is
+    played, whether an earlier trick went to the partner is what the world says, not the truth."""
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
@@ -418,6 +426,10 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
                 for q in range(PLAYERS):
                     if world[q] & bit(called) != ZERO:
                         w_partner = q
+        w_tricks = 0
+        for u in range(t):
+            if winners[u] == maker or winners[u] == w_partner:
+                w_tricks += 1
         m = legal
         while m != ZERO:
             c = lowest_card(m)
@@ -425,7 +437,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
             for p in range(PLAYERS):
                 work[p] = world[p]
             tricks, _ = play_tricks_nb(work, trump, maker, w_partner, called, alone_public, revealed, remaining, t, k,
-                                       leader, led, best, winner, in_trick, maker_tricks, c, rollout, roll)
+                                       leader, led, best, winner, in_trick, w_tricks, c, rollout, roll)
             totals[c] += hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
     return best_candidate_nb(legal, totals, fallback)
 
@@ -599,6 +611,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         remaining &= ~bit(upcard)
     leader = (dealer + 1) % PLAYERS
     maker_tricks = 0
+    winners = np.full(TRICKS, -1, np.int64)  # who won each trick played: the search counts tricks per world
     for t in range(TRICKS):
         led = -1
         best = -1
@@ -623,7 +636,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                              revealed, voids, holders, known, excluded)
                 c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
                                    rules, trump, maker, partner, alone, called, alone_public, revealed, remaining, t,
-                                   k, leader, led, best, winner, in_trick, maker_tricks, legal, c, totals)
+                                   k, leader, led, best, winner, in_trick, winners, legal, c, totals)
                 if keep:
                     m = legal
                     while m != ZERO:
@@ -646,6 +659,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         remaining &= ~in_trick
         if winner == maker or winner == partner:
             maker_tricks += 1
+        winners[t] = winner
         leader = winner
 
     attack, defend = points_nb(rules, alone, maker_tricks)
