@@ -37,11 +37,10 @@ stay unseen.
 a winner was the partner: in each world the attackers' tricks so far are those won by the maker or
 by that world's partner (never the true count, which would tell the searcher who its partner is).
 
-**Sampling** (``cardlab.sim.worlds.sample_world_nb``, the game-agnostic sampler Barbu's search
-uses too): the holders are the five seats and the kitty (holder 5). Cards some holder cannot have
-are placed first under Hall's condition (never fails, no retries); the rest go to holders with
-room in proportion to their room. Without constraints a world is uniform over the deals the
-seat cannot tell apart.
+**Sampling** (:mod:`cardlab.sim.worlds`, the game-agnostic sampler Barbu's search uses too,
+planned once per decision by :func:`plan_view_nb`): the holders are the five seats and the kitty
+(holder 5). A world is exactly uniform over the deals the seat cannot tell apart (the known cards
+where they are known to be, every exclusion respected); it never fails and needs no retries.
 
 **Randomness.** Decision ``n`` (the action number in the hand's log) of hand ``unit`` draws its
 worlds from a stream keyed by ``(seed, unit, n)`` (whole games: ``(seed, game, hand * 64 + n)``),
@@ -54,7 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
+from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
@@ -226,17 +225,32 @@ def world_kitty(world, upcard, kitty):
 
 
 @njit(cache=True, error_model="numpy")
-def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
-    """A world from seat ``s``'s view: the cards of ``holders`` (five hands and the kitty) that ``s``
-    does not know (``known[h]``: cards ``s`` knows holder ``h`` has) dealt anew, ``excluded[h]``
-    respected; ``world`` receives the six holders. Returns the stream."""
+def plan_view_nb(s, holders, known, excluded, view):
+    """The plan of seat ``s``'s worlds (``worlds.plan_world_nb``): the cards of ``holders`` (five hands and
+    the kitty) that ``s`` does not know (``known[h]``: cards ``s`` knows holder ``h`` has) to be dealt
+    anew, ``excluded[h]`` respected; ``view`` receives what is dealt (the unknown part of each holder)."""
     for h in range(HOLDERS):
         view[h] = holders[h] if h == s else holders[h] & ~known[h]
-    state = sample_world_nb(state, s, HOLDERS, view, excluded, world, slack)
+    return plan_world_nb(s, HOLDERS, view, excluded)
+
+
+@njit(cache=True, error_model="numpy")
+def draw_view_nb(state, plan, s, view, known, world):
+    """One world of seat ``s`` from :func:`plan_view_nb`'s ``plan``: ``world`` receives the six holders
+    (the dealt cards and the known ones). Returns the stream."""
+    state = draw_world_nb(state, plan, s, view, world)
     for h in range(HOLDERS):
         if h != s:
             world[h] |= known[h]
     return state
+
+
+@njit(cache=True, error_model="numpy")
+def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
+    """One world from seat ``s``'s view at once (:func:`plan_view_nb` then :func:`draw_view_nb`; ``slack``
+    is not read). Returns the stream."""
+    plan = plan_view_nb(s, holders, known, excluded, view)
+    return draw_view_nb(state, plan, s, view, known, world)
 
 
 @njit(cache=True, error_model="numpy")
@@ -270,7 +284,6 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
-    slack = np.empty(1 << HOLDERS, np.int64)
     wk = np.empty(KITTY, np.int64)
     res = np.empty(N_RES, np.int64)
     no_log = np.empty((0, 3), np.int8)
@@ -294,9 +307,10 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
                 n_c += 1
     for j in range(n_c):
         totals[cands[j]] = 0
+    plan = plan_view_nb(s, holders, known, excluded, view)
     for _ in range(worlds):
         for _ in range(PASS_TRIES):  # a world where the earlier passes are what the heuristic would bid
-            state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+            state = draw_view_nb(state, plan, s, view, known, world)
             if passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
                 break
         roll = mix64(state ^ ROLLOUT_SALT)
@@ -366,15 +380,15 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
-    slack = np.empty(1 << HOLDERS, np.int64)
     totals[ALONE_COL] = 0
     m = cards
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
         totals[c] = 0
+    plan = plan_view_nb(s, holders, known, excluded, view)
     for _ in range(worlds):
-        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        state = draw_view_nb(state, plan, s, view, known, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         m = cards | bit(ALONE_COL)
         while m != ZERO:
@@ -404,14 +418,14 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
-    slack = np.empty(1 << HOLDERS, np.int64)
     m = legal
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
         totals[c] = 0
+    plan = plan_view_nb(s, holders, known, excluded, view)
     for _ in range(worlds):
-        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        state = draw_view_nb(state, plan, s, view, known, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         w_partner = partner
         w_alone = alone
