@@ -236,9 +236,10 @@ def test_search_decision_depends_only_on_what_the_searcher_has_seen():
 
 
 def test_search_scores_more_than_the_heuristic_at_the_same_seat():
-    searched = simulate(deals=120, seed=9, contract="salade", policy="search,heuristic,heuristic,heuristic",
+    # 600 deals: on 120 the gain (about 1.5 points a deal) is within two standard errors of zero by chance
+    searched = simulate(deals=600, seed=9, contract="salade", policy="search,heuristic,heuristic,heuristic",
                         search_worlds=16)
-    plain = simulate(deals=120, seed=9, contract="salade", policy="heuristic")
+    plain = simulate(deals=600, seed=9, contract="salade", policy="heuristic")
     gain = searched["score_0"] - plain["score_0"]
     assert gain.mean() > 2 * gain.std() / np.sqrt(len(gain))
 

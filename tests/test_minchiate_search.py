@@ -21,8 +21,8 @@ from cardlab.sim.minchiate.kernels import play_games_nb
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO
 from cardlab.sim.minchiate.referee import legal_plays
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, TRUMP_29, CARD_VALUES, join, split, suit_of
-from cardlab.sim.minchiate.search import (combo_cards_nb, sample_world_nb, search_card_nb, search_state,
-                                          shown_absent_nb, unseen_cards_nb)
+from cardlab.sim.minchiate.search import combo_cards_nb, search_card_nb, search_state, shown_absent_nb, unseen_cards_nb
+from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 from cardlab.sim.minchiate import MINCHIATE, Study
 from cardlab.sim.minchiate.interface import kernel_record
 from cardlab.sim.minchiate.search_play import search_raw
@@ -185,9 +185,10 @@ def test_sampled_worlds_are_consistent_with_what_the_searcher_has_seen(rules):
                     (dd if t > 0 or s == dealer else set())
                 unseen = {int(c) for c in cards[:m]}
                 assert unseen == set(range(N_CARDS)) - seen
+                plan = plan_deal_nb(cards, allowed, m, need, nh)
+                assign = plan[P_ASSIGN]
                 for _ in range(3):
-                    assign, slack, room = np.empty(m, np.int64), np.empty(32, np.int64), np.empty(5, np.int64)
-                    state = np.uint64(sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room))
+                    state = np.uint64(draw_deal_nb(state, plan))
                     assert all(allowed[i] >> assign[i] & 1 for i in range(m)), "every card to a holder allowed it"
                     got = {int(holder_seat[h]): set() for h in range(nh)}
                     for i in range(m):

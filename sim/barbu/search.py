@@ -23,8 +23,9 @@ to follow the led suit (a void), not trumping or not overtrumping when bound to,
 discarding K♥ under ``kh_forced_discard``, leading a heart while hearts are restricted (then
 the seat holds only hearts). Cards played, and the searcher's own hand, are never dealt.
 
-**Sampling** is :func:`cardlab.sim.worlds.sample_world_nb`: most constrained cards first, under
-Hall's condition, so it never fails and needs no retries.
+**Sampling** is :mod:`cardlab.sim.worlds` (planned once per decision by ``plan_world_nb``, each
+world drawn by ``draw_world_nb``): exactly uniform over the deals consistent with what the table
+has shown, voids included; it never fails and needs no retries.
 
 **Trump choice.** A ``search`` declarer in Trumps names the suit with the best mean score for
 itself over ``worlds`` sampled deals of the other hands, each played out by the heuristic with
@@ -51,7 +52,7 @@ from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.policy import ROLLOUT_POLICIES
 from cardlab.sim.rng import deal_state, mix64
-from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
+from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 
 SEARCH = POLICY.SEARCH
 ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in POLICY (sim.policy)
@@ -107,15 +108,17 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                    rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points.
 
-    ``size`` (tricks per deal) is no longer read: the rollout counts the tricks left from the hands.
+    ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
+    the hands, and the sampler keeps its own scratch.
     """
     for c in range(64):
         totals[c] = 0
     rollouts = np.full(n, rollout, np.int64)
     gains = np.empty(n, np.int32)
     no_moves = np.empty(0, np.int8)
+    plan = plan_world_nb(s, n, hands, excluded)  # the view is the same for every world: plan it once
     for _ in range(worlds):
-        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         m = legal
         while m != ZERO:
@@ -143,7 +146,6 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
     world = np.empty(n, np.uint64)
     work = np.empty(n, np.uint64)
     work_trick = np.empty(n, np.int64)
-    slack = np.empty(1 << n, np.int64)
     remaining = ZERO
     for p in range(n):
         remaining |= hands[p]
@@ -152,8 +154,9 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
     rollouts = np.full(n, rollout, np.int64)
     gains = np.empty(n, np.int32)
     no_moves = np.empty(0, np.int8)
+    plan = plan_world_nb(s, n, hands, excluded)
     for _ in range(worlds):
-        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         for suit in range(4):
             for p in range(n):

@@ -19,7 +19,7 @@ from cardlab.sim.barbu.search import (ROLLOUT_SALT, SEARCH, TRUMP_DECISION, play
 from cardlab.sim.barbu.search_domino import play_searched_domino_nb
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.rng import deal_state, mix64
-from cardlab.sim.worlds import sample_world_nb
+from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 
 
 @njit(cache=True, error_model="numpy")
@@ -122,15 +122,15 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
     work = np.empty(n, np.uint64)
     gains = np.empty(n, np.int32)
     trick = np.empty(n, np.int64)
-    slack = np.empty(1 << n, np.int64)
     excluded = np.zeros(n, np.uint64)
     rollouts = np.full(n, rollout, np.int64)
     no_moves = np.empty(0, np.int8)
     suits = np.zeros(4, np.int64)
     for slot in range(k):
         totals[slot] = 0
+    plan = plan_world_nb(s, n, hands, excluded)
     for _ in range(worlds):
-        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every contract of this world
         for slot in range(k):
             if open_slots >> slot & 1 == 0:

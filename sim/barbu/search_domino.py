@@ -6,7 +6,7 @@ At each turn where a ``search`` seat has a choice (two or more playable cards, o
 1. samples ``worlds`` deals of the cards it has not seen, consistent with what the table has
    shown: every other seat gets as many cards as it holds, and a seat that passed gets none of
    the cards that were playable when it passed (a pass shows it held no playable card then);
-   the sampler is the trick search's (``search.sample_world_nb``: Hall's condition, no retries);
+   the sampler is the trick search's (``sim.worlds``: exactly uniform over those deals, no retries);
 2. in every world makes each candidate move and plays the deal out with the rollout policy at
    every seat (the heuristic ``domino_heuristic_card`` by default, or random legal moves, the
    same random draws for every candidate of a world), through the deal kernel's own loop
@@ -30,7 +30,7 @@ from numba import njit
 
 from cardlab.sim.barbu.domino import MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb
 from cardlab.sim.barbu.search import ROLLOUT_SALT, search_state
-from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
+from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import ONE, ZERO, lowest_card
 from cardlab.sim.rng import mix64
 
@@ -52,12 +52,12 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
     world = np.empty(n, np.uint64)
     work = np.empty(n, np.uint64)
     work_scores = np.empty(n, np.int32)
-    slack = np.empty(1 << n, np.int64)
     rollouts = np.full(n, rollout, np.int64)
     no_moves = np.empty(0, np.int8)
     no_excluded = np.empty(0, np.uint64)
+    plan = plan_world_nb(s, n, hands, excluded)
     for _ in range(worlds):
-        state = sample_world_nb(state, s, n, hands, excluded, world, slack)
+        state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         m = legal
         while True:

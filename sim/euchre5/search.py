@@ -33,11 +33,14 @@ world the partner is whoever holds it and a called card sampled into the kitty l
 forced alone (the "buried card"); its holder knows it is the partner. The kitty's other cards
 stay unseen.
 
-**Sampling** (``cardlab.sim.worlds.sample_world_nb``, the game-agnostic sampler Barbu's search
-uses too): the holders are the five seats and the kitty (holder 5). Cards some holder cannot have
-are placed first under Hall's condition (never fails, no retries); the rest go to holders with
-room in proportion to their room. Without constraints a world is uniform over the deals the
-seat cannot tell apart.
+**Tricks already won.** Their winners are public, but until the called card is played not whether
+a winner was the partner: in each world the attackers' tricks so far are those won by the maker or
+by that world's partner (never the true count, which would tell the searcher who its partner is).
+
+**Sampling** (:mod:`cardlab.sim.worlds`, the game-agnostic sampler Barbu's search uses too,
+planned once per decision by :func:`plan_view_nb`): the holders are the five seats and the kitty
+(holder 5). A world is exactly uniform over the deals the seat cannot tell apart (the known cards
+where they are known to be, every exclusion respected); it never fails and needs no retries.
 
 **Randomness.** Decision ``n`` (the action number in the hand's log) of hand ``unit`` draws its
 worlds from a stream keyed by ``(seed, unit, n)`` (whole games: ``(seed, game, hand * 64 + n)``),
@@ -50,7 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.worlds import best_candidate_nb, sample_world_nb
+from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
@@ -222,17 +225,32 @@ def world_kitty(world, upcard, kitty):
 
 
 @njit(cache=True, error_model="numpy")
-def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
-    """A world from seat ``s``'s view: the cards of ``holders`` (five hands and the kitty) that ``s``
-    does not know (``known[h]``: cards ``s`` knows holder ``h`` has) dealt anew, ``excluded[h]``
-    respected; ``world`` receives the six holders. Returns the stream."""
+def plan_view_nb(s, holders, known, excluded, view):
+    """The plan of seat ``s``'s worlds (``worlds.plan_world_nb``): the cards of ``holders`` (five hands and
+    the kitty) that ``s`` does not know (``known[h]``: cards ``s`` knows holder ``h`` has) to be dealt
+    anew, ``excluded[h]`` respected; ``view`` receives what is dealt (the unknown part of each holder)."""
     for h in range(HOLDERS):
         view[h] = holders[h] if h == s else holders[h] & ~known[h]
-    state = sample_world_nb(state, s, HOLDERS, view, excluded, world, slack)
+    return plan_world_nb(s, HOLDERS, view, excluded)
+
+
+@njit(cache=True, error_model="numpy")
+def draw_view_nb(state, plan, s, view, known, world):
+    """One world of seat ``s`` from :func:`plan_view_nb`'s ``plan``: ``world`` receives the six holders
+    (the dealt cards and the known ones). Returns the stream."""
+    state = draw_world_nb(state, plan, s, view, world)
     for h in range(HOLDERS):
         if h != s:
             world[h] |= known[h]
     return state
+
+
+@njit(cache=True, error_model="numpy")
+def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
+    """One world from seat ``s``'s view at once (:func:`plan_view_nb` then :func:`draw_view_nb`; ``slack``
+    is not read). Returns the stream."""
+    plan = plan_view_nb(s, holders, known, excluded, view)
+    return draw_view_nb(state, plan, s, view, known, world)
 
 
 @njit(cache=True, error_model="numpy")
@@ -266,7 +284,6 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
-    slack = np.empty(1 << HOLDERS, np.int64)
     wk = np.empty(KITTY, np.int64)
     res = np.empty(N_RES, np.int64)
     no_log = np.empty((0, 3), np.int8)
@@ -290,9 +307,10 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
                 n_c += 1
     for j in range(n_c):
         totals[cands[j]] = 0
+    plan = plan_view_nb(s, holders, known, excluded, view)
     for _ in range(worlds):
         for _ in range(PASS_TRIES):  # a world where the earlier passes are what the heuristic would bid
-            state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+            state = draw_view_nb(state, plan, s, view, known, world)
             if passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
                 break
         roll = mix64(state ^ ROLLOUT_SALT)
@@ -362,15 +380,15 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
-    slack = np.empty(1 << HOLDERS, np.int64)
     totals[ALONE_COL] = 0
     m = cards
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
         totals[c] = 0
+    plan = plan_view_nb(s, holders, known, excluded, view)
     for _ in range(worlds):
-        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        state = draw_view_nb(state, plan, s, view, known, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         m = cards | bit(ALONE_COL)
         while m != ZERO:
@@ -387,23 +405,27 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
 
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, trump, maker, partner, alone, called,
-                   alone_public, revealed, remaining, t, k, leader, led, best, winner, in_trick, maker_tricks, legal,
+                   alone_public, revealed, remaining, t, k, leader, led, best, winner, in_trick, winners, legal,
                    fallback, totals):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each legal card's
     summed :func:`edge4`. ``partner``/``alone`` are the true ones, used once the called card is out
     (``revealed``) or when the maker is alone by choice; otherwise each world's holder of the called
-    card is the partner (the kitty: forced alone; the maker itself: alone by choice)."""
+    card is the partner (the kitty: forced alone; the maker itself: alone by choice).
+
+    ``winners[:t]`` are the seats that won the tricks already played (public). The attackers'
+    tricks so far are counted in each world with that world's partner: until the called card is
+    played, whether an earlier trick went to the partner is what the world says, not the truth."""
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
-    slack = np.empty(1 << HOLDERS, np.int64)
     m = legal
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
         totals[c] = 0
+    plan = plan_view_nb(s, holders, known, excluded, view)
     for _ in range(worlds):
-        state = sample_view_nb(state, s, holders, known, excluded, view, world, slack)
+        state = draw_view_nb(state, plan, s, view, known, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         w_partner = partner
         w_alone = alone
@@ -418,6 +440,10 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
                 for q in range(PLAYERS):
                     if world[q] & bit(called) != ZERO:
                         w_partner = q
+        w_tricks = 0
+        for u in range(t):
+            if winners[u] == maker or winners[u] == w_partner:
+                w_tricks += 1
         m = legal
         while m != ZERO:
             c = lowest_card(m)
@@ -425,7 +451,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
             for p in range(PLAYERS):
                 work[p] = world[p]
             tricks, _ = play_tricks_nb(work, trump, maker, w_partner, called, alone_public, revealed, remaining, t, k,
-                                       leader, led, best, winner, in_trick, maker_tricks, c, rollout, roll)
+                                       leader, led, best, winner, in_trick, w_tricks, c, rollout, roll)
             totals[c] += hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
     return best_candidate_nb(legal, totals, fallback)
 
@@ -599,6 +625,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         remaining &= ~bit(upcard)
     leader = (dealer + 1) % PLAYERS
     maker_tricks = 0
+    winners = np.full(TRICKS, -1, np.int64)  # who won each trick played: the search counts tricks per world
     for t in range(TRICKS):
         led = -1
         best = -1
@@ -623,7 +650,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                              revealed, voids, holders, known, excluded)
                 c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
                                    rules, trump, maker, partner, alone, called, alone_public, revealed, remaining, t,
-                                   k, leader, led, best, winner, in_trick, maker_tricks, legal, c, totals)
+                                   k, leader, led, best, winner, in_trick, winners, legal, c, totals)
                 if keep:
                     m = legal
                     while m != ZERO:
@@ -646,6 +673,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         remaining &= ~in_trick
         if winner == maker or winner == partner:
             maker_tricks += 1
+        winners[t] = winner
         leader = winner
 
     attack, defend = points_nb(rules, alone, maker_tricks)

@@ -34,11 +34,10 @@ there). A combination *not* declared is not used: under ``declarations='policy'`
 one hidden.
 
 **Sampling** never fails: every unseen card has the set of holders (other seats, unseen discard
-piles) that may hold it; cards with fewer possible holders go first, each to a holder with
-probability proportional to the cards that holder still takes, among the holders that keep the
-rest possible (Hall's condition checked on every set of holders: the cards only a set may hold
-never exceed the room it has); the free cards then fill the room left, in proportion to it. The
-true deal satisfies every constraint, so a consistent completion always exists.
+piles) that may hold it (:func:`unseen_cards_nb`), and the worlds are the shared sampler's
+(:func:`cardlab.sim.worlds.plan_deal_nb`, planned once per decision, and ``draw_deal_nb``): exactly
+uniform over the deals consistent with those sets and the holders' sizes. The true deal satisfies
+every constraint, so a consistent completion always exists.
 
 **Other decisions stay heuristic**: a search seat discards (as cutter or dealer) and declares like
 a heuristic seat (every combination). Only card play is searched.
@@ -62,8 +61,8 @@ from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, S
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.policy import POLICY
-from cardlab.sim.rng import below_n, deal_state, mix64
-from cardlab.sim.worlds import keeps_possible_nb, take_card_nb
+from cardlab.sim.rng import deal_state, mix64
+from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 
 SEARCH = POLICY.SEARCH  # the shared ids of cardlab.sim.policy: random 0, heuristic 1, search 2 (rollouts: 0 or 1)
 N_MOVES = 84
@@ -290,76 +289,6 @@ def unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi
 
 
 @njit(cache=True, error_model="numpy")
-def sample_world_nb(state, m, nh, need, cards, allowed, assign, slack, room):
-    """Give each unseen card ``cards[i]`` (``i < m``) a holder ``assign[i]`` among ``allowed[i]``, each holder
-    ``h`` taking ``need[h]`` cards; Hall's condition keeps every step completable. Returns the stream.
-
-    ``slack`` (``2**nh``) and ``room`` (``nh``) are scratch. Constrained cards (fewer holders than all)
-    go first, fewest holders first; the free cards then fill the room left, each holder in
-    proportion to its room.
-    """
-    n_sets = 1 << nh
-    full = n_sets - 1
-    n_free = 0
-    for h in range(nh):
-        room[h] = need[h]
-    for i in range(m):
-        if allowed[i] == full:
-            n_free += 1
-    for S in range(n_sets):
-        cap = 0
-        for h in range(nh):
-            if S >> h & 1:
-                cap += need[h]
-        slack[S] = cap - (n_free if S == full else 0)
-    for i in range(m):
-        T = allowed[i]
-        if T != full:
-            for S in range(n_sets):
-                if S & T == T:
-                    slack[S] -= 1
-    for width in range(1, nh):  # fewest holders first
-        for i in range(m):
-            T = allowed[i]
-            if T == full or popcount(np.uint64(T)) != width:
-                continue
-            total = 0
-            for h in range(nh):
-                if T >> h & 1 and room[h] > 0 and keeps_possible_nb(slack, n_sets, T, h):
-                    total += room[h]
-            q = -1
-            if total > 0:
-                state, r = below_n(state, total)
-                for h in range(nh):
-                    if T >> h & 1 and room[h] > 0 and keeps_possible_nb(slack, n_sets, T, h):
-                        if r < room[h]:
-                            q = h
-                            break
-                        r -= room[h]
-            else:  # unreachable when the constraints hold for the true deal: any holder with room
-                for h in range(nh):
-                    if room[h] > 0:
-                        q = h
-                        break
-            assign[i] = q
-            room[q] -= 1
-            take_card_nb(slack, n_sets, T, q)
-    left = n_free
-    for i in range(m):
-        if allowed[i] != full:
-            continue
-        state, r = below_n(state, left)
-        q = 0
-        while r >= room[q]:
-            r -= room[q]
-            q += 1
-        assign[i] = q
-        room[q] -= 1
-        left -= 1
-    return state
-
-
-@njit(cache=True, error_model="numpy")
 def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallback, dealer, cutter, t, n, leader, led,
                    trump_played, win_seat, win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo,
                    pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi,
@@ -372,11 +301,8 @@ def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallbac
     sign = 1 if s % 2 == 0 else -1
     holder_seat = np.empty(MAX_HOLDERS, np.int64)
     need = np.empty(MAX_HOLDERS, np.int64)
-    room = np.empty(MAX_HOLDERS, np.int64)
     u_cards = np.empty(N_CARDS, np.int64)
     allowed = np.empty(N_CARDS, np.int64)
-    assign = np.empty(N_CARDS, np.int64)
-    slack = np.empty(1 << MAX_HOLDERS, np.int64)
     m, nh = unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi, fola_lo, fola_hi, cd_lo,
                             cd_hi, dd_lo, dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo,
                             excluded_hi, cd_fallback, dd_fallback, holder_seat, need, u_cards, allowed)
@@ -390,9 +316,11 @@ def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallbac
     k_cards = np.empty(4, np.int64)
     k_seats = np.empty(4, np.int64)
     src = np.empty(16, np.int64)
+    plan = plan_deal_nb(u_cards, allowed, m, need, nh)  # the view is the same for every world: plan it once
+    assign = plan[P_ASSIGN]
     state = sstate
     for _ in range(worlds):
-        state = sample_world_nb(state, m, nh, need, u_cards, allowed, assign, slack, room)
+        state = draw_deal_nb(state, plan)
         for q in range(4):
             w_lo[q] = hand_lo[q] if q == s else ZERO
             w_hi[q] = hand_hi[q] if q == s else ZERO
@@ -460,12 +388,25 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, w
     final points difference for the searcher's side (NaN elsewhere). Returns the deal's stream.
     """
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
-    any_search = False
     for p in range(4):
         plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH else policies[p]
-        any_search = any_search or policies[p] == SEARCH
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
+    return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log,
+                                  combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo,
+                                  fola_hi)
+
+
+@njit(cache=True, error_model="numpy")
+def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, combo_scratch,
+                           means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi):
+    """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
+    outputs: the hands after the discards in ``words``, the shuffle in ``work``, the returned scalars).
+
+    A test can change the hidden cards of a set-up deal here (hands, unseen discards) and play it on."""
+    any_search = False
+    for p in range(4):
+        any_search = any_search or policies[p] == SEARCH
     keep_means = means.shape[0] > 0
     if keep_means:
         means[:] = np.nan

@@ -588,13 +588,25 @@ def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, r
     candidate's mean relative score. Returns (stream, turns, blocked, rami sec, log rows, mean rows).
     """
     P = o[OPT.players]
-    n_cards = 104 + o[OPT.n_jokers]
     hands = np.zeros((P, HAND_W), np.int64)
     deck = np.zeros(DECK_MAX, np.int64)
     pile = np.zeros(DECK_MAX, np.int64)
     table = np.zeros((MAX_MELDS, MELD_W), np.int64)
     seats = np.zeros((3, P), np.int64)
     sc = np.zeros(SC_W, np.int64)
+    state = deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_log)
+    return play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means,
+                                hands, deck, pile, table, seats, sc)
+
+
+@njit(cache=True)
+def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means, hands,
+                         deck, pile, table, seats, sc):
+    """The turns of :func:`play_search_round_nb` from a dealt round (``deal_round_nb``'s ``hands``, ``deck``,
+    ``pile``, ``table``, ``seats`` and ``sc``): a test can change the hidden cards (the stock's order, the
+    other hands) of a dealt round here and play it on. Returns as :func:`play_search_round_nb`."""
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
     out = np.zeros((MAX_MELDS, MELD_W), np.int64)
     scratch = new_scratch_nb()
     known = np.zeros((P, HAND_W), np.int64)
@@ -615,7 +627,6 @@ def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, r
     totals = np.zeros(HAND_W, np.float64)
     wres = np.zeros((4, P), np.int64)
     mi = 0
-    state = deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_log)
     while True:
         recycled = sc[S_RECYCLED]
         state, going = begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, log)
