@@ -137,7 +137,8 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck):
     from cardlab.sim.dealing import deal_hands_nb
 
     options = BarbuOptions(players=players, deck=deck)
-    a = Study(options, (contract,), ("heuristic",) * players, 1).kernel_args
+    a = Study(options=options, policies=("heuristic",) * players, seed=1, search_worlds=32, search_rollout="heuristic",
+              contracts=(contract,)).kernel_args
     c = CONTRACT_NAMES.index(contract)
     n = players
     width = a["log_width"]
@@ -212,10 +213,11 @@ def minchiate_setup(study, deal, plain):
 @pytest.mark.parametrize("rules", range(len(MINCHIATE_RULES)))
 def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
     from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS
-    from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, HEURISTIC
+    from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO
+    from cardlab.sim.policy import POLICY
     from cardlab.sim.minchiate.rules import N_CARDS, OPT, join, split
     from cardlab.sim.minchiate.search import N_MOVES, SEARCH, combo_cards_nb, play_searched_cards_nb
-    from cardlab.sim.minchiate.simulate import Study
+    from cardlab.sim.minchiate import Study
 
     study = Study.build(policy="heuristic", seed=31, **MINCHIATE_RULES[rules])
     opts = study.flags
@@ -236,9 +238,9 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
     for deal in range(6):
         dealer, cutter = deal % 4, (deal + 3) % 4
         s = (dealer + 1 + deal // 4) % 4
-        policies = np.full(4, HEURISTIC, np.int64)
+        policies = np.full(4, POLICY.HEURISTIC, np.int64)
         policies[s] = SEARCH
-        setup = minchiate_setup(study, deal, np.full(4, HEURISTIC, np.int64))  # a searcher discards so too
+        setup = minchiate_setup(study, deal, np.full(4, POLICY.HEURISTIC, np.int64))  # a searcher discards so too
         work, words, out, log, scalars = setup
         cd, dd = set(join(*map(int, scalars[3:5]))), set(join(*map(int, scalars[5:7])))
         hands = [set(join(int(words[p]), int(words[4 + p]))) for p in range(4)]
@@ -294,7 +296,7 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
     from cardlab.sim.rami.kernels import DECK_MAX, EV_DISCARD, EV_DRAW, EV_RECYCLE, EV_TAKE, LOG_ROWS, LOG_W
     from cardlab.sim.rami.melds import MAX_MELDS, MELD_W
     from cardlab.sim.rami.rules import HAND_W
-    from cardlab.sim.rami.simulate import Study
+    from cardlab.sim.rami import Study
 
     study = Study.build(seed=17, **RAMI_RULES[rules])
     o = study.options.kernel_ints()
