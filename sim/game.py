@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Callable, ClassVar, NamedTuple
 
 import numpy as np
@@ -131,7 +131,7 @@ class Study:
             if len(set(policies)) > 1:
                 raise ValueError(f"players: {n} is not allowed here; the policies name {len(policies)} seats")
             policies = policies[:1] * n
-        return type(self)(options, policies, self.seed, self.search_worlds, self.search_rollout)
+        return replace(self, options=options, policies=policies)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError

@@ -9,6 +9,7 @@ ValueError: players: 6 is not allowed; choose 3, 4 or 5
 """
 from __future__ import annotations
 
+import functools
 import numbers
 from dataclasses import fields
 from typing import Callable, Mapping, NamedTuple
@@ -262,8 +263,7 @@ def add_option_flags(parser, options_cls, *, skip=()) -> None:
             ("none" if default is None else str(default).lower() if isinstance(default, bool) else str(default))
         text = f"{meta['help']} (default {shown})"
         if isinstance(default, bool) or (default is None and meta["parse"] is None and meta["choices"] is None):
-            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
-                               help=text)
+            group.add_argument(flag, dest=f.name, action=_switch_action(), default=argparse.SUPPRESS, help=text)
         else:
             if meta["choices"] is not None:
                 text = f"{meta['help']}: {', '.join('none' if c is None else str(c) for c in meta['choices'])} " \
@@ -272,6 +272,23 @@ def add_option_flags(parser, options_cls, *, skip=()) -> None:
                 text = f"{meta['help']}: {meta['between'][0]} to {meta['between'][1]} (default {shown})"
             group.add_argument(flag, dest=f.name, type=_deferred(_parse_for(f)), default=argparse.SUPPRESS,
                                metavar=f.name.upper(), help=text)
+
+
+@functools.cache
+def _switch_action():
+    """``--x``/``--no-x`` refusing both on one command line (``--trumps --no-trumps``), as argparse refuses two
+    exclusive flags, where argparse's own lets the last one win silently."""
+    import argparse
+
+    class Switch(argparse.BooleanOptionalAction):
+        def __call__(self, parser, namespace, values, option_string=None):
+            value = not option_string.startswith("--no-")
+            if getattr(namespace, self.dest, value) is not value:
+                other = "--" + option_string[5:] if not value else "--no-" + option_string[2:]
+                raise argparse.ArgumentError(self, f"not allowed with argument {other}")
+            setattr(namespace, self.dest, value)
+
+    return Switch
 
 
 def options_from_args(args, options_cls) -> dict:

@@ -90,6 +90,14 @@ def test_every_option_is_reachable_from_python_and_the_command_line(name, capsys
         assert "--" + f.name.replace("_", "-") in flags, f.name
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_switch_and_its_negation_together_are_refused(name, capsys):
+    """``--x --no-x`` is a contradiction, not "the last one wins", for every switch option of every game."""
+    switch = next(f.name.replace("_", "-") for f in declared(game_of(name).Options) if isinstance(f.default, bool))
+    code, stdout, stderr = run_cli(capsys, "simulate", name, "--deals", "5", f"--{switch}", f"--no-{switch}")
+    assert code == 2 and stdout == "" and f"--no-{switch}: not allowed with argument --{switch}" in stderr
+
+
 # ---------------------------------------------------------------- results do not depend on how they are run
 
 

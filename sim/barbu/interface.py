@@ -36,7 +36,6 @@ True
 """
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, fields, replace
 from functools import cached_property, partial
 
@@ -137,9 +136,6 @@ class BarbuStudy(Study):
 
     def metadata(self, unit: str = "deal") -> dict:
         return {**super().metadata(unit), "contracts": list(self.contracts)}
-
-    def with_options(self, **rules) -> "BarbuStudy":
-        return replace(self, options=self.game.make_options(self.options, **rules))
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -314,18 +310,6 @@ def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
 # ---------------------------------------------------------------- the command line's own flags
 
 
-class _Switch(argparse.BooleanOptionalAction):
-    """``--x``/``--no-x``, refusing both on one command line (``--trumps --no-trumps``) as argparse refuses
-    two exclusive flags; the option flags of :func:`cardlab.sim.options.add_option_flags` use it here."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        value = not option_string.startswith("--no-")
-        if getattr(namespace, self.dest, value) is not value:
-            other = "--" + option_string[5:] if not value else "--no-" + option_string[2:]
-            raise argparse.ArgumentError(self, f"not allowed with argument {other}")
-        setattr(namespace, self.dest, value)
-
-
 def _paired(name: str, game, **keywords):
     """Barbu's study ``name`` (``sim.barbu.studies``, imported when it runs: the parser imports this module)."""
     from cardlab.sim.barbu.studies import paired_study
@@ -417,7 +401,6 @@ class Barbu(Game):
             parser.add_argument("--compare-policies", default=None,
                                 help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
                                      "heuristic,search, and report which conclusions change")
-        parser.register("action", argparse.BooleanOptionalAction, _Switch)
 
     def flag_keywords(self, args) -> dict:
         from cardlab.sim import command
