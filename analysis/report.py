@@ -373,17 +373,22 @@ def role_edge(df: pd.DataFrame, *, by: str | None = None, role: str | None = Non
     The balance figure of a contract: ``edge`` is the mean over the group's deals of (role seat's
     score − mean of the other seats' scores in the same deal), in points per deal; 0 is a contract
     that favours nobody. Its interval ``ci_low``/``ci_high`` comes from those per-deal differences
-    (paired: ``stats.paired_comparison``), far tighter than comparing the two means as if they were
-    independent; ``variance_reduction`` says how much pairing removed. Columns: ``deals``,
-    ``<role>_mean``, ``others_mean``, ``edge``, ``ci_low``, ``ci_high``, ``variance_reduction``.
-    Rows are ranked by edge, most favourable to the role seat first.
+    (paired: ``stats.paired_comparison``), the right interval since both figures come from the same deals.
+    ``variance_reduction`` is ``1 − var(difference) / (var(role) + var(others))``: positive where the two
+    move together (pairing narrows the interval), negative where they move apart. In a contract with a
+    fixed total (No Queens, Salade ...) the others' mean is the total less the role seat's score, so it is
+    negative (−0.6 with four seats): pairing widens the interval there, and comparing the two means as if
+    independent would understate it. Columns: ``deals`` (an integer), ``<role>_mean``, ``others_mean``,
+    ``edge``, ``ci_low``, ``ci_high``, ``variance_reduction``. Rows are ranked by edge, most favourable to
+    the role seat first.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"deal": [0, 1, 2], "contract": ["no-queens", "no-queens", "trumps"],
     ...                    "declarer": [0, 1, 0], "score_0": [-6, 0, 20], "score_1": [0, -12, 10],
     ...                    "score_2": [-6, 0, 0]})
-    >>> role_edge(df, by="contract", role="declarer")[["deals", "edge"]].values.tolist()
-    [[1.0, 15.0], [2.0, -7.5]]
+    >>> t = role_edge(df, by="contract", role="declarer")
+    >>> t["deals"].tolist(), t["edge"].tolist()
+    ([1, 2], [15.0, -7.5])
     """
     if is_seat_summary(df):  # the declarer's rows pair its score with the others' total in the same deal
         by, role = "contract", "declarer"
@@ -411,7 +416,7 @@ def role_edge(df: pd.DataFrame, *, by: str | None = None, role: str | None = Non
                      "ci_low": r["ci_low"], "ci_high": r["ci_high"], "variance_reduction": r["variance_reduction"]})
     names = [name for c, name in enumerate(contract.categories) if (codes == c).any()]
     table = pd.DataFrame(rows, index=pd.CategoricalIndex(names, categories=contract.categories, name=by))
-    table["deals"] = table["deals"].astype(float)
+    table["deals"] = table["deals"].astype(np.int64)
     return table.sort_values("edge", ascending=False, kind="stable")
 
 

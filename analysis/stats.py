@@ -90,7 +90,8 @@ def paired_comparison(a, b, *, level: float = 0.95, weights=None) -> dict:
     interval of the per-unit difference, ``mean_ci``), ``unpaired_half`` (the half-width had the two
     been measured on different units: ``z·sqrt((s_a² + s_b²)/n)``) and ``variance_reduction``
     (``1 − var(a − b) / (var(a) + var(b))``: the share of the variance that pairing removes; 0 when
-    a and b are independent, near 1 when they move together). Intervals are NaN with fewer than two units.
+    a and b are independent, near 1 when they move together, negative when they move in opposite
+    directions: then the paired interval is wider than the unpaired one, and still the right one). Intervals are NaN with fewer than two units.
     ``weights`` counts how many units share each pair (a ``--summary`` run stores counts, not rows);
     the result equals that of the pairs repeated.
 
