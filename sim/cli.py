@@ -471,9 +471,21 @@ def _interrupted(stop, args) -> int:
     return 130
 
 
+def _negative_values(argv: list) -> list:
+    """``--flag -1,-2`` as ``--flag=-1,-2``: argparse reads a value that starts with a minus as an option and
+    answers "expected one argument"; a negative number after a flag is always that flag's value here."""
+    out = []
+    for token in argv:
+        if out and re.fullmatch(r"-\d[\d,.\-]*", token) and out[-1].startswith("--") and "=" not in out[-1]:
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def main(argv=None) -> int:
     try:
-        argv = sys.argv[1:] if argv is None else list(argv)
+        argv = _negative_values(sys.argv[1:] if argv is None else list(argv))
         args = build_parser(argv).parse_args(argv)  # imports the game named (pandas, numba, its kernels)
     except SystemExit as stop:  # --help, or a one-line usage error already printed
         return stop.code

@@ -15,9 +15,16 @@ from dataclasses import fields
 from typing import Callable, Mapping, NamedTuple
 
 
+def shown(value) -> str:
+    """A value as the user writes it on the command line: a list as ``1,2``, None as ``none``, else repr."""
+    if isinstance(value, (tuple, list)):
+        return ",".join(str(v) for v in value)
+    return "none" if value is None else repr(value)
+
+
 def allowed_text(values) -> str:
     """``'a', 'b' or 'c'``: the allowed values as a user reads them."""
-    values = [repr(v) if isinstance(v, str) else str(v) for v in values]
+    values = [repr(v) if isinstance(v, str) else "none" if v is None else str(v) for v in values]
     return ", ".join(values[:-1]) + " or " + values[-1] if len(values) > 1 else values[0]
 
 

@@ -398,3 +398,18 @@ def test_searching_runs_get_sizes_that_finish(capsys, monkeypatch):
     code, _, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "6",
                               "--policy", "search,heuristic,heuristic,heuristic")
     assert code == 0 and "with a search seat takes a long while" in stderr
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "barbu", "--deals", "5", "--contract", "domino", "--domino-table", "1,2"],
+     "--domino-table: 1,2 is not allowed; give 4 integers"),
+    (["simulate", "euchre5", "--deals", "5", "--defender-points", "-1,-2"],
+     "--defender-points: -1,-2 is not allowed; give two integers 1-20"),
+    (["simulate", "barbu", "--deals", "-3"], "--deals: -3 is not allowed; use an integer >= 1"),
+    (["simulate", "rami", "--deals", "5", "--max-jokers-per-meld", "3"], "choose 1, 2 or none"),
+])
+def test_errors_spell_values_as_the_command_line_does(capsys, argv, message):
+    """A value in an error reads as typed (``1,2``, ``none``), and a negative value after a flag is that flag's
+    value, not an unknown option (#21 item 20)."""
+    code, stdout, stderr = run_cli(capsys, *argv)
+    assert code == 2 and stdout == "" and message in stderr and len(stderr.strip().splitlines()) == 1

@@ -79,7 +79,7 @@ def test_scoring_table_of_section_6():
     (dict(target=0), "target: 0 is not allowed; use an integer from 1 to 100"),
     (dict(lone_march_points=3), "lone_march_points: 3 is not allowed; choose 2, 4 or 5"),
     (dict(forced_alone_march_points=1), "forced_alone_march_points: 1 is not allowed"),
-    (dict(defender_points=(2,)), "defender_points: (2,) is not allowed"),
+    (dict(defender_points=(2,)), "defender_points: 2 is not allowed"),
     (dict(tie_rule="coin"), "tie_rule: 'coin' is not allowed"),
     (dict(stick_the_dealer="yes"), "stick_the_dealer: 'yes' is not allowed; choose True or False"),
 ])

@@ -51,7 +51,7 @@ import numpy as np
 
 from cardlab.sim.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, N_CARD_IDS, QUEEN, SEVEN, TWO, card, french_deck
 from cardlab.sim.game import GAMES_ONLY
-from cardlab.sim.options import Scope, check_choice, check_options, option, parse_ints
+from cardlab.sim.options import Scope, check_choice, check_options, option, parse_ints, shown
 
 
 class Contract(NamedTuple):
@@ -233,7 +233,7 @@ class BarbuOptions:
         if self.domino_table is not None:
             table = tuple(self.domino_table)
             if len(table) != self.players or not all(isinstance(v, int) and not isinstance(v, bool) for v in table):
-                raise ValueError(f"domino_table: {self.domino_table!r} is not allowed; give {self.players} integers, "
+                raise ValueError(f"domino_table: {shown(self.domino_table)} is not allowed; give {self.players} integers, "
                                  "the points for 1st, 2nd … place")
             object.__setattr__(self, "domino_table", table)
         if isinstance(self.double_obligation, bool) or not isinstance(self.double_obligation, int) \

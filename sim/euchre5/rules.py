@@ -44,7 +44,7 @@ import numpy as np
 
 from cardlab.sim.cards import JACK, LANE, N_CARD_IDS, card, french_deck
 from cardlab.sim.game import GAMES_ONLY
-from cardlab.sim.options import check_options, option
+from cardlab.sim.options import check_options, option, shown
 
 PLAYERS = 5
 HAND = 5
@@ -184,7 +184,7 @@ class Euchre5Options:
         points = tuple(points) if isinstance(points, (tuple, list)) else (points,)
         if len(points) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 1 <= v <= 20
                                        for v in points):
-            raise ValueError(f"defender_points: {self.defender_points!r} is not allowed; give two integers 1-20 "
+            raise ValueError(f"defender_points: {shown(self.defender_points)} is not allowed; give two integers 1-20 "
                              "(points for 3-4 and for 5 defender tricks), e.g. 2,4")
         object.__setattr__(self, "defender_points", tuple(int(v) for v in points))
 
