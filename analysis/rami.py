@@ -218,18 +218,33 @@ def variant_table(df: pd.DataFrame, meta: dict | None = None, *, level: float = 
 
 
 def format_study(df: pd.DataFrame, meta: dict | None = None) -> str:
+    """Rami's threshold study as a table, one row per variant, its columns explained beneath."""
     meta = run_meta(df, meta)
     t = variant_table(df, meta)
     kind = meta.get("study", "study")
-    lines = [*run_header(meta, f"{kind} study (every round played under every variant)", count=len(df)),
-             f"paired: 95% intervals of the differences from {t['variant'].iloc[0]}",
-             f"{'variant':<18}{'turns':>7}{'Δturns':>17}{'rami sec':>10}{'blocked':>9}{'never op.':>10}"
-             f"{'mean score':>11}{'first pl.':>10}{'Δfirst pl.':>20}"]
-    for r in t.itertuples():
-        lines.append(f"{r.variant:<18}{r.turns:7.2f} {r.d_turns:+6.2f} [{r.d_turns_low:+.2f},{r.d_turns_high:+.2f}]"
-                     f"{100 * r.rami_sec:9.2f}%{100 * r.blocked:8.2f}%{r.never_opened:10.3f}{r.mean_score:11.2f}"
-                     f"{r.first_player:10.2f} {r.d_first:+6.2f} [{r.d_first_low:+.2f},{r.d_first_high:+.2f}]")
-    return "\n".join(line.replace("nan", " - ") for line in lines)
+
+    def shift(mean, low, high):
+        return " - " if np.isnan(mean) or np.isnan(low) else f"{mean:+.2f} ({low:+.2f} … {high:+.2f})"
+
+    table = pd.DataFrame({
+        "turns": t["turns"].map("{:.2f}".format),
+        "Δ turns": ["baseline"] + [shift(*v) for v in zip(t["d_turns"], t["d_turns_low"], t["d_turns_high"])][1:],
+        "rami sec": (100 * t["rami_sec"]).map("{:.2f}%".format),
+        "blocked": (100 * t["blocked"]).map("{:.2f}%".format),
+        "never opened": t["never_opened"].map("{:.3f}".format),
+        "mean score": t["mean_score"].map("{:.2f}".format),
+        "first player": t["first_player"].map("{:.2f}".format),
+        "Δ first player": ["baseline"] + [shift(*v) for v in zip(t["d_first"], t["d_first_low"],
+                                                                 t["d_first_high"])][1:],
+    })
+    table.index = pd.Index(t["variant"], name="variant")
+    base = t["variant"].iloc[0]
+    return "\n".join([
+        *run_header(meta, f"{kind} study (every round played under every variant)", count=len(df)),
+        table.to_string(), "",
+        "turns: per round; rami sec, blocked: share of rounds; never opened: losers per round who never opened;",
+        "mean score: per seat and round (lower is better); first player: the mean score of the seat after the dealer;",
+        f"Δ: the paired shift from {base} on the same rounds, with its 95% interval"])
 
 
 def plot_study(df: pd.DataFrame, *, fig=None):

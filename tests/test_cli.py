@@ -102,6 +102,7 @@ def test_studies_print_their_report(capsys, tmp_path, study, marker):
 def test_replay_of_a_whole_game(capsys):
     code, stdout, _ = run_cli(capsys, "replay", "barbu", "--game-index", "4", "--geronimo", "--double", "--seed", "2")
     assert code == 0 and stdout.count("=== deal") == 28 and "final totals" in stdout and "doubles:" in stdout
+    assert "=== deal 0:" in stdout and "=== deal 28" not in stdout  # numbered from 0, as the rows and records
 
 
 @pytest.mark.parametrize("argv,message", [

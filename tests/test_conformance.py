@@ -98,6 +98,15 @@ def test_a_switch_and_its_negation_together_are_refused(name, capsys):
     assert code == 2 and stdout == "" and f"--no-{switch}: not allowed with argument --{switch}" in stderr
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_option_values_are_typed_without_shell_quoting(name):
+    """A value typed as the docs show it reaches the option: no shell metacharacter in any allowed value
+    (``counting+trumps>20`` was a redirect, #21 item 11)."""
+    for f in declared(game_of(name).Options):
+        for value in f.metadata["choices"] or ():
+            assert not set(cli_value(value)) & set("<>|&;$`'\"\\*?()[]{}!~# "), (f.name, value)
+
+
 # ---------------------------------------------------------------- results do not depend on how they are run
 
 

@@ -82,7 +82,7 @@ def test_replay_text_and_json(capsys):
 
 def test_replay_game(capsys):
     code, stdout, _ = run_cli(capsys, "replay", "euchre5", "--seed", "3", "--game-index", "4")
-    assert code == 0 and "=== hand 1:" in stdout and "winner" in stdout.strip().splitlines()[-1]
+    assert code == 0 and "=== hand 0:" in stdout and "winner" in stdout.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -135,3 +135,12 @@ def test_trump_study_matches_referee():
                 row = df.iloc[j * 20 + m * 4 + t]
                 assert row["maker_points"] == h.scores[m] and row["maker_tricks"] == h.maker_tricks
                 assert row["relation"] == (0 if t == kitty[0] // 16 else 1 if t == 3 - kitty[0] // 16 else 2)
+
+
+def test_the_text_shows_the_kitty_in_the_order_of_the_record():
+    """The text replay lists the kitty as dealt, the upcard first, as the JSON record does (#21 item 17)."""
+    from cardlab.sim.euchre5 import replay
+
+    r = replay(deal="0:20", seed=7)
+    shown = [line.split(", kitty ")[1].split() for line in r.text.splitlines() if ", kitty " in line]
+    assert shown == [record["kitty"] for record in r.records] and len(shown) == 20

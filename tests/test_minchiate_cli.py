@@ -39,7 +39,7 @@ def test_simulate_columns_report_and_plot(tmp_path, capsys):
 
 def test_every_option_flag(capsys):
     code, stdout, _ = run_cli(capsys, "simulate", "minchiate", "--deals", "200", "--no-steal-29", "--cutter-cap", "5",
-                              "--expose-last-cards", "all_four", "--dealer-takes-from-fola", "counting+trumps>20",
+                              "--expose-last-cards", "all_four", "--dealer-takes-from-fola", "counting+trumps_above_20",
                               "--discards-to", "own_team_pile", "--declarations", "mandatory_all", "--no-c5-merge",
                               "--no-combos-may-share", "--matto-bonus-on-c3", "--no-score-pile-combos",
                               "--card-bonus-rule", "beyond_42", "--cappotto-double", "--policy", "random")

@@ -10,11 +10,11 @@ from cardlab.sim.minchiate.rules import MATTO, RESTO, SOURCES
 
 OPTION_SETS = {
     "defaults": {},
-    "all switched": dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_fola="counting+trumps>20",
+    "all switched": dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_fola="counting+trumps_above_20",
                          discards_to="own_team_pile", declarations="mandatory_all", c5_merge=False,
                          combos_may_share=False, matto_bonus_on_c3=True, score_pile_combos=False,
                          cappotto_double=True),
-    "mixed a": dict(steal_29=False, dealer_takes_from_fola="counting+trumps>20", c5_merge=False,
+    "mixed a": dict(steal_29=False, dealer_takes_from_fola="counting+trumps_above_20", c5_merge=False,
                     matto_bonus_on_c3=True, cutter_cap=4),
     "mixed b": dict(expose_last_cards="all_four", discards_to="own_team_pile", combos_may_share=False,
                     cappotto_double=True),

@@ -29,7 +29,7 @@ from cardlab.sim.minchiate.search_play import search_raw
 from cardlab.sim.policy import POLICY
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
-SWITCHED = dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_fola="counting+trumps>20",
+SWITCHED = dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_fola="counting+trumps_above_20",
                 discards_to="own_team_pile", declarations="mandatory_all", c5_merge=False, combos_may_share=False,
                 matto_bonus_on_c3=True, score_pile_combos=False, cappotto_double=True)
 

@@ -122,6 +122,8 @@ def test_cli_simulate_report_replay(tmp_path, capsys):
     assert code == 0 and "whole games" in stdout
     code, stdout, _ = run_cli(capsys, "study", "rami", "threshold", "--players", "4", "--deals", "100")
     assert code == 0 and "t30" in stdout and "t51" in stdout
+    head = next(line for line in stdout.splitlines() if line.split()[:2] == ["turns", "Δ"])
+    assert "never opened" in head and "first player" in head and "never opened: losers per round" in stdout
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -284,7 +284,7 @@ def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
     verdict = check_game(o, deals)
     lines = [f"game {game} (seed {study.seed}): {o.game_length} deals, contracts {', '.join(o.game_contracts)}"]
     for number, d in enumerate(deals):
-        lines.append(f"\n=== deal {number + 1}: seat {d['declarer']} declares {d['contract']}")
+        lines.append(f"\n=== deal {number}: seat {d['declarer']} declares {d['contract']}")  # 0-based, as in the rows
         if "search_contract_means" in cols and not np.isnan(cols["search_contract_means"][number]).all():
             lines.append(describe_contract_search(o, cols["search_contract_means"][number]))
         if o.double:

@@ -176,7 +176,7 @@ def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
     for h, hand in enumerate(hands):
         totals = [a + b for a, b in zip(totals, hand.scores)]
         text, searches = _searches(cols, h)
-        lines.append(f"\n=== hand {h + 1}: " + describe_hand(hand) + text)
+        lines.append(f"\n=== hand {h}: " + describe_hand(hand) + text)  # 0-based, as the rows and records count
         lines.append("totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals)))
         records.append({**hand_record(hand, h), "game": game, **searches})
     winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]

@@ -264,7 +264,8 @@ def check_game(options: Euchre5Options, first_dealer: int, hands: list) -> dict:
 def describe_hand(hand: Hand) -> str:
     """A hand as a player reads it: the deal, the bidding, the exchange, the call and every trick."""
     names = lambda cards: " ".join(card_name(c) for c in sorted(cards, key=lambda c: (c // 16, c % 16)))  # noqa: E731
-    lines = [f"dealer seat {hand.dealer}, upcard {card_name(hand.kitty[0])}, kitty {names(hand.kitty)}"]
+    kitty = " ".join(card_name(c) for c in hand.kitty)  # as dealt, the upcard first (as in the JSON record)
+    lines = [f"dealer seat {hand.dealer}, upcard {card_name(hand.kitty[0])}, kitty {kitty}"]
     for p in range(N):
         lines.append(f"  seat {p}: {names(hand.hands[p])}")
     for seat, kind, value in hand.bids:

@@ -10,7 +10,7 @@ One deal, rule by rule (``D`` dealer, seats counter-clockwise so ``D + 1`` is ne
    every player's last card, one event each in dealing order).
 4. **Fola**: the ``13 - k`` cards left. The dealer takes its top cards while they qualify,
    scoring the counting ones (one event), then takes without scoring every counting card and
-   trump 29 left in it (``'counting+trumps>20'``: also every trump above 20).
+   trump 29 left in it (``'counting+trumps_above_20'``: also every trump above 20).
 5. **Discards**: the cutter and the dealer each discard back to 21 by policy, zero-value cards
    only and never trump 29; with too few of those, the rest in the fixed fallback order
    (:data:`DISCARD_ORDER`: blanks, then trumps 2-5, the fives, the tens, trump 29 last).

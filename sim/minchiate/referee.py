@@ -145,7 +145,7 @@ def referee_deal(options: MinchiateOptions, deal: int, perm, cutter_discards, de
     led.score("dealer's draw", dealer % 2, "draws", sum(value(c) for c in dealer_scored))
 
     def extra(c):
-        return value(c) > 0 or c == TRUMP_29 or (o.dealer_takes_from_fola == "counting+trumps>20" and is_trump(c)
+        return value(c) > 0 or c == TRUMP_29 or (o.dealer_takes_from_fola == "counting+trumps_above_20" and is_trump(c)
                                                  and c + 1 > 20)
 
     dealer_extra = [c for c in fola[i:] if extra(c)]

@@ -28,7 +28,7 @@ Options (:class:`MinchiateOptions`, default first; the kernels receive them as i
 * ``steal_29`` True: the draws may take trump 29; False: trumps 21-27 only.
 * ``cutter_cap`` 13: most cards the cutter may take (13 is the physical limit); 0-12 allowed.
 * ``expose_last_cards`` ``"dealer"``; ``"all_four"``: every player's 21st card is shown and scores.
-* ``dealer_takes_from_fola`` ``"counting+29"``; ``"counting+trumps>20"``: every trump above 20 too.
+* ``dealer_takes_from_fola`` ``"counting+29"``; ``"counting+trumps_above_20"``: every trump above 20 too.
 * ``discards_to`` ``"fola"``; ``"own_team_pile"``: discards join the discarder's pile after trick 1.
 * ``declarations`` ``"policy"``; ``"mandatory_all"``: every combination must be shown.
 * ``c5_merge`` True: 10-20-30-40 is one combination; False: both triples score.
@@ -172,7 +172,7 @@ def join(lo: int, hi: int) -> list[int]:
 
 
 EXPOSE = ("dealer", "all_four")
-DEALER_TAKES = ("counting+29", "counting+trumps>20")
+DEALER_TAKES = ("counting+29", "counting+trumps_above_20")
 DISCARDS_TO = ("fola", "own_team_pile")
 DECLARATIONS = ("policy", "mandatory_all")
 CARD_BONUS_RULES = ("beyond_42",)
