@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup study test test-fast bench clean
+.PHONY: setup study test test-fast bench notebooks clean
 
 setup: $(STAMP)
 
@@ -29,6 +29,11 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_barbu.py --memory
+
+# The walkthroughs in notebooks/, in JupyterLab (installs the notebook extra into .venv first).
+notebooks: $(STAMP)
+	$(BIN)/pip install --quiet -e ".[notebook]"
+	$(BIN)/jupyter lab notebooks/
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache
