@@ -33,7 +33,7 @@ bench: $(STAMP)
 # The documentation site (MkDocs): docs/ and mkdocs.yml into site/; the options and columns tables
 # are generated from each game's metadata while building (docs/hooks.py).
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) runs site .pytest_cache
