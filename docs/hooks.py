@@ -70,8 +70,10 @@ def _allowed(row, f) -> str:
 
 def _flag(row, default) -> str:
     if isinstance(default, bool):
-        return f"`{row['flag']}` / `--no-{row['flag'][2:]}`"
-    return f"`{row['flag']}`"
+        flag = f"`{row['flag']}`<br>`--no-{row['flag'][2:]}`"
+    else:
+        flag = f"`{row['flag']}`"
+    return f"{flag}<br>`{row['option']}`"
 
 
 def options_markdown(name: str) -> str:
@@ -84,11 +86,11 @@ def options_markdown(name: str) -> str:
         if f.metadata["group"] != group:
             group = f.metadata["group"]
             out += ["", f"**{group.capitalize()}**", "",
-                    "| flag | Python keyword | default | allowed | what it sets | applies |", "|---|---|---|---|---|---|"]
+                    "| flag, Python keyword | default | allowed | what it sets | applies |", "|---|---|---|---|---|"]
         scope = f.metadata.get("applies")
-        where = NAME.sub(lambda m: spell(m.group(1)), scope.where) if scope else "everywhere"
+        where = NAME.sub(lambda m: f"`{spell(m.group(1))}`", scope.where) if scope else "everywhere"
         help_text = row["help"].replace("|", "\\|")
-        out.append(f"| {_flag(row, row['default'])} | `{row['option']}` | {_shown(row['default'])} | "
+        out.append(f"| {_flag(row, row['default'])} | {_shown(row['default'])} | "
                    f"{_allowed(row, f)} | {help_text} | {where} |")
     return "\n".join(out).strip()
 
