@@ -4,14 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup study test test-fast bench notebooks clean
+.PHONY: setup study test test-fast bench docs notebooks clean
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -e ".[test,docs]"
 	touch $(STAMP)
 
 # Default study: every Barbu trick contract, 4 players, 52 cards, one million deals.
@@ -30,11 +30,16 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_barbu.py --memory
 
+# The documentation site (MkDocs): docs/ and mkdocs.yml into site/; the options and columns tables
+# are generated from each game's metadata while building (docs/hooks.py).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 # The walkthroughs in notebooks/, in JupyterLab (installs the notebook extra into .venv first).
 notebooks: $(STAMP)
 	$(BIN)/pip install --quiet -e ".[notebook]"
 	$(BIN)/jupyter lab notebooks/
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) runs site .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

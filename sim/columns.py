@@ -49,5 +49,6 @@ def expand(columns, keys: dict, options=None) -> dict[str, str]:
 def columns_table(columns) -> str:
     """The declared columns as a Markdown table (name, type, meaning) for the docs."""
     rows = ["| column | type | meaning |", "|---|---|---|"]
-    rows += [f"| `{c.name}` | {c.dtype} | {c.help}{f' (with `{c.when}`)' if c.when else ''} |" for c in columns]
+    rows += [f"| `{c.name}` | {c.dtype} | {c.help.replace('|', chr(92) + '|')}{f' (with `{c.when}`)' if c.when else ''} |"
+             for c in columns]  # a | in a meaning (|Δ|) is escaped, or it would end the cell
     return "\n".join(rows)

@@ -270,7 +270,7 @@ def threshold_metadata(game, **keywords) -> dict:
 _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players; in games the deal passes on)"),
           Column("turns", "int16", "turns played"),
           Column("blocked", "bool", "the round ended with nobody out (the stock ran out)"),
-          Column("rami_sec", "bool", "the winner went out in one turn without having opened (scores doubled)"),
+          Column("rami_sec", "bool", "the winner opened and went out in one turn while no opponent had opened (each opponent pays rami_sec_penalty)"),
           Column("won_{seat}", "bool", "the seat went out"),
           Column("opened_{seat}", "bool", "the seat opened"),
           Column("hand_value_{seat}", "int16", "H, the value of the cards left in hand (joker 20, ace 11)"),
