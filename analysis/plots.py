@@ -217,7 +217,9 @@ def run_title(meta: dict | None, df: pd.DataFrame | None = None) -> str:
     if count is None and df is not None:
         count = df["game"].nunique() if unit == "games" and "game" in df.columns else len(df)
     if count is not None:
-        parts.append(f"{count:,} {unit}")
+        from .common import unit_word
+
+        parts.append(f"{count:,} {unit_word(meta)}{'' if count == 1 else 's'}")  # the game's word: hands, rounds
     if meta.get("study"):
         parts.append(f"{meta['study']} study")
     if "seed" in meta:
@@ -236,6 +238,8 @@ def add_run_title(fig, meta: dict | None, df: pd.DataFrame | None = None):
     """
     fig = getattr(fig, "figure", fig)
     fig.suptitle(run_title(meta, df), fontsize="large")
+    if fig.axes:  # leave the title its own band above the panels' titles
+        fig.tight_layout(rect=(0, 0, 1, 1 - min(0.2, 0.5 / fig.get_figheight())))
     return fig
 
 

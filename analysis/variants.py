@@ -108,11 +108,15 @@ def _game_figures(meta: dict | None):
 
 
 def format_variants(df: pd.DataFrame, meta: dict | None = None) -> str:
-    """The options study as text: per figure, each variant's value and its paired shift from ``default``."""
+    """The options (or variants) study as text: per figure, each variant's value and its paired shift from
+    ``default``."""
     meta = run_meta(df, meta)
     table = variant_table(df, meta)
     unit = unit_word(meta)
-    lines = [*run_header(meta, f"options study (every {unit} played under every variant)", count=len(df)),
+    study = (meta or {}).get("study") or "options"
+    vary = (meta or {}).get("vary")
+    lines = [*run_header(meta, f"{study} study (every {unit} played under every variant)", count=len(df)),
+             *([f"varied: " + "; ".join(f"{k} = {', '.join(v)}" for k, v in vary.items())] if vary else []),
              f"shifts from default with 95% intervals (paired on the same {unit}s)"]
     for figure, part in table.groupby("figure", sort=False):
         share = bool(part["share"].iloc[0])
@@ -128,18 +132,50 @@ def format_variants(df: pd.DataFrame, meta: dict | None = None) -> str:
     return "\n".join(lines)
 
 
+def _swept_option(meta: dict | None):
+    """``(name, default value, {variant: value})`` when the run varied one numeric option, else None."""
+    vary, variants = (meta or {}).get("vary"), (meta or {}).get("variants") or {}
+    if not vary or len(vary) != 1:
+        return None
+    name = next(iter(vary))
+    values = {v: change.get(name) for v, change in variants.items() if v != "default"}
+    base = ((meta or {}).get("options") or {}).get(name)
+    numbers = [*values.values(), base]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in numbers):
+        return None
+    return name, base, values
+
+
 def plot_variants(df: pd.DataFrame, meta: dict | None = None, *, fig=None, figures=None):
-    """One panel per figure: each variant's paired shift from ``default`` with its 95% interval."""
+    """One panel per figure: each variant's paired shift from ``default`` with its 95% interval; when one
+    numeric option was varied (``study variants --vary NAME=...``), each figure's shift against its value."""
     import matplotlib.pyplot as plt
 
+    meta = run_meta(df, meta)
     table = variant_table(df, meta, figures=figures)
     table = table[table["variant"] != "default"]
     names = list(dict.fromkeys(table["figure"]))
     rows, cols = (len(names) + 2) // 3, min(len(names), 3)
     fig = fig or plt.figure(figsize=(4.5 * cols + 1.5, rows * (0.3 * table["variant"].nunique() + 1.5)))
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    swept = _swept_option(meta)
     for ax, figure in zip(axes, names):
         part = table[table["figure"] == figure]
+        if swept is not None:  # one numeric option varied: each figure against its value
+            name, base, values = swept
+            x = np.array([values[v] for v in part["variant"]], float)
+            order = np.argsort(x)
+            x, shift = np.append(x[order], base), np.append(part["shift"].to_numpy()[order], 0.0)
+            low = np.append(part["low"].to_numpy()[order], 0.0)
+            high = np.append(part["high"].to_numpy()[order], 0.0)
+            order = np.argsort(x)
+            ax.errorbar(x[order], shift[order], yerr=np.nan_to_num(np.vstack([shift - low, high - shift])[:, order]),
+                        fmt="o-", capsize=3)
+            ax.axhline(0, color="grey", lw=0.8)
+            ax.set_xlabel(f"{name} (default {base:g})")
+            ax.set_ylabel("shift from default (95% CI)")
+            ax.set_title(figure + (" (% points)" if bool(part["share"].iloc[0]) else ""), fontsize=9)
+            continue
         y = np.arange(len(part))
         err = np.vstack([part["shift"] - part["low"], part["high"] - part["shift"]])
         ax.errorbar(part["shift"], y, xerr=np.nan_to_num(err), fmt="o", capsize=3)

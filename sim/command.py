@@ -60,6 +60,10 @@ class GameCommand:
                        help=f"policy of every seat in the search's rollouts: {', '.join(game.rollouts)} "
                             "(default heuristic)")
         p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+        if command == "study":
+            p.add_argument("--vary", action="append", default=None, metavar="NAME=V1,V2",
+                           help="study variants: an option and the values to play it at (repeat for more options: "
+                                "every combination is played)")
         game.add_flags(p, command)
         add_option_flags(p, game.Options)
 
@@ -86,6 +90,10 @@ class GameCommand:
         """``cardlab study <game> <name>``: the same deals played every way the study asks."""
         kind = self.game.all_studies()[args.study]
         keywords = self.keywords(args)
+        if args.study == "variants":
+            keywords["vary"] = args.vary
+        elif args.vary:
+            raise ValueError(f"--vary: {args.vary[0]} does not apply here; it applies only to study variants")
         with spelling(spell, label):
             meta = {**kind.metadata(self.game, **keywords), "deals": args.deals}
             df = kind.run(self.game, deals=args.deals, threads=threads, progress=progress, out=out, **keywords)

@@ -289,7 +289,7 @@ class Game:
         """Every study of the game: its own, then the strength ladder and the options study."""
         from cardlab.sim import ladder, variants
 
-        shared = {"strength": ladder.STUDY, "options": variants.STUDY}
+        shared = {"strength": ladder.STUDY, "options": variants.STUDY, "variants": variants.VARIANTS}
         return {**shared, **self.studies} if not self.studies else {**self.studies,
                                                                      **{k: v for k, v in shared.items()
                                                                         if k not in self.studies}}

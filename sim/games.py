@@ -67,6 +67,7 @@ def report_for(meta: dict):
     """``(format, plot)`` for a run, from its metadata (game, then study or unit)."""
     game = meta.get("game", "barbu")
     kind = meta.get("study") or meta.get("unit", "deal")
+    kind = {"variants": "options"}.get(kind, kind)  # the variants study reads as the options study does
     table = reports(game).REPORTS
     if kind not in table:
         raise ValueError(f"path: a {game} run of kind {kind!r} has no report; known kinds: {', '.join(table)}")

@@ -234,6 +234,17 @@ def _parse_for(f):
     return str
 
 
+def parse_text(f, text: str):
+    """An option's value from its text as typed (``--vary``, a command line): a switch reads ``true``/``false``,
+    the others as their flag does."""
+    if isinstance(f.default, bool):
+        word = text.strip().lower()
+        if word not in ("true", "false"):
+            raise ValueError(f"{f.name}: {text!r} is not allowed; choose true or false")
+        return word == "true"
+    return _parse_for(f)(text)
+
+
 def _deferred(parse):
     """Argparse calls a flag's type while parsing; a bad value is kept as an error and raised when the
     options are built, so the message reads like every other option error (and like Python's)."""

@@ -14,14 +14,22 @@ independent runs would give.
 One row per deal: ``deal``, then every column the game's plain run gives (but ``deal``), each as
 ``<column>@<variant>``, the variant spelled ``default`` or ``name=value``.
 ``cardlab.analysis.variants`` reports the shifts.
+
+The variants study (``cardlab study <game> variants --vary NAME=v1,v2 [--vary ...]``) plays the
+variants a designer names instead: every combination of the values given (``a=1;b=x`` when two
+options vary), each on the same deals, beside ``default``. A value the rules refuse in combination
+is left out and listed in ``skipped``; an option that does not apply to single deals is an error.
 """
 from __future__ import annotations
+
+import re
+from itertools import product
 
 import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.game import StudyKind
-from cardlab.sim.options import declared
+from cardlab.sim.options import declared, parse_text
 
 
 def spell_value(value) -> str:
@@ -62,11 +70,10 @@ def option_variants(game, base) -> tuple[dict, dict]:
     return variants, skipped
 
 
-def options_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
-                  progress: bool = False, out=None, **keywords):
-    """Play ``deals`` deals of ``game`` under every variant (see the module docstring); one row per deal."""
-    base = game.build("deals", study_name="options", **keywords)
-    changes, skipped = option_variants(game, base)
+def paired_variants(game, base, changes: dict, *, deals: int, threads=None, first_deal: int = 0,
+                    chunk_size: int | None = None, progress: bool = False, out=None, meta: dict):
+    """Play ``deals`` deals of ``base`` under each variant of ``changes`` (name -> rule changes); one row per
+    deal, every column of a plain run as ``<column>@<variant>``."""
     studies = {name: base.with_options(**change) for name, change in changes.items()}
 
     def play_chunk(first, count):
@@ -82,10 +89,18 @@ def options_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_
         return columns
 
     runner.set_threads(threads)
-    meta = {**base.metadata(), "study": "options", "variants": changes, "skipped": skipped}
     return runner.run(play_chunk, deals=deals, first_deal=first_deal,
                       chunk_size=chunk_size or max(1024, game.deal_chunk // max(1, len(studies))),
                       progress=progress, out=out, meta=meta)
+
+
+def options_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
+                  progress: bool = False, out=None, **keywords):
+    """Play ``deals`` deals of ``game`` under every variant (see the module docstring); one row per deal."""
+    meta = options_metadata(game, **keywords)
+    base = game.build("deals", study_name="options", **keywords)
+    return paired_variants(game, base, meta["variants"], deals=deals, threads=threads, first_deal=first_deal,
+                           chunk_size=chunk_size, progress=progress, out=out, meta=meta)
 
 
 def options_metadata(game, **keywords) -> dict:
@@ -94,7 +109,86 @@ def options_metadata(game, **keywords) -> dict:
     return {**base.metadata(), "study": "options", "variants": changes, "skipped": skipped}
 
 
+def parse_vary(game, vary) -> dict[str, list]:
+    """The options to vary and their values: ``vary`` is ``["NAME=v1,v2", ...]`` as typed (values read as the
+    option's flag reads them, separated by commas, or by ``/`` when a value holds commas itself) or a mapping
+    name -> values."""
+    if not vary:
+        raise ValueError("vary: give at least one option to vary, e.g. --vary players=3,5")
+    known = {f.name: f for f in declared(game.Options)}
+    items = vary.items() if isinstance(vary, dict) else []
+    if not isinstance(vary, dict):
+        for spec in ([vary] if isinstance(vary, str) else vary):
+            name, sep, values = str(spec).partition("=")
+            name = name.strip().lstrip("-").replace("-", "_")
+            if not sep or not values.strip():
+                raise ValueError(f"vary: {spec!r} is not allowed; give NAME=v1,v2,... e.g. players=3,5")
+            if name not in known:
+                raise ValueError(f"vary: {name!r} is not an option of {game.title}; options: {', '.join(known)}")
+            split = "/" if "/" in values else ","  # a list option's values hold commas: 45,25,10,0/40,20,10,0
+            items.append((name, [parse_text(known[name], v.strip()) for v in values.split(split)]))
+    out = {}
+    for name, values in items:
+        if name not in known:
+            raise ValueError(f"vary: {name!r} is not an option of {game.title}; options: {', '.join(known)}")
+        if name in out:
+            raise ValueError(f"vary: {name!r} is named twice; give all its values in one NAME=v1,v2")
+        values = [tuple(v) if isinstance(v, list) else v for v in values]
+        if not values or len(set(map(spell_value, values))) != len(values):
+            raise ValueError(f"vary: {name}={','.join(map(spell_value, values))} is not allowed; give distinct values")
+        out[name] = values
+    return out
+
+
+def vary_variants(game, base, vary) -> tuple[dict, dict]:
+    """``({variant name: rule changes}, {skipped variant name: why})``: ``default``, then every combination of
+    the varied values (a combination equal to the study's own options is ``default`` itself)."""
+    grid = parse_vary(game, vary)
+    scope, context = game.scope(), game.run_context(base, unit="deals", study_name="variants")
+    for name in grid:
+        if name in scope and not scope[name].applies(context):
+            where = re.sub(r"{(\w+)}", r"\1", scope[name].where)
+            raise ValueError(f"vary: {name} does not apply to single deals; it applies {where}")
+    variants, skipped = {"default": {}}, {}
+    for combo in product(*grid.values()):
+        change = dict(zip(grid, combo))
+        name = ";".join(f"{k}={spell_value(v)}" for k, v in change.items())
+        if all(getattr(base.options, k) == v for k, v in change.items()):
+            continue  # the study's own options: that is default
+        try:
+            base.with_options(**change)
+        except ValueError as err:
+            skipped[name] = str(err)
+            continue
+        variants[name] = change
+    if len(variants) == 1:
+        raise ValueError("vary: every combination is the default or refused by the rules: "
+                         + "; ".join(f"{k}: {v}" for k, v in skipped.items()) if skipped else
+                         "vary: every combination equals the study's own options; give other values")
+    return variants, skipped
+
+
+def variants_study(game, *, deals: int, vary, threads=None, first_deal: int = 0, chunk_size: int | None = None,
+                   progress: bool = False, out=None, **keywords):
+    """Play ``deals`` deals under ``default`` and every combination of the ``vary`` values, paired."""
+    meta = variants_metadata(game, vary=vary, **keywords)
+    base = game.build("deals", study_name="variants", **keywords)
+    return paired_variants(game, base, meta["variants"], deals=deals, threads=threads, first_deal=first_deal,
+                           chunk_size=chunk_size, progress=progress, out=out, meta=meta)
+
+
+def variants_metadata(game, *, vary, **keywords) -> dict:
+    base = game.build("deals", study_name="variants", **keywords)
+    changes, skipped = vary_variants(game, base, vary)
+    return {**base.metadata(), "study": "variants", "vary": {k: [spell_value(v) for v in vs]
+                                                             for k, vs in parse_vary(game, vary).items()},
+            "variants": changes, "skipped": skipped}
+
+
 STUDY = StudyKind("every rule option switched from its setting in turn, paired on the same deals", options_study,
                   options_metadata)
+VARIANTS = StudyKind("the variants named by --vary NAME=v1,v2 (every combination), paired on the same deals",
+                     variants_study, variants_metadata)
 
-__all__ = ["STUDY", "option_variants", "options_metadata", "options_study", "spell_value"]
+__all__ = ["STUDY", "VARIANTS", "option_variants", "options_metadata", "options_study", "paired_variants",
+           "parse_vary", "spell_value", "vary_variants", "variants_metadata", "variants_study"]

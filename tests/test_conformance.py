@@ -271,3 +271,48 @@ def test_the_options_study_equals_separate_runs_of_each_variant(name):
         for column in alone.columns:
             if column != "deal":
                 assert np.array_equal(df[f"{column}@{variant}"].to_numpy(), alone[column].to_numpy()), (variant, column)
+
+
+VARY = {"barbu": ["players=3,5", "hearts_lead=broken"], "euchre5": ["stick_the_dealer=false", "call_rule=ace_of_suit"],
+        "minchiate": ["cutter_cap=6,13", "steal_29=false"], "rami": ["open_threshold=30,40", "players=3"]}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_variants_study_plays_every_combination_as_separate_runs(name, capsys):
+    """``study <game> variants --vary A=.. --vary B=..``: default and every combination of the values given, each
+    equal to a plain run with those options on the same deals; a combination equal to the defaults is default."""
+    game = game_of(name)
+    df = game.all_studies()["variants"].run(game, deals=25, seed=6, threads=1, vary=VARY[name])
+    variants = list(dict.fromkeys(c.split("@")[1] for c in df.columns if "@" in c))
+    meta = game.all_studies()["variants"].metadata(game, seed=6, vary=VARY[name])
+    assert variants == list(meta["variants"]) and variants[0] == "default"
+    assert 2 <= len(variants) <= 1 + np.prod([len(v.split("=")[1].split(",")) for v in VARY[name]])
+    for variant, change in list(meta["variants"].items())[1:]:
+        alone = game.simulate(deals=25, seed=6, threads=1, **change)
+        for column in alone.columns:
+            if column != "deal":
+                assert np.array_equal(df[f"{column}@{variant}"].to_numpy(), alone[column].to_numpy()), (variant, column)
+    code, stdout, _ = run_cli(capsys, "study", name, "variants", "--deals", "20", *[a for v in VARY[name] for a in
+                                                                                  ("--vary", v)])
+    assert code == 0 and "variants study" in stdout and "varied: " in stdout
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--vary", "no_such=1"], "--vary: 'no_such' is not an option of"),
+    (["--vary", "players"], "--vary: 'players' is not allowed; give NAME=v1,v2"),
+    (["--vary", "players=3", "--vary", "players=5"], "'players' is named twice"),
+    (["--vary", "players=3,3"], "give distinct values"),
+    (["--vary", "players=9"], "is not allowed"),
+])
+def test_bad_vary_input_is_one_line(capsys, argv, message):
+    code, stdout, stderr = run_cli(capsys, "study", "rami", "variants", "--deals", "10", *argv)
+    assert code == 2 and stdout == "" and message in stderr and len(stderr.strip().splitlines()) == 1
+
+
+def test_vary_is_refused_outside_the_variants_study_and_needs_an_option(capsys):
+    code, _, stderr = run_cli(capsys, "study", "rami", "options", "--deals", "10", "--vary", "players=3")
+    assert code == 2 and "--vary: players=3 does not apply here; it applies only to study variants" in stderr
+    code, _, stderr = run_cli(capsys, "study", "rami", "variants", "--deals", "10")
+    assert code == 2 and "--vary: give at least one option to vary" in stderr
+    code, _, stderr = run_cli(capsys, "study", "euchre5", "variants", "--deals", "10", "--vary", "target=5,7")
+    assert code == 2 and "target does not apply to single deals" in stderr
