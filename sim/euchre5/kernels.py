@@ -9,6 +9,13 @@ suit; the §6 score. Effective suits are bit masks: ``SUIT_MASKS[t, s]`` holds t
 effective suit ``s`` under trump ``t``, so the left bower moves into the trump mask and out of
 its printed suit, and following is ``hand & SUIT_MASKS[t, led]``.
 
+Each rule is one inline step (:func:`bid_nb` and its :func:`accept_step_nb`, :func:`name_step_nb`;
+:func:`discard_step_nb`; :func:`decide_call_nb`; :func:`partner_nb`; :func:`lead_step_nb`,
+:func:`follow_step_nb`, :func:`put_lead_nb`, :func:`put_follow_nb` in :func:`play_tricks_inline`;
+:func:`score_hand_nb`), and every hand is played with them: the plain hand here, the search's
+rollouts (:func:`bid_nb` and :func:`play_tricks_inline` themselves) and the searched hand of
+``search.py``, where a search seat is another decision at the same step.
+
 Batches: :func:`play_deals_nb` plays hands ``first .. first+count-1`` in parallel, hand ``i``
 dealt by seat ``i % 5`` from the stream of ``(seed, i)``; :func:`play_games_nb` plays whole
 games, game ``g`` drawing its first dealer and every deal from the stream of ``(seed, g)``;
