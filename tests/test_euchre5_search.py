@@ -246,7 +246,7 @@ def test_search_means_depend_only_on_what_the_searcher_has_seen():
         partner = [q for q in range(5) if int(h[q]) >> called & 1]
         search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC,
                        study.rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
-                       DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, -1, -1, s,
+                       DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, np.uint64(0), np.uint64(0), s,
                        np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), out)
         totals.append(out)
     np.testing.assert_array_equal(totals[0], totals[1])

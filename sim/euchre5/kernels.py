@@ -9,6 +9,13 @@ suit; the §6 score. Effective suits are bit masks: ``SUIT_MASKS[t, s]`` holds t
 effective suit ``s`` under trump ``t``, so the left bower moves into the trump mask and out of
 its printed suit, and following is ``hand & SUIT_MASKS[t, led]``.
 
+Each rule is one inline step (:func:`bid_nb` and its :func:`accept_step_nb`, :func:`name_step_nb`;
+:func:`discard_step_nb`; :func:`decide_call_nb`; :func:`partner_nb`; :func:`lead_step_nb`,
+:func:`follow_step_nb`, :func:`put_lead_nb`, :func:`put_follow_nb` in :func:`play_tricks_inline`;
+:func:`score_hand_nb`), and every hand is played with them: the plain hand here, the search's
+rollouts (:func:`bid_nb` and :func:`play_tricks_inline` themselves) and the searched hand of
+``search.py``, where a search seat is another decision at the same step.
+
 Batches: :func:`play_deals_nb` plays hands ``first .. first+count-1`` in parallel, hand ``i``
 dealt by seat ``i % 5`` from the stream of ``(seed, i)``; :func:`play_games_nb` plays whole
 games, game ``g`` drawing its first dealer and every deal from the stream of ``(seed, g)``;
@@ -93,6 +100,242 @@ def knows_ally(p, q, maker, partner, revealed, alone_public):
     return alone_public or (revealed and q != partner)
 
 
+# ---------------------------------------------------------------- the steps of a hand
+# Each rule of a hand is written once, in one of these steps, and inlined wherever a hand is played:
+# the plain hand below, the search's rollouts and the searched hand (sim/euchre5/search.py), where a
+# search seat is a different decision at the same step.
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def start_hand_nb(res, dealer, log):
+    """A hand's start: the result row of a void hand (no maker) and a log of -1 rows."""
+    if log.shape[0] > 0:
+        log[:] = -1
+    res[:] = 0
+    res[RES_DEALER] = dealer
+    res[RES_MAKER] = -1
+    res[RES_TRUMP] = -1
+    res[RES_PARTNER] = -1
+    res[RES_CALLED] = -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def accept_step_nb(policy, hand, upcard, k, rules, state):
+    """Round one, place ``k`` (1 = left of the dealer): whether a random or heuristic seat holding
+    ``hand`` accepts the upcard's suit. Returns (state, accepted)."""
+    if policy == POLICY.RANDOM:
+        state, r = below_n(state, 2)
+        return state, r == 1
+    return state, accept_nb(hand, upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def stuck_nb(k, rules):
+    """Whether the seat at place ``k`` of round two must name a suit (the dealer, ``stick_the_dealer``)."""
+    return k == PLAYERS and rules[RULE.STICK] != 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def name_step_nb(policy, hand, upcard, k, rules, state):
+    """Round two, place ``k``: the suit a random or heuristic seat names, -1 to pass (never when
+    stuck). Returns (state, suit)."""
+    stuck = stuck_nb(k, rules)
+    if policy == POLICY.RANDOM:
+        if stuck:
+            state, r = below_n(state, 3)
+            r += 1
+        else:
+            state, r = below_n(state, 4)
+        up_suit = upcard // LANE
+        return state, -1 if r == 0 else (r - 1 if r - 1 < up_suit else r)
+    return state, name_nb(hand, upcard, k, stuck)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def bid_nb(hands, upcard, dealer, rules, policies, rnd, k, state, log, n):
+    """The bidding from place ``k`` of round ``rnd`` on (round one then round two), every seat by its
+    random or heuristic ``policies`` entry; logs from action ``n``. Returns (state, maker, trump,
+    round, next action number); maker -1 (round 0) when every seat passed twice: a void hand."""
+    if rnd == 1:
+        for kk in range(k, PLAYERS + 1):
+            p = (dealer + kk) % PLAYERS
+            state, yes = accept_step_nb(policies[p], hands[p], upcard, kk, rules, state)
+            n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
+            if yes:
+                return state, p, upcard // LANE, 1, n
+        k = 1
+    for kk in range(k, PLAYERS + 1):
+        p = (dealer + kk) % PLAYERS
+        state, named = name_step_nb(policies[p], hands[p], upcard, kk, rules, state)
+        if named >= 0:
+            n = log_action(log, n, p, NAME, named)
+            return state, p, named, 2, n
+        n = log_action(log, n, p, PASS, -1)
+    return state, -1, -1, 0, n
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policy, state):
+    """The dealer's discard after picking up the upcard (a random or heuristic dealer; a dealer that
+    is the partner keeps the called card), taken out of its hand. Returns (state, card)."""
+    choices = hands[dealer]
+    if rules[RULE.DISCARD_UPCARD] == 0:
+        choices &= ~bit(upcard)
+    if policy == POLICY.RANDOM:
+        state, d = random_of(state, choices)
+    else:
+        keep = ZERO
+        if called >= 0 and dealer != maker and choices & bit(called) != ZERO:
+            keep = bit(called)  # the dealer is the partner: it keeps the called card
+        d = discard_nb(choices, trump, keep)
+    hands[dealer] &= ~bit(d)
+    return state, d
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def partner_nb(hands, kitty_mask, called, own):
+    """Who is the partner once the called card (-1: alone) has found its place: returns (partner or -1,
+    alone). ``own``: the maker held the called card (alone by choice); in the kitty: forced alone."""
+    if called < 0 or own:
+        return -1, ALONE_BY_CHOICE
+    if kitty_mask & bit(called) != ZERO:
+        return -1, FORCED_ALONE
+    partner = -1
+    for q in range(PLAYERS):
+        if hands[q] & bit(called) != ZERO:
+            partner = q
+    return partner, PARTNERED
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def legal_nb(hand, k, suit):
+    """The cards of ``hand`` that may be played as card ``k`` of a trick (0: the lead, any card;
+    after it the led effective suit ``suit``, a mask, when the hand holds one)."""
+    if k == 0:
+        return hand
+    legal = hand & suit
+    if legal == ZERO:
+        return hand
+    return legal
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def lead_step_nb(policy, p, hand, trump, remaining, maker, partner, state):
+    """The card a random or heuristic seat ``p`` leads (``remaining``: cards not seen played).
+    Returns (state, card)."""
+    if hand & (hand - ONE) == ZERO:  # the last trick: no decision
+        return state, ctz(hand)
+    if policy == POLICY.RANDOM:
+        return random_of(state, hand)
+    return state, lead_nb(hand, trump, remaining, p == maker or p == partner)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def follow_step_nb(policy, p, hand, legal, k, trump, beat, remaining, in_trick, maker, partner, winner, revealed,
+                   alone_public, state):
+    """The card a random or heuristic seat ``p`` plays from ``legal`` as card ``k`` (1..4) of a trick;
+    ``beat``: the cards that beat the winning one, ``in_trick``: the cards already in it. Returns
+    (state, card)."""
+    if legal & (legal - ONE) == ZERO:  # one legal card: no decision
+        return state, ctz(legal)
+    if policy == POLICY.RANDOM:
+        return random_of(state, legal)
+    ally = knows_ally(p, winner, maker, partner, revealed, alone_public)
+    return state, follow_beat_nb(legal, trump, beat, ally, k == PLAYERS - 1, remaining & ~hand & ~in_trick)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def put_lead_nb(c, p, hands, trump):
+    """Seat ``p`` leads ``c``: returns the trick's (cards, led suit mask, cards that beat the winner, winner)."""
+    hands[p] &= ~bit(c)
+    return bit(c), SUIT_MASKS[trump, EFF[trump, c]], BEATS[trump, c], p
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def put_follow_nb(c, p, hands, trump, in_trick, beat, winner):
+    """Seat ``p`` follows with ``c``: returns the trick's (cards, cards that beat the winner, winner)."""
+    hands[p] &= ~bit(c)
+    if bit(c) & beat != ZERO:
+        return in_trick | bit(c), BEATS[trump, c], p
+    return in_trick | bit(c), beat, winner
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_tricks_inline(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, suit,
+                       beat, winner, in_trick, maker_tricks, first_card, policies, state, log, n):
+    """Play on from card ``k`` of trick ``t`` to the end of the hand, each seat by its random or
+    heuristic ``policies`` entry (``first_card >= 0``: the seat to move plays it first); a trick
+    under way is given by its ``leader``, led ``suit``, ``beat``, ``winner`` and cards ``in_trick``.
+    ``hands`` are consumed, plays logged from action ``n``. The plain hand plays its five tricks
+    with it and the search its rollouts. Returns (state, the attackers' tricks, next action number)."""
+    forced = first_card
+    while t < TRICKS:
+        if k == 0:  # the lead: any card of the hand
+            if forced >= 0:
+                c = forced
+                forced = -1
+            else:
+                state, c = lead_step_nb(policies[leader], leader, hands[leader], trump, remaining, maker, partner,
+                                        state)
+            in_trick, suit, beat, winner = put_lead_nb(c, leader, hands, trump)
+            n = log_action(log, n, leader, PLAY, c)
+            revealed |= c == called
+            k = 1
+        p = leader + k - 1
+        if p >= PLAYERS:
+            p -= PLAYERS
+        for kk in range(k, PLAYERS):  # the others follow suit when they can
+            p = p + 1 if p < PLAYERS - 1 else 0
+            if forced >= 0:
+                c = forced
+                forced = -1
+            else:
+                hand = hands[p]
+                state, c = follow_step_nb(policies[p], p, hand, legal_nb(hand, kk, suit), kk, trump, beat, remaining,
+                                          in_trick, maker, partner, winner, revealed, alone_public, state)
+            in_trick, beat, winner = put_follow_nb(c, p, hands, trump, in_trick, beat, winner)
+            n = log_action(log, n, p, PLAY, c)
+            revealed |= c == called
+        remaining &= ~in_trick
+        if winner == maker or winner == partner:
+            maker_tricks += 1
+        leader = winner
+        t += 1
+        k = 0
+    return state, maker_tricks, n
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def points_nb(rules, alone, maker_tricks):
+    """§6: (points to each attacker, points to each defender)."""
+    if maker_tricks >= 3:
+        if maker_tricks < TRICKS:
+            return 1, 0
+        if alone == ALONE_BY_CHOICE:
+            return rules[RULE.LONE_MARCH], 0
+        if alone == FORCED_ALONE:
+            return rules[RULE.FORCED_MARCH], 0
+        return 2, 0
+    if maker_tricks > 0:
+        return 0, rules[RULE.DEFEND_LOW]
+    return 0, rules[RULE.DEFEND_HIGH]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def score_hand_nb(res, rules, maker, trump, rnd, alone, partner, maker_tricks, called):
+    """§6 score of a played hand into the result row ``res``."""
+    attack, defend = points_nb(rules, alone, maker_tricks)
+    for q in range(PLAYERS):
+        res[RES_SCORE + q] = attack if (q == maker or q == partner) else defend
+    res[RES_MAKER] = maker
+    res[RES_TRUMP] = trump
+    res[RES_ROUND] = rnd
+    res[RES_ALONE] = alone
+    res[RES_PARTNER] = partner
+    res[RES_TRICKS] = maker_tricks
+    res[RES_CALLED] = called
+
+
 @njit(cache=True, error_model="numpy")
 def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res):
     """Play one hand from the deal (``hands``: five uint64 masks, changed in place; ``kitty``: three
@@ -105,63 +348,21 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
 @njit(cache=True, error_model="numpy", inline="always")
 def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res):
     """:func:`play_hand_nb` inlined into the batch kernels: no call, and no reference counting of the
-    arrays it is passed (a measurable share of a hand when it was a call)."""
-    if log.shape[0] > 0:
-        log[:] = -1
+    arrays it is passed (a measurable share of a hand when it was a call). The hand is its steps in
+    order: :func:`bid_nb`, the exchange (:func:`discard_step_nb`) and the call (:func:`decide_call_nb`)
+    in the order of the rules, :func:`partner_nb`, :func:`play_tricks_inline`, :func:`score_hand_nb`."""
+    start_hand_nb(res, dealer, log)
     n = 0
     upcard = kitty[0]
-    up_suit = upcard // LANE
     kitty_mask = bit(kitty[0]) | bit(kitty[1]) | bit(kitty[2])
-    res[:] = 0
-    res[RES_DEALER] = dealer
-    res[RES_MAKER] = -1
-    res[RES_TRUMP] = -1
-    res[RES_PARTNER] = -1
-    res[RES_CALLED] = -1
-    maker = -1
-    trump = -1
-    rnd = 0
     if force_maker >= 0:
         maker = force_maker
         trump = force_trump
-        rnd = 1 if trump == up_suit else 2
+        rnd = 1 if trump == upcard // LANE else 2
     else:
-        for k in range(1, PLAYERS + 1):  # round one
-            p = (dealer + k) % PLAYERS
-            if policies[p] == POLICY.RANDOM:
-                state, r = below_n(state, 2)
-                yes = r == 1
-            else:
-                yes = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
-            n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
-            if yes:
-                maker = p
-                trump = up_suit
-                rnd = 1
-                break
-        if maker < 0:
-            for k in range(1, PLAYERS + 1):  # round two
-                p = (dealer + k) % PLAYERS
-                stuck = k == PLAYERS and rules[RULE.STICK] != 0
-                if policies[p] == POLICY.RANDOM:
-                    if stuck:
-                        state, r = below_n(state, 3)
-                        r += 1
-                    else:
-                        state, r = below_n(state, 4)
-                    named = -1 if r == 0 else (r - 1 if r - 1 < up_suit else r)
-                else:
-                    named = name_nb(hands[p], upcard, k, stuck)
-                if named < 0:
-                    n = log_action(log, n, p, PASS, -1)
-                else:
-                    n = log_action(log, n, p, NAME, named)
-                    maker = p
-                    trump = named
-                    rnd = 2
-                    break
-            if maker < 0:  # five passes twice, stick_the_dealer off: a void hand
-                return state
+        state, maker, trump, rnd, n = bid_nb(hands, upcard, dealer, rules, policies, 1, 1, state, log, n)
+        if maker < 0:  # five passes twice, stick_the_dealer off: a void hand
+            return state
     called = -2  # not called yet
     own = False
     if rnd == 1:  # the dealer's exchange
@@ -171,109 +372,34 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
             state, called = decide_call_nb(hands[maker], trump, upcard, rules, policies[maker], state)
             own = called >= 0 and hands[maker] & bit(called) != ZERO
             n = log_action(log, n, maker, CALL if called >= 0 else ALONE, called)
-        choices = hands[dealer]
-        if rules[RULE.DISCARD_UPCARD] == 0:
-            choices &= ~bit(upcard)
-        if policies[dealer] == POLICY.RANDOM:
-            state, d = random_of(state, choices)
-        else:
-            keep = ZERO
-            if called >= 0 and dealer != maker and choices & bit(called) != ZERO:
-                keep = bit(called)  # the dealer is the partner: it keeps the called card
-            d = discard_nb(choices, trump, keep)
-        hands[dealer] &= ~bit(d)
+        state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
         kitty_mask |= bit(d)
         n = log_action(log, n, dealer, DISCARD, d)
     if called == -2:
         state, called = decide_call_nb(hands[maker], trump, upcard, rules, policies[maker], state)
         own = called >= 0 and hands[maker] & bit(called) != ZERO
         n = log_action(log, n, maker, CALL if called >= 0 else ALONE, called)
-    partner = -1
-    if called < 0 or own:
-        alone = ALONE_BY_CHOICE
-    elif kitty_mask & bit(called) != ZERO:
-        alone = FORCED_ALONE
-    else:
-        alone = PARTNERED
-        for q in range(PLAYERS):
-            if hands[q] & bit(called) != ZERO:
-                partner = q
-
+    partner, alone = partner_nb(hands, kitty_mask, called, own)
     # play: five tricks, the seat left of the dealer leads first
-    alone_public = called < 0
-    revealed = False
     remaining = DECK_BITS  # cards not yet seen played (the kitty's cards stay unknown)
     if rnd == 2:
         remaining &= ~bit(upcard)  # turned down in front of everyone
     leader = (dealer + 1) % PLAYERS
-    maker_tricks = 0
-    for _ in range(TRICKS):
-        # the lead: any card of the hand
-        hand = hands[leader]
-        if hand & (hand - ONE) == ZERO:  # the last trick: no decision
-            c = ctz(hand)
-        elif policies[leader] == POLICY.RANDOM:
-            state, c = random_of(state, hand)
-        else:
-            c = lead_nb(hand, trump, remaining, leader == maker or leader == partner)
-        hands[leader] = hand & ~bit(c)
-        in_trick = bit(c)
-        n = log_action(log, n, leader, PLAY, c)
-        revealed |= c == called
-        suit = SUIT_MASKS[trump, EFF[trump, c]]  # the led effective suit
-        beat = BEATS[trump, c]  # cards that beat the winning card
-        winner = leader
-        p = leader
-        for k in range(1, PLAYERS):  # the others follow suit when they can
-            p = p + 1 if p < PLAYERS - 1 else 0
-            hand = hands[p]
-            legal = hand & suit
-            if legal == ZERO:
-                legal = hand
-            if legal & (legal - ONE) == ZERO:  # one legal card: no decision
-                c = ctz(legal)
-            elif policies[p] == POLICY.RANDOM:
-                state, c = random_of(state, legal)
-            else:
-                ally = knows_ally(p, winner, maker, partner, revealed, alone_public)
-                c = follow_beat_nb(legal, trump, beat, ally, k == PLAYERS - 1, remaining & ~hand & ~in_trick)
-            hands[p] = hand & ~bit(c)
-            in_trick |= bit(c)
-            n = log_action(log, n, p, PLAY, c)
-            revealed |= c == called
-            if bit(c) & beat != ZERO:
-                beat = BEATS[trump, c]
-                winner = p
-        remaining &= ~in_trick
-        if winner == maker or winner == partner:
-            maker_tricks += 1
-        leader = winner
-
-    # §6 score
-    attack = 0
-    defend = 0
-    if maker_tricks >= 3:
-        attack = 1
-        if maker_tricks == TRICKS:
-            attack = 2
-            if alone == ALONE_BY_CHOICE:
-                attack = rules[RULE.LONE_MARCH]
-            elif alone == FORCED_ALONE:
-                attack = rules[RULE.FORCED_MARCH]
-    elif maker_tricks > 0:
-        defend = rules[RULE.DEFEND_LOW]
-    else:
-        defend = rules[RULE.DEFEND_HIGH]
-    for q in range(PLAYERS):
-        res[RES_SCORE + q] = attack if (q == maker or q == partner) else defend
-    res[RES_MAKER] = maker
-    res[RES_TRUMP] = trump
-    res[RES_ROUND] = rnd
-    res[RES_ALONE] = alone
-    res[RES_PARTNER] = partner
-    res[RES_TRICKS] = maker_tricks
-    res[RES_CALLED] = called
+    state, maker_tricks, n = play_tricks_inline(hands, trump, maker, partner, called, called < 0, False, remaining, 0,
+                                                0, leader, ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log, n)
+    score_hand_nb(res, rules, maker, trump, rnd, alone, partner, maker_tricks, called)
     return state
+
+
+@njit(cache=True, error_model="numpy")
+def play_tricks_nb(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, suit, beat,
+                   winner, in_trick, maker_tricks, first_card, policies, state, log):
+    """:func:`play_tricks_inline` as one call (the search's rollouts, ``log`` with no rows). Returns (the
+    attackers' tricks, state)."""
+    state, maker_tricks, _ = play_tricks_inline(hands, trump, maker, partner, called, alone_public, revealed,
+                                                remaining, t, k, leader, suit, beat, winner, in_trick, maker_tricks,
+                                                first_card, policies, state, log, 0)
+    return maker_tricks, state
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -56,15 +56,15 @@ from numba import njit, prange
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n, deal_state, mix64
-from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_ALONE, RES_CALLED, RES_DEALER, RES_MAKER, RES_PARTNER,
-                                         RES_ROUND, RES_SCORE, RES_TRICKS, RES_TRUMP, callable_nb, deal_nb,
-                                         decide_call_nb, game_over_nb, knows_ally, log_action,
-                                         play_hand_nb)
-from cardlab.sim.euchre5.policies import (BEATS, BOWERS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb,
-                                          discard_nb, follow_nb, lead_nb, name_nb, random_of)
+from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, accept_step_nb, bid_nb, callable_nb, deal_nb,
+                                         decide_call_nb, discard_step_nb, follow_step_nb, game_over_nb, lead_step_nb,
+                                         legal_nb, log_action, name_step_nb, partner_nb, play_hand_nb,
+                                         play_tricks_nb, points_nb, put_follow_nb, put_lead_nb, score_hand_nb,
+                                         start_hand_nb)
+from cardlab.sim.euchre5.policies import BOWERS, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, name_nb
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
-                                       NAME, PARTNERED, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
+                                       NAME, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
 SEARCH = POLICY.SEARCH  # policy id of a search seat, the shared ids of cardlab.sim.policy
 POLICY_NAMES = SHARED_POLICIES
@@ -97,121 +97,12 @@ def edge4(scores, s):
 
 
 @njit(cache=True, error_model="numpy")
-def points_nb(rules, alone, maker_tricks):
-    """§6: (points to each attacker, points to each defender)."""
-    if maker_tricks >= 3:
-        if maker_tricks < TRICKS:
-            return 1, 0
-        if alone == ALONE_BY_CHOICE:
-            return rules[RULE.LONE_MARCH], 0
-        if alone == FORCED_ALONE:
-            return rules[RULE.FORCED_MARCH], 0
-        return 2, 0
-    if maker_tricks > 0:
-        return 0, rules[RULE.DEFEND_LOW]
-    return 0, rules[RULE.DEFEND_HIGH]
-
-
-@njit(cache=True, error_model="numpy")
 def hand_edge4(rules, maker, partner, alone, maker_tricks, s):
     """:func:`edge4` of seat ``s`` for a played hand."""
     attack, defend = points_nb(rules, alone, maker_tricks)
     attackers = 1 if partner < 0 else 2
     own = attack if (s == maker or s == partner) else defend
     return 5 * own - attack * attackers - defend * (PLAYERS - attackers)
-
-
-@njit(cache=True, error_model="numpy")
-def policy_card_nb(policy, hand, led, best, trump, remaining, in_trick, attacker, ally, last, state):
-    """The card a random or heuristic seat plays (as ``kernels.play_hand_nb``); returns (state, card)."""
-    legal = hand
-    if led >= 0:
-        follow = hand & SUIT_MASKS[trump, led]
-        if follow != ZERO:
-            legal = follow
-    if legal & (legal - ONE) == ZERO:
-        return state, ctz(legal)
-    if policy == POLICY.RANDOM:
-        return random_of(state, legal)
-    if led < 0:
-        return state, lead_nb(hand, trump, remaining, attacker)
-    return state, follow_nb(legal, trump, best, ally, last, remaining & ~hand & ~in_trick)
-
-
-@njit(cache=True, error_model="numpy")
-def play_tricks_nb(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, led, best,
-                   winner, in_trick, maker_tricks, first_card, policy, state):
-    """Play on from move ``k`` of trick ``t`` to the end of the hand, every seat playing ``policy``
-    (``first_card >= 0``: the seat to move plays it first). ``hands`` are consumed. Returns
-    (the attackers' tricks, state)."""
-    forced = first_card
-    while t < TRICKS:
-        for kk in range(k, PLAYERS):
-            p = leader + kk
-            if p >= PLAYERS:
-                p -= PLAYERS
-            hand = hands[p]
-            if forced >= 0:
-                c = forced
-                forced = -1
-            else:
-                ally = led >= 0 and knows_ally(p, winner, maker, partner, revealed, alone_public)
-                state, c = policy_card_nb(policy, hand, led, best, trump, remaining, in_trick,
-                                          p == maker or p == partner, ally, kk == PLAYERS - 1, state)
-            hands[p] = hand & ~bit(c)
-            in_trick |= bit(c)
-            if c == called:
-                revealed = True
-            if led < 0:
-                led = EFF[trump, c]
-                best = c
-            elif bit(c) & BEATS[trump, best] != ZERO:
-                best = c
-                winner = p
-        remaining &= ~in_trick
-        if winner == maker or winner == partner:
-            maker_tricks += 1
-        leader = winner
-        t += 1
-        k = 0
-        led = -1
-        best = -1
-        in_trick = ZERO
-    return maker_tricks, state
-
-
-@njit(cache=True, error_model="numpy")
-def bid_on_nb(hands, upcard, dealer, rules, policy, rnd, k_start, state):
-    """Continue the bidding from place ``k_start`` (1 = left of the dealer) of round ``rnd`` with
-    ``policy`` at every seat (as ``kernels.play_hand_nb`` bids). Returns (maker, trump, state);
-    maker -1 when every seat passed (a void hand)."""
-    up_suit = upcard // LANE
-    if rnd == 1:
-        for k in range(k_start, PLAYERS + 1):
-            p = (dealer + k) % PLAYERS
-            if policy == POLICY.RANDOM:
-                state, r = below_n(state, 2)
-                yes = r == 1
-            else:
-                yes = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
-            if yes:
-                return p, up_suit, state
-        k_start = 1
-    for k in range(k_start, PLAYERS + 1):
-        p = (dealer + k) % PLAYERS
-        stuck = k == PLAYERS and rules[RULE.STICK] != 0
-        if policy == POLICY.RANDOM:
-            if stuck:
-                state, r = below_n(state, 3)
-                r += 1
-            else:
-                state, r = below_n(state, 4)
-            named = -1 if r == 0 else (r - 1 if r - 1 < up_suit else r)
-        else:
-            named = name_nb(hands[p], upcard, k, stuck)
-        if named >= 0:
-            return p, named, state
-    return -1, -1, state
 
 
 @njit(cache=True, error_model="numpy")
@@ -321,7 +212,7 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
                 work[p] = world[p]
             r = roll
             if col == PASS_COL:
-                maker, trump, r = bid_on_nb(work, upcard, dealer, rules, rollout, rnd, k + 1, r)
+                r, maker, trump, _, _ = bid_nb(work, upcard, dealer, rules, roll_policies, rnd, k + 1, r, no_log, 0)
             else:
                 maker = s
                 trump = up_suit if col == ACCEPT_COL else col
@@ -333,41 +224,21 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
 
 
 @njit(cache=True, error_model="numpy")
-def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policy, maker, trump, rnd, called, exchange_pending,
-                   state):
-    """Play a hand on from the maker's call (``called`` card, -1 alone): the dealer's discard when
-    still pending (the call came first), then five tricks, every seat playing ``policy``. Returns
-    (partner, alone, attackers' tricks, state)."""
+def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policies, maker, trump, rnd, called, exchange_pending,
+                   state, log):
+    """Play a hand on from the maker's call (``called`` card, -1 alone) with the plain hand's steps:
+    the dealer's discard when still pending (the call came first), then five tricks, every seat by
+    its ``policies`` entry (``log`` with no rows). Returns (partner, alone, attackers' tricks, state)."""
     if exchange_pending:
-        choices = hands[dealer]
-        if rules[RULE.DISCARD_UPCARD] == 0:
-            choices &= ~bit(upcard)
-        if policy == POLICY.RANDOM:
-            state, d = random_of(state, choices)
-        else:
-            keep = ZERO
-            if called >= 0 and dealer != maker and choices & bit(called) != ZERO:
-                keep = bit(called)
-            d = discard_nb(choices, trump, keep)
-        hands[dealer] &= ~bit(d)
+        state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
         kitty_mask |= bit(d)
-    own = called >= 0 and hands[maker] & bit(called) != ZERO
-    partner = -1
-    if called < 0 or own:
-        alone = ALONE_BY_CHOICE
-    elif kitty_mask & bit(called) != ZERO:
-        alone = FORCED_ALONE
-    else:
-        alone = PARTNERED
-        for q in range(PLAYERS):
-            if hands[q] & bit(called) != ZERO:
-                partner = q
+    partner, alone = partner_nb(hands, kitty_mask, called, called >= 0 and hands[maker] & bit(called) != ZERO)
     remaining = DECK_BITS
     if rnd == 2:
         remaining &= ~bit(upcard)
     leader = (dealer + 1) % PLAYERS
     tricks, state = play_tricks_nb(hands, trump, maker, partner, called, called < 0, False, remaining, 0, 0, leader,
-                                   -1, -1, leader, ZERO, 0, -1, policy, state)
+                                   ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log)
     return partner, alone, tricks, state
 
 
@@ -380,6 +251,8 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
+    roll_policies = np.full(PLAYERS, rollout, np.int64)
+    no_log = np.empty((0, 3), np.int8)
     totals[ALONE_COL] = 0
     m = cards
     while m != ZERO:
@@ -397,15 +270,15 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
             for p in range(PLAYERS):
                 work[p] = world[p]
             called = -1 if col == ALONE_COL else col
-            partner, alone, tricks, _ = finish_call_nb(work, world[KITTY_HOLDER], upcard, dealer, rules, rollout, s,
-                                                       trump, rnd, called, exchange_pending, roll)
+            partner, alone, tricks, _ = finish_call_nb(work, world[KITTY_HOLDER], upcard, dealer, rules, roll_policies,
+                                                       s, trump, rnd, called, exchange_pending, roll, no_log)
             totals[col] += hand_edge4(rules, s, partner, alone, tricks, s)
     return cards
 
 
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, trump, maker, partner, alone, called,
-                   alone_public, revealed, remaining, t, k, leader, led, best, winner, in_trick, winners, legal,
+                   alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick, winners, legal,
                    fallback, totals):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each legal card's
     summed :func:`edge4`. ``partner``/``alone`` are the true ones, used once the called card is out
@@ -414,10 +287,14 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
 
     ``winners[:t]`` are the seats that won the tricks already played (public). The attackers'
     tricks so far are counted in each world with that world's partner: until the called card is
-    played, whether an earlier trick went to the partner is what the world says, not the truth."""
+    played, whether an earlier trick went to the partner is what the world says, not the truth.
+    The trick under way is ``leader``, its led ``suit`` (a mask), ``beat`` (the cards that beat the
+    winning one), ``winner`` and its cards ``in_trick``, as ``kernels.play_tricks_inline`` keeps it."""
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
+    roll_policies = np.full(PLAYERS, rollout, np.int64)
+    no_log = np.empty((0, 3), np.int8)
     m = legal
     while m != ZERO:
         c = lowest_card(m)
@@ -429,17 +306,8 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
         roll = mix64(state ^ ROLLOUT_SALT)
         w_partner = partner
         w_alone = alone
-        if called >= 0 and not revealed:
-            w_partner = -1
-            if world[maker] & bit(called) != ZERO:
-                w_alone = ALONE_BY_CHOICE
-            elif world[KITTY_HOLDER] & bit(called) != ZERO:
-                w_alone = FORCED_ALONE
-            else:
-                w_alone = PARTNERED
-                for q in range(PLAYERS):
-                    if world[q] & bit(called) != ZERO:
-                        w_partner = q
+        if called >= 0 and not revealed:  # the world's holder of the called card
+            w_partner, w_alone = partner_nb(world, world[KITTY_HOLDER], called, world[maker] & bit(called) != ZERO)
         w_tricks = 0
         for u in range(t):
             if winners[u] == maker or winners[u] == w_partner:
@@ -451,7 +319,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
             for p in range(PLAYERS):
                 work[p] = world[p]
             tricks, _ = play_tricks_nb(work, trump, maker, w_partner, called, alone_public, revealed, remaining, t, k,
-                                       leader, led, best, winner, in_trick, w_tricks, c, rollout, roll)
+                                       leader, suit, beat, winner, in_trick, w_tricks, c, roll_policies, roll, no_log)
             totals[c] += hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
     return best_candidate_nb(legal, totals, fallback)
 
@@ -490,10 +358,15 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     """Play one hand as ``kernels.play_hand_nb`` does (same arguments, same use of ``state``), with
     ``SEARCH`` seats searching their bids, call and cards. Decision ``n`` (the action number)
     searches from the stream ``(seed, unit, base + n)``. ``means`` (MAX_ACTIONS x 64, or no rows)
-    receives each searched decision's candidate means (edge per hand; NaN elsewhere)."""
+    receives each searched decision's candidate means (edge per hand; NaN elsewhere).
+
+    The rules are the plain hand's steps (``kernels.bid_nb``'s, ``discard_step_nb``,
+    ``decide_call_nb``, ``partner_nb``, ``play_tricks_inline``'s, ``score_hand_nb``) in the same
+    order; at each step a search seat takes the heuristic's choice as its tie-break and then
+    searches. Only the order of the steps is written again here: the search's rollouts play with the
+    plain loops, so a searched loop that called the search would call itself through them."""
     keep = means.shape[0] > 0
-    if log.shape[0] > 0:
-        log[:] = -1
+    start_hand_nb(res, dealer, log)
     if keep:
         means[:] = np.nan
     totals = np.zeros(64, np.int64)
@@ -501,12 +374,6 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     upcard = kitty[0]
     up_suit = upcard // LANE
     kitty_mask = bit(kitty[0]) | bit(kitty[1]) | bit(kitty[2])
-    res[:] = 0
-    res[RES_DEALER] = dealer
-    res[RES_MAKER] = -1
-    res[RES_TRUMP] = -1
-    res[RES_PARTNER] = -1
-    res[RES_CALLED] = -1
     maker = -1
     trump = -1
     rnd = 0
@@ -517,23 +384,12 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     else:
         for k in range(1, PLAYERS + 1):  # round one
             p = (dealer + k) % PLAYERS
-            if policies[p] == POLICY.RANDOM:
-                state, r = below_n(state, 2)
-                yes = r == 1
-            elif policies[p] == SEARCH:
-                cands, n_c = search_bid_nb(search_state(seed, unit, base + n), p, hands, kitty, dealer, rules, 1, k,
-                                           worlds, rollout, totals)
-                heur = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
-                best_col = ACCEPT_COL if heur else PASS_COL
-                for j in range(n_c):
-                    if totals[cands[j]] > totals[best_col]:
-                        best_col = cands[j]
-                yes = best_col == ACCEPT_COL
-                if keep:
-                    for j in range(n_c):
-                        means[n, cands[j]] = totals[cands[j]] / (4.0 * worlds)
-            else:
-                yes = accept_nb(hands[p], upcard, k, rules[RULE.DISCARD_UPCARD] != 0)
+            policy = policies[p]
+            state, yes = accept_step_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hands[p], upcard, k, rules,
+                                        state)
+            if policy == SEARCH:
+                yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout,
+                           ACCEPT_COL if yes else PASS_COL, totals, means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
             if yes:
                 maker = p
@@ -543,28 +399,13 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         if maker < 0:
             for k in range(1, PLAYERS + 1):  # round two
                 p = (dealer + k) % PLAYERS
-                stuck = k == PLAYERS and rules[RULE.STICK] != 0
-                if policies[p] == POLICY.RANDOM:
-                    if stuck:
-                        state, r = below_n(state, 3)
-                        r += 1
-                    else:
-                        state, r = below_n(state, 4)
-                    named = -1 if r == 0 else (r - 1 if r - 1 < up_suit else r)
-                elif policies[p] == SEARCH:
-                    cands, n_c = search_bid_nb(search_state(seed, unit, base + n), p, hands, kitty, dealer, rules, 2,
-                                               k, worlds, rollout, totals)
-                    heur = name_nb(hands[p], upcard, k, stuck)
-                    best_col = PASS_COL if heur < 0 else heur
-                    for j in range(n_c):
-                        if totals[cands[j]] > totals[best_col]:
-                            best_col = cands[j]
-                    named = -1 if best_col == PASS_COL else best_col
-                    if keep:
-                        for j in range(n_c):
-                            means[n, cands[j]] = totals[cands[j]] / (4.0 * worlds)
-                else:
-                    named = name_nb(hands[p], upcard, k, stuck)
+                policy = policies[p]
+                state, named = name_step_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hands[p], upcard, k,
+                                            rules, state)
+                if policy == SEARCH:
+                    col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout,
+                               PASS_COL if named < 0 else named, totals, means)
+                    named = -1 if col == PASS_COL else col
                 if named < 0:
                     n = log_action(log, n, p, PASS, -1)
                 else:
@@ -588,17 +429,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker,
                                      trump, rnd, -1, True, voids, worlds, rollout, state, log, means, totals, holders,
                                      known, excluded)
-        choices = hands[dealer]
-        if rules[RULE.DISCARD_UPCARD] == 0:
-            choices &= ~bit(upcard)
-        if policies[dealer] == POLICY.RANDOM:
-            state, d = random_of(state, choices)
-        else:
-            keep_card = ZERO
-            if called >= 0 and dealer != maker and choices & bit(called) != ZERO:
-                keep_card = bit(called)
-            d = discard_nb(choices, trump, keep_card)
-        hands[dealer] &= ~bit(d)
+        state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
         kitty_mask |= bit(d)
         discard = d
         n = log_action(log, n, dealer, DISCARD, d)
@@ -606,17 +437,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker, trump,
                                  rnd, discard, False, voids, worlds, rollout, state, log, means, totals, holders,
                                  known, excluded)
-    own = called >= 0 and hands[maker] & bit(called) != ZERO
-    partner = -1
-    if called < 0 or own:
-        alone = ALONE_BY_CHOICE
-    elif kitty_mask & bit(called) != ZERO:
-        alone = FORCED_ALONE
-    else:
-        alone = PARTNERED
-        for q in range(PLAYERS):
-            if hands[q] & bit(called) != ZERO:
-                partner = q
+    # ``own`` is read after the exchange here (the plain hand reads it at the call): kept as it was
+    partner, alone = partner_nb(hands, kitty_mask, called, called >= 0 and hands[maker] & bit(called) != ZERO)
 
     alone_public = called < 0
     revealed = False
@@ -627,8 +449,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     maker_tricks = 0
     winners = np.full(TRICKS, -1, np.int64)  # who won each trick played: the search counts tricks per world
     for t in range(TRICKS):
-        led = -1
-        best = -1
+        suit = ZERO
+        beat = ZERO
         winner = leader
         in_trick = ZERO
         for k in range(PLAYERS):
@@ -636,57 +458,58 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             if p >= PLAYERS:
                 p -= PLAYERS
             hand = hands[p]
-            legal = hand
-            if led >= 0:
-                follow = hand & SUIT_MASKS[trump, led]
-                if follow != ZERO:
-                    legal = follow
+            legal = legal_nb(hand, k, suit)
             policy = policies[p]
-            ally = led >= 0 and knows_ally(p, winner, maker, partner, revealed, alone_public)
-            state, c = policy_card_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hand, led, best, trump,
-                                      remaining, in_trick, p == maker or p == partner, ally, k == PLAYERS - 1, state)
+            step = POLICY.HEURISTIC if policy == SEARCH else policy
+            if k == 0:
+                state, c = lead_step_nb(step, p, hand, trump, remaining, maker, partner, state)
+            else:
+                state, c = follow_step_nb(step, p, hand, legal, k, trump, beat, remaining, in_trick, maker, partner,
+                                          winner, revealed, alone_public, state)
             if policy == SEARCH and legal & (legal - ONE) != ZERO:
                 knowledge_nb(p, hands, kitty_mask, upcard, dealer, rules, rnd, discard, False, maker, called,
                              revealed, voids, holders, known, excluded)
                 c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
                                    rules, trump, maker, partner, alone, called, alone_public, revealed, remaining, t,
-                                   k, leader, led, best, winner, in_trick, winners, legal, c, totals)
+                                   k, leader, suit, beat, winner, in_trick, winners, legal, c, totals)
                 if keep:
                     m = legal
                     while m != ZERO:
                         x = lowest_card(m)
                         m &= m - ONE
                         means[n, x] = totals[x] / (4.0 * worlds)
-            if led >= 0 and hand & SUIT_MASKS[trump, led] == ZERO:
-                voids[p] |= SUIT_MASKS[trump, led]
-            hands[p] = hand & ~bit(c)
-            in_trick |= bit(c)
+            if k == 0:
+                in_trick, suit, beat, winner = put_lead_nb(c, p, hands, trump)
+            else:
+                if hand & suit == ZERO:  # a void shown
+                    voids[p] |= suit
+                in_trick, beat, winner = put_follow_nb(c, p, hands, trump, in_trick, beat, winner)
             n = log_action(log, n, p, PLAY, c)
-            if c == called:
-                revealed = True
-            if led < 0:
-                led = EFF[trump, c]
-                best = c
-            elif bit(c) & BEATS[trump, best] != ZERO:
-                best = c
-                winner = p
+            revealed |= c == called
         remaining &= ~in_trick
         if winner == maker or winner == partner:
             maker_tricks += 1
         winners[t] = winner
         leader = winner
-
-    attack, defend = points_nb(rules, alone, maker_tricks)
-    for q in range(PLAYERS):
-        res[RES_SCORE + q] = attack if (q == maker or q == partner) else defend
-    res[RES_MAKER] = maker
-    res[RES_TRUMP] = trump
-    res[RES_ROUND] = rnd
-    res[RES_ALONE] = alone
-    res[RES_PARTNER] = partner
-    res[RES_TRICKS] = maker_tricks
-    res[RES_CALLED] = called
+    score_hand_nb(res, rules, maker, trump, rnd, alone, partner, maker_tricks, called)
     return state
+
+
+@njit(cache=True, error_model="numpy")
+def _bid(seed, unit, base, n, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, heur_col, totals, means):
+    """The searched bid of seat ``s`` (:func:`search_bid_nb`) at place ``k`` of round ``rnd``, the
+    heuristic's column ``heur_col`` winning ties; records the candidates' means at action ``n``.
+    Returns the column chosen (``PASS_COL``, ``ACCEPT_COL`` or a suit)."""
+    cands, n_c = search_bid_nb(search_state(seed, unit, base + n), s, hands, kitty, dealer, rules, rnd, k, worlds,
+                               rollout, totals)
+    best_col = heur_col
+    for j in range(n_c):
+        if totals[cands[j]] > totals[best_col]:
+            best_col = cands[j]
+    if means.shape[0] > 0:
+        for j in range(n_c):
+            means[n, cands[j]] = totals[cands[j]] / (4.0 * worlds)
+    return best_col
 
 
 @njit(cache=True, error_model="numpy")
