@@ -112,7 +112,7 @@ def test_replay_of_a_whole_game(capsys):
     (["simulate", "barbu", "--games", "5", "--deals", "5"], "give --games (whole games) or --deals"),
     (["simulate", "barbu", "--games", "5", "--domino-rules", "klondike"], "--domino-rules: 'klondike' is not allowed"),
     (["simulate", "barbu", "--games", "5", "--double", "--double-policy", "always"], "--double-policy: 'always' is not allowed"),
-    (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps, contracts, strength or options"),
+    (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps, contracts, strength, options or variants"),
     (["simulate", "barbu", "--games", "5", "--skip-undoubled-negative"],
      "--skip-undoubled-negative does not apply here; it applies only to whole games with --double"),
     (["replay", "barbu"], "give --deal (deals) or --game-index (whole games)"),

@@ -119,7 +119,7 @@ def test_cli_simulate_report_replay(tmp_path, capsys):
     df = table.to_pandas()
     assert records[0]["result"]["score"] == [int(df[f"score_{p}"][4]) for p in range(3)]
     code, stdout, _ = run_cli(capsys, "simulate", "rami", "--players", "2", "--games", "30", "--seed", "1")
-    assert code == 0 and "whole games" in stdout
+    assert code == 0 and "whole-game report" in stdout
     code, stdout, _ = run_cli(capsys, "study", "rami", "threshold", "--players", "4", "--deals", "100")
     assert code == 0 and "t30" in stdout and "t51" in stdout
     head = next(line for line in stdout.splitlines() if line.split()[:2] == ["turns", "Δ"])
