@@ -6,6 +6,8 @@ own figures (Barbu's in ``barbu_plots``) build on these.
 
 from __future__ import annotations
 
+import warnings
+
 import math
 from pathlib import Path
 
@@ -238,8 +240,12 @@ def add_run_title(fig, meta: dict | None, df: pd.DataFrame | None = None):
     """
     fig = getattr(fig, "figure", fig)
     fig.suptitle(run_title(meta, df), fontsize="large")
-    if fig.axes:  # leave the title its own band above the panels' titles
-        fig.tight_layout(rect=(0, 0, 1, 1 - min(0.2, 0.5 / fig.get_figheight())))
+    band = (0, 0, 1, 1 - min(0.2, 0.5 / fig.get_figheight()))  # the title's own band above the panels' titles
+    engine = type(fig.get_layout_engine()).__name__
+    if fig.axes and engine != "ConstrainedLayoutEngine":  # a constrained layout makes room for the title itself
+        with warnings.catch_warnings():  # "the figure layout has changed to tight": the panels' own tight layout
+            warnings.simplefilter("ignore", UserWarning)
+            fig.tight_layout(rect=band)
     return fig
 
 
