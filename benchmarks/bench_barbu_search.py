@@ -86,7 +86,8 @@ def cli_rate(deals, worlds):
     """Deals/s of ``cardlab simulate barbu --policy search --out`` (every trick contract), output included."""
     with tempfile.TemporaryDirectory() as tmp:
         command = ["cardlab", "simulate", "barbu", "--contract", ",".join(TRICK_CONTRACTS), "--policy", "search",
-                   "--search-worlds", str(worlds), "--deals", str(deals), "--seed", "5", "--out", f"{tmp}/s.parquet"]
+                   "--search-worlds", str(worlds), "--deals", str(deals), "--seed", "5", "--out", f"{tmp}/s.parquet",
+                   "--overwrite"]
         exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "cardlab"
         command[0] = str(exe) if exe.exists() else "cardlab"
         subprocess.run(command[:-2] + ["--deals", "8"], check=True, capture_output=True)  # warm the cache

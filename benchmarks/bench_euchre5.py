@@ -91,7 +91,8 @@ def bench_cli(*, count, unit, repeats):
             out = Path(tmp) / f"run{r}.parquet"
             t0 = time.perf_counter()
             subprocess.run([str(exe), "simulate", "euchre5", f"--{unit}", str(count if r else 1000), "--seed",
-                            str(r + 1), "--out", str(out)], check=True, capture_output=True, env={**os.environ})
+                            str(r + 1), "--out", str(out), "--overwrite"], check=True, capture_output=True,
+                           env={**os.environ})
             if r:
                 times.append(time.perf_counter() - t0)
     median = statistics.median(times)

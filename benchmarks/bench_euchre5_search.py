@@ -64,7 +64,7 @@ def cli_rate(hands, worlds):
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "cardlab"
         command = [str(exe) if exe.exists() else "cardlab", "simulate", "euchre5", "--policy", "search",
-                   "--search-worlds", str(worlds), "--seed", "5", "--out", f"{tmp}/s.parquet"]
+                   "--search-worlds", str(worlds), "--seed", "5", "--out", f"{tmp}/s.parquet", "--overwrite"]
         subprocess.run(command + ["--deals", "8"], check=True, capture_output=True)  # warm the cache
         t0 = time.perf_counter()
         subprocess.run(command + ["--deals", str(hands)], check=True, capture_output=True)

@@ -54,7 +54,7 @@ def bench_cli(*, deals, repeats, threads):
     times = []
     with tempfile.TemporaryDirectory() as tmp:
         argv = [cli, "simulate", "minchiate", "--deals", str(deals), "--seed", "1", "--threads", str(threads),
-                "--out", f"{tmp}/m.parquet"]
+                "--out", f"{tmp}/m.parquet", "--overwrite"]
         subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)  # warm the cache
         cpu = []
         for _ in range(repeats):

@@ -54,7 +54,8 @@ def cli_rate(deals, worlds):
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "cardlab"
         command = [str(exe) if exe.exists() else "cardlab", "simulate", "minchiate", "--policy", "search",
-                   "--search-worlds", str(worlds), "--seed", "5", "--deals", str(deals), "--out", f"{tmp}/s.parquet"]
+                   "--search-worlds", str(worlds), "--seed", "5", "--deals", str(deals), "--out", f"{tmp}/s.parquet",
+                   "--overwrite"]
         subprocess.run(command[:-4] + ["--deals", "2"], check=True, capture_output=True)  # warm the cache
         t0 = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)

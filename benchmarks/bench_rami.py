@@ -62,7 +62,7 @@ def main(argv=None):
         print(f"kernel, {threads} thread(s): {args.rounds / t:,.0f} rounds/s")
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [str(Path(sys.executable).with_name("cardlab")), "simulate", "rami", "--players", "4", "--deals",
-               str(args.rounds), "--seed", "1", "--out", str(Path(tmp) / "r.parquet")]
+               str(args.rounds), "--seed", "1", "--out", str(Path(tmp) / "r.parquet"), "--overwrite"]
         subprocess.run(cmd, check=True, capture_output=True)  # load the cache once
         t = median_time(lambda r: subprocess.run(cmd, check=True, capture_output=True), args.repeats)
     out["cli_rounds_per_s"] = round(args.rounds / t)

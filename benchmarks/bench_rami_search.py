@@ -56,7 +56,7 @@ def cli_rate(rounds, worlds, policy):
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "cardlab"
         command = [str(exe) if exe.exists() else "cardlab", "simulate", "rami", "--policy", policy,
-                   "--search-worlds", str(worlds), "--seed", "5", "--out", f"{tmp}/s.parquet"]
+                   "--search-worlds", str(worlds), "--seed", "5", "--out", f"{tmp}/s.parquet", "--overwrite"]
         subprocess.run(command + ["--deals", "2"], check=True, capture_output=True)  # warm the cache
         t0 = time.perf_counter()
         subprocess.run(command + ["--deals", str(rounds)], check=True, capture_output=True)

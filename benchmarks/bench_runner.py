@@ -63,8 +63,8 @@ def cli_times(args, tmp, count_key):
     """(run seconds from the run's own metadata, whole-process wall seconds) of a ``cardlab simulate``."""
     out = Path(tmp) / "cli.parquet"
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cardlab.sim.cli", *args, "--out", str(out)], check=True, cwd=ROOT,
-                   capture_output=True)
+    subprocess.run([sys.executable, "-m", "cardlab.sim.cli", *args, "--out", str(out), "--overwrite"], check=True,
+                   cwd=ROOT, capture_output=True)
     wall = time.perf_counter() - t0
     _, meta = load_run(out)
     return meta["elapsed_s"], wall
@@ -120,7 +120,8 @@ def startup_times(repeats=3):
             for r in range(repeats + 1):  # the first run may compile or fill caches: not counted
                 t0 = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "cardlab.sim.cli", "simulate", game, "--deals", "1000",
-                                "--out", f"{tmp}/{game}.parquet"], check=True, cwd=ROOT, capture_output=True)
+                                "--out", f"{tmp}/{game}.parquet", "--overwrite"], check=True, cwd=ROOT,
+                               capture_output=True)
                 if r:
                     times.append(time.perf_counter() - t0)
             rows.append({"game": game, "startup_s": statistics.median(times)})
