@@ -97,16 +97,20 @@ def paired_variants(game, base, changes: dict, *, deals: int, threads=None, firs
 def options_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
                   progress: bool = False, out=None, **keywords):
     """Play ``deals`` deals of ``game`` under every variant (see the module docstring); one row per deal."""
-    meta = options_metadata(game, **keywords)
-    base = game.build("deals", study_name="options", **keywords)
+    base, meta = _options_plan(game, **keywords)
     return paired_variants(game, base, meta["variants"], deals=deals, threads=threads, first_deal=first_deal,
                            chunk_size=chunk_size, progress=progress, out=out, meta=meta)
 
 
 def options_metadata(game, **keywords) -> dict:
+    return _options_plan(game, **keywords)[1]
+
+
+def _options_plan(game, **keywords):
+    """The options study's base study and its run metadata (the variants it plays and those it leaves out)."""
     base = game.build("deals", study_name="options", **keywords)
     changes, skipped = option_variants(game, base)
-    return {**base.metadata(), "study": "options", "variants": changes, "skipped": skipped}
+    return base, {**base.metadata(), "study": "options", "variants": changes, "skipped": skipped}
 
 
 def parse_vary(game, vary) -> dict[str, list]:
@@ -140,10 +144,9 @@ def parse_vary(game, vary) -> dict[str, list]:
     return out
 
 
-def vary_variants(game, base, vary) -> tuple[dict, dict]:
+def vary_variants(game, base, grid: dict) -> tuple[dict, dict]:
     """``({variant name: rule changes}, {skipped variant name: why})``: ``default``, then every combination of
-    the varied values (a combination equal to the study's own options is ``default`` itself)."""
-    grid = parse_vary(game, vary)
+    the values of ``grid`` (:func:`parse_vary`'s; a combination equal to the study's own options is ``default``)."""
     scope, context = game.scope(), game.run_context(base, unit="deals", study_name="variants")
     for name in grid:
         if name in scope and not scope[name].applies(context):
@@ -171,18 +174,23 @@ def vary_variants(game, base, vary) -> tuple[dict, dict]:
 def variants_study(game, *, deals: int, vary, threads=None, first_deal: int = 0, chunk_size: int | None = None,
                    progress: bool = False, out=None, **keywords):
     """Play ``deals`` deals under ``default`` and every combination of the ``vary`` values, paired."""
-    meta = variants_metadata(game, vary=vary, **keywords)
-    base = game.build("deals", study_name="variants", **keywords)
+    base, meta = _variants_plan(game, vary, **keywords)
     return paired_variants(game, base, meta["variants"], deals=deals, threads=threads, first_deal=first_deal,
                            chunk_size=chunk_size, progress=progress, out=out, meta=meta)
 
 
 def variants_metadata(game, *, vary, **keywords) -> dict:
+    return _variants_plan(game, vary, **keywords)[1]
+
+
+def _variants_plan(game, vary, **keywords):
+    """The variants study's base study and its run metadata (what was varied, the variants, those left out)."""
     base = game.build("deals", study_name="variants", **keywords)
-    changes, skipped = vary_variants(game, base, vary)
-    return {**base.metadata(), "study": "variants", "vary": {k: [spell_value(v) for v in vs]
-                                                             for k, vs in parse_vary(game, vary).items()},
-            "variants": changes, "skipped": skipped}
+    grid = parse_vary(game, vary)
+    changes, skipped = vary_variants(game, base, grid)
+    return base, {**base.metadata(), "study": "variants", "vary": {k: [spell_value(v) for v in vs]
+                                                                   for k, vs in grid.items()},
+                  "variants": changes, "skipped": skipped}
 
 
 STUDY = StudyKind("every rule option switched from its setting in turn, paired on the same deals", options_study,
