@@ -228,6 +228,10 @@ class Game:
     def replay_deals(self, study, deals: range) -> Replay:
         raise NotImplementedError
 
+    def new_state(self, study, deal: int):
+        """The :class:`~cardlab.sim.state.State` of deal ``deal`` of ``study``, before its first move."""
+        raise NotImplementedError(f"{self.name} has no step API")
+
     def replay_games(self, study, games: range) -> Replay:
         raise ValueError(f"game_index: {self.name} replays {self.unit}s one by one; give deal=i or deal='a:b'")
 
@@ -284,6 +288,14 @@ class Game:
 
         games = game if isinstance(game, range) else parse_range("game_index", game)
         return self.replay_games(self.build("games", **keywords), games)
+
+    def state(self, *, deal: int = 0, **keywords):
+        """Deal ``deal`` of :meth:`simulate` (same keywords: ``seed``, rule options ...) as a
+        :class:`~cardlab.sim.state.State`, to be played move by move (see :mod:`cardlab.sim.state`)."""
+        from cardlab.sim.replay import parse_range
+
+        deals = parse_range("deal", deal, limit=1)
+        return self.new_state(self.build("deals", **keywords), deals.start)
 
     def all_studies(self) -> dict:
         """Every study of the game: its own, then the strength ladder and the options study."""

@@ -1,0 +1,176 @@
+"""The step API: one deal played move by move from Python, under the game's rules.
+
+``cardlab.sim.games.game("barbu").state(seed=0, deal=7)`` gives a :class:`State` holding deal 7 of
+``simulate(seed=0)``, dealt card for card as the kernels deal it. A caller (a person, a notebook, an
+agent) then asks whose turn it is and what they may do, and applies one move at a time:
+
+>>> from cardlab.sim.games import game
+>>> s = game("barbu").state(seed=0, deal=3)          # doctest: +SKIP
+>>> s.current_player, [a.name for a in s.legal_actions()][:3]   # doctest: +SKIP
+(0, ['2♣', '3♣', '7♣'])
+>>> s.apply("3♣")                                  # doctest: +SKIP
+
+The rules are the game's referee's, in plain Python: the same code checks a kernel's move log in
+``replay``, so the state and the kernels agree move for move (``tests/test_state.py`` plays the
+kernels' logs through the state on thousands of deals per game).
+
+Every move is an :class:`Action`: a stable integer ``id`` (the same move has the same id in every
+deal of the game), a readable ``name`` (``K♥``, ``pass``, ``meld 7♠ 8♠ 9♠``) and its ``entry`` in
+the JSON record (``{"kind": "play", "card": "K♥"}``, as in ``replay --json``). A game's state
+implements the few methods marked below; the rest is shared here.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Callable, NamedTuple
+
+
+class Action(NamedTuple):
+    """One move: ``id`` stable within the game, ``name`` readable, ``entry`` its JSON record (no seat)."""
+
+    id: int
+    name: str
+    entry: dict
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class IllegalAction(ValueError):
+    """A move that is not legal now: the message names the seat, the move and what the rules allow."""
+
+
+class State:
+    """A deal in progress. A game's subclass provides (with the rule it codes in each docstring):
+
+    * ``current_player`` (property): the seat to move, -1 once the deal is over;
+    * ``legal_actions()``: the :class:`Action` list of the seat to move, in a fixed order;
+    * ``_apply(action)``: play an action already known to be legal;
+    * ``observation(seat)``: a JSON-ready dict of exactly what ``seat`` knows (its hand, the cards
+      played, the public events), never a card hidden from it;
+    * ``hidden_cards(seat)``: the card ids ``seat`` cannot see (for the tests and ``resample``);
+    * ``resample(seat, rng)``: a copy whose hidden cards are redealt at random, consistently with
+      ``observation(seat)`` (what it saw, such as a suit a seat showed out of);
+    * ``is_over`` (property), ``scores()`` (one number per seat, as the run's rows) and ``record()``
+      (the deal's JSON record, the shape of ``replay --json``);
+    * ``deck_cards()``: every card id of the deal (a duplicate card once per copy) and
+      ``card_name(card)`` its readable name (default: :func:`cardlab.sim.cards.card_name`);
+    * ``why_illegal(action)`` optionally: the rule a move breaks, for the error message.
+
+    A state keeps the :class:`~cardlab.sim.game.Study` it was made from as ``study`` (options,
+    policies, seed) and its deal index as ``deal``.
+    """
+
+    game = None  # the Game this state belongs to (set by the subclass)
+    study = None
+    deal = 0
+
+    @staticmethod
+    def card_name(card: int) -> str:
+        from cardlab.sim.cards import card_name
+
+        return card_name(card)
+
+    # ---------------------------------------------------------------- shared
+
+    def action(self, move) -> Action:
+        """The legal :class:`Action` meant by ``move``: an Action, its integer id, its name, or its
+        record entry; :class:`IllegalAction` (naming the seat, the move and the legal moves) otherwise."""
+        if self.is_over:
+            raise IllegalAction(f"{move}: the deal is over; no move is legal")
+        legal = self.legal_actions()
+        for a in legal:
+            if (move == a if isinstance(move, Action) else
+                    move == a.id if isinstance(move, (int,)) and not isinstance(move, bool) else
+                    move == a.entry or move == {**a.entry, "seat": self.current_player}
+                    if isinstance(move, dict) else
+                    isinstance(move, str) and _same_name(move, a.name)):
+                return a
+        shown = ", ".join(a.name for a in legal)
+        why = self.why_illegal(move)
+        raise IllegalAction(f"seat {self.current_player}: {_spell(move)} is not legal"
+                            + (f" ({why})" if why else "") + f"; legal: {shown}")
+
+    def apply(self, move) -> Action:
+        """Play ``move`` (see :meth:`action`) for the seat to move; returns the :class:`Action` played."""
+        a = self.action(move)
+        self._apply(a)
+        return a
+
+    def clone(self) -> "State":
+        """An independent copy: moves applied to it leave this state unchanged."""
+        return copy.deepcopy(self)
+
+    def play_out(self, policies, rng=None) -> "State":
+        """Play to the end, each seat's move from ``policies[seat]``: a callable ``(observation,
+        legal_actions) -> move`` or ``"random"`` (uniform over the legal moves, drawn from ``rng``)."""
+        import numpy as np
+
+        rng = rng if rng is not None else np.random.default_rng(0)
+        while not self.is_over:
+            seat = self.current_player
+            legal = self.legal_actions()
+            policy = policies[seat]
+            if policy == "random":
+                move = legal[int(rng.integers(len(legal)))]
+            else:
+                move = policy(self.observation(seat), legal)
+            self.apply(move)
+        return self
+
+    def why_illegal(self, move) -> str:
+        """The rule ``move`` breaks now, in a few words; empty when the list of legal moves says enough."""
+        return ""
+
+    def __repr__(self) -> str:
+        turn = "over" if self.is_over else f"seat {self.current_player} to move"
+        return f"<{self.game.name if self.game else 'game'} state: {turn}>"
+
+    # ---------------------------------------------------------------- the game's part
+
+    @property
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> dict:
+        raise NotImplementedError
+
+    def hidden_cards(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def resample(self, seat: int, rng) -> "State":
+        raise NotImplementedError
+
+    def scores(self) -> list:
+        raise NotImplementedError
+
+    def deck_cards(self) -> list[int]:
+        raise NotImplementedError
+
+    def record(self) -> dict:
+        raise NotImplementedError
+
+
+#: A Python policy: ``(observation, legal_actions) -> move`` (an Action, its id, name or entry).
+PythonPolicy = Callable[[dict, list], object]
+
+
+def _same_name(text: str, name: str) -> bool:
+    """Names match ignoring case and runs of spaces: ``'k♥'`` is ``'K♥'``, ``'meld  7♠ 8♠ 9♠'`` is ``'meld 7♠ 8♠ 9♠'``."""
+    return " ".join(text.split()).casefold() == " ".join(name.split()).casefold()
+
+
+def _spell(move) -> str:
+    if isinstance(move, Action):
+        return move.name
+    return repr(move) if not isinstance(move, str) else move
