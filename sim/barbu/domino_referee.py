@@ -22,11 +22,16 @@ Rules per variant, as the referee reads them:
   immediate extra turn in ``upward`` only, the one rule set where the Ace closes its suit
   (declinable only with ``ace_replay_optional``); emptying the hand takes
   the next place; the deal ends when one player holds cards (last place).
+
+The rules are :class:`DominoState`'s, the step API's state of a Domino deal
+(:mod:`cardlab.sim.state`): :func:`replay_domino` runs a log through it, turn by turn.
 """
 from __future__ import annotations
 
 from cardlab.sim.cards import ACE, RANK_NAMES, card_name, cards_of, rank_of, suit_of
-from cardlab.sim.barbu.referee import RefereeError, hand_text
+from cardlab.sim.barbu.referee import (DECLINE_ID, PASS_ID, START_ID, BarbuState, RefereeError, card_action,
+                                       hand_text)
+from cardlab.sim.state import Action
 from cardlab.sim.barbu.rules import DOMINO_PLACES, BarbuOptions
 
 VARIANTS = ("upward", "fan_tan", "bga_adjacent")
@@ -117,107 +122,180 @@ class Table:
             self.high[s] = max(self.high.get(s, r), r)
 
 
+PASS_ACTION = Action(PASS_ID, "pass", {"kind": "pass"})
+DECLINE_ACTION = Action(DECLINE_ID, "decline", {"kind": "decline"})
+
+
+def start_action(rank: int) -> Action:
+    """Fan_tan: the declarer names start rank ``rank`` (0 = 2 … 12 = Ace): id ``80 + rank``, ``start 7``."""
+    return Action(START_ID + rank, f"start {RANK_NAMES[rank]}", {"kind": "start", "rank": RANK_NAMES[rank]})
+
+
+class DominoState(BarbuState):
+    """A Domino deal (``docs/rules/barbu.md`` §4 Domino, §3 places, §7 items 6-8, 15, 17), turn by turn.
+
+    * Fan_tan only: the declarer first names the start rank (any rank of the deck; action ``start 7``,
+      id ``80 + rank``, 0 = 2 … 12 = Ace, record ``{"kind": "start", "rank": "7"}``).
+    * The starter (the declarer, or the seat on its left with ``domino_starter='left'``) plays first,
+      then clockwise, seats with empty hands skipped. A seat holding a card :meth:`Table.playable`
+      must play one (id: the card id, ``K♥``); otherwise it passes (``pass``, id 64, its only move).
+    * Upward only: an Ace gives the same seat another turn at once; with ``ace_replay_optional`` it may
+      decline it while holding a playable card (``decline``, id 65).
+    * Emptying the hand takes the next place; when one seat still holds cards it takes the last place
+      and the deal ends. Seat scores: the §3 place points (:func:`place_table`).
+
+    ``variant``, ``starter_offset``, ``ace_replay_optional``, ``places`` and ``deck`` override the
+    options as in :func:`check_domino`.
+    """
+
+    def __init__(self, options: BarbuOptions, declarer: int, hands, *, variant=None, starter_offset=None,
+                 ace_replay_optional=None, places=None, deck=None, deal: int = 0, study=None):
+        super().__init__(options, "domino", declarer, hands, deal=deal, study=study)
+        self.variant, self.starter_offset, self.ace_replay_optional = _rules(options, variant, starter_offset,
+                                                                             ace_replay_optional)
+        self.places = list(places) if places is not None else place_table(options, self.n)
+        self.deck = sorted(int(c) for c in (options.cards if deck is None else deck))
+        n = options.players if deck is None else self.n
+        if self.n != n:
+            raise RefereeError(f"{self.n} hands given, expected {n}")
+        if self.deck_cards() != self.deck:
+            raise RefereeError("the hands do not hold every card of the deck exactly once")
+        if len({len(h) for h in self.dealt}) != 1:
+            raise RefereeError(f"hands have sizes {[len(h) for h in self.dealt]}, expected equal sizes")
+        if self.starter_offset not in (0, 1):
+            raise RefereeError(f"starter_offset {self.starter_offset} is not 0 or 1")
+        self.naming = self.variant == "fan_tan"  # the declarer names the start rank first
+        self.start_rank = None
+        self.table = None if self.naming else Table(self.variant, set(self.deck), None)
+        self.seat = (self.declarer + self.starter_offset) % self.n
+        self.extra = False  # the seat to move plays again after an Ace
+        self.finish = []  # seats in finishing order
+        self.events = []  # (seat, move code, note) per turn, for the text replay
+
+    def _restart(self) -> "DominoState":
+        return DominoState(self.options, self.declarer, self.dealt, variant=self.variant,
+                           starter_offset=self.starter_offset, ace_replay_optional=self.ace_replay_optional,
+                           places=self.places, deck=self.deck, deal=self.deal, study=self.study)
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.finish) == self.n
+
+    @property
+    def current_player(self) -> int:
+        if self.is_over:
+            return -1
+        return self.declarer if self.naming else self.seat
+
+    def playable(self) -> list[int]:
+        """The cards the seat to move may play."""
+        return sorted(c for c in self.hands[self.seat] if self.table.playable(c))
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        if self.naming:
+            return [start_action(r) for r in range(min(rank_of(c) for c in self.deck), ACE + 1)]
+        cards = [card_action(c) for c in self.playable()]
+        if not cards:
+            return [PASS_ACTION]
+        return cards + ([DECLINE_ACTION] if self.extra and self.ace_replay_optional else [])
+
+    def _play(self, action: Action) -> None:
+        if self.naming:
+            self.start_rank, self.naming = action.id - START_ID, False
+            self.table = Table(self.variant, set(self.deck), self.start_rank)
+            return
+        seat, again = self.seat, False
+        if action.id == PASS_ID:
+            self.events.append((seat, PASS, "extra turn, nothing to play" if self.extra else ""))
+        elif action.id == DECLINE_ID:
+            self.events.append((seat, DECLINE, ""))
+        else:
+            c = action.id
+            self.hands[seat].remove(c)
+            self.table.play(c)
+            note = ""
+            if not self.hands[seat]:
+                self.finish.append(seat)
+                note = f"out: {PLACE_NAMES[len(self.finish) - 1]} place ({self.places[len(self.finish) - 1]:+d})"
+            elif rank_of(c) == ACE and self.variant == "upward":
+                note, again = "Ace: plays again", True
+            self.events.append((seat, c, note))
+        self.extra = again
+        holders = [p for p in range(self.n) if self.hands[p]]
+        if len(holders) == 1:
+            self.finish.append(holders[0])
+        elif not again:
+            self.seat = next(p % self.n for p in range(seat + 1, seat + self.n + 1) if self.hands[p % self.n])
+
+    def scores(self) -> list:
+        scores = [0] * self.n
+        for k, p in enumerate(self.finish):
+            scores[p] = self.places[k]
+        return scores
+
+    def why(self, move: int) -> str:
+        """Why log code ``move`` is not legal for the seat to move (a referee message)."""
+        shown = ", ".join(card_name(c) for c in self.playable())
+        if move == PASS:
+            return f"passed while holding playable {shown}"
+        if move == DECLINE:
+            if not self.extra:
+                return "declined an extra turn it did not have"
+            if not self.ace_replay_optional:
+                return "declined the Ace's extra turn, which is compulsory here"
+            return "declined an extra turn while holding nothing playable (a pass)"
+        if move < 0:
+            return f"unknown move code {move}"
+        if move not in self.hands[self.seat]:
+            return f"played {card_name(move)}, which it does not hold"
+        return f"played {card_name(move)}; playable were {shown or 'nothing'}"
+
+    def run_log(self, moves, start_rank=None) -> "DominoState":
+        """Check a kernel's log on this state (encoding in the module docstring; ``start_rank``: fan_tan's
+        rank the deal was played with, None or -1 for the header's). Raises :class:`RefereeError`."""
+        moves = [int(m) for m in moves]
+        if not moves:
+            raise RefereeError("empty move log")
+        header = moves[0]
+        if self.naming:
+            if not min(rank_of(c) for c in self.deck) <= header <= ACE:
+                raise RefereeError(f"fan_tan start rank {header} is not a rank of the deck")
+            if start_rank is not None and start_rank >= 0 and header != start_rank:
+                raise RefereeError(f"log names start rank {header}, the deal was played with {start_rank}")
+            self._apply(start_action(header))
+        elif header != NONE:
+            raise RefereeError(f"{self.variant}: the log header must be -1, got {header}")
+        i = 1
+        while not self.is_over:
+            holding = sum(1 for h in self.hands if h)
+            if i >= len(moves) or moves[i] == NONE:
+                raise RefereeError(f"the log ends after {i - 1} turns but {holding} players hold cards")
+            move = moves[i]
+            i += 1
+            legal = {a.id: a for a in self.legal_actions()}
+            code = {PASS: PASS_ID, DECLINE: DECLINE_ID}.get(move, move)
+            if code not in legal:
+                raise RefereeError(f"turn {i - 1}: seat {self.seat} {self.why(move)}")
+            self._apply(legal[code])
+        rest = moves[i:]
+        if any(m != NONE for m in rest):
+            raise RefereeError(f"the deal ended after {i - 1} turns but the log goes on: {rest[:5]}")
+        return self
+
+
 def replay_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant=None, start_rank=None,
                   starter_offset=None, ace_replay_optional=None, places=None, deck=None):
-    """Replay and check a Domino deal; returns ``(places, scores, events, start_rank)``.
+    """Replay and check a Domino deal through a :class:`DominoState`; returns ``(places, scores, events,
+    start_rank)``.
 
     ``events`` lists ``(seat, move, note)`` per turn; see :func:`check_domino` for the rest.
     """
-    variant, starter_offset, ace_replay_optional = _rules(options, variant, starter_offset, ace_replay_optional)
-    n = options.players if deck is None else len(hands)
-    places_pts = list(places) if places is not None else place_table(options, n)
-    sets = [set(cards_of(int(h))) for h in hands]
-    deck_cards = sorted(int(c) for c in (options.cards if deck is None else deck))
-    if len(sets) != n:
-        raise RefereeError(f"{len(sets)} hands given, expected {n}")
-    if sorted(c for h in sets for c in h) != deck_cards:
-        raise RefereeError("the hands do not hold every card of the deck exactly once")
-    if len({len(h) for h in sets}) != 1:
-        raise RefereeError(f"hands have sizes {[len(h) for h in sets]}, expected equal sizes")
-    if starter_offset not in (0, 1):
-        raise RefereeError(f"starter_offset {starter_offset} is not 0 or 1")
-    moves = [int(m) for m in moves]
-    if not moves:
-        raise RefereeError("empty move log")
-    header = moves[0]
-    if variant == "fan_tan":
-        lowest = min(rank_of(c) for c in deck_cards)
-        if not lowest <= header <= ACE:
-            raise RefereeError(f"fan_tan start rank {header} is not a rank of the deck")
-        if start_rank is not None and start_rank >= 0 and header != start_rank:
-            raise RefereeError(f"log names start rank {header}, the deal was played with {start_rank}")
-        rank = header
-    else:
-        if header != NONE:
-            raise RefereeError(f"{variant}: the log header must be -1, got {header}")
-        rank = None
-    table = Table(variant, set(deck_cards), rank)
-
-    finish = []  # seats in finishing order
-    events = []
-    seat = (declarer + starter_offset) % n
-    extra = False
-    i = 1
-    while sum(1 for h in sets if h) > 1:
-        if i >= len(moves) or moves[i] == NONE:
-            raise RefereeError(f"the log ends after {i - 1} turns but {sum(1 for h in sets if h)} players hold cards")
-        move = moves[i]
-        i += 1
-        hand = sets[seat]
-        options_now = {c for c in hand if table.playable(c)}
-        turn = f"turn {i - 1}: seat {seat}"
-        if move == PASS:
-            if options_now:
-                shown = ", ".join(card_name(c) for c in sorted(options_now))
-                raise RefereeError(f"{turn} passed while holding playable {shown}")
-            events.append((seat, PASS, "extra turn, nothing to play" if extra else ""))
-            extra = False
-        elif move == DECLINE:
-            if not extra:
-                raise RefereeError(f"{turn} declined an extra turn it did not have")
-            if not ace_replay_optional:
-                raise RefereeError(f"{turn} declined the Ace's extra turn, which is compulsory here")
-            if not options_now:
-                raise RefereeError(f"{turn} declined an extra turn while holding nothing playable (a pass)")
-            events.append((seat, DECLINE, ""))
-            extra = False
-        elif move >= 0:
-            if move not in hand:
-                raise RefereeError(f"{turn} played {card_name(move)}, which it does not hold")
-            if move not in options_now:
-                shown = ", ".join(card_name(c) for c in sorted(options_now)) or "nothing"
-                raise RefereeError(f"{turn} played {card_name(move)}; playable were {shown}")
-            hand.remove(move)
-            table.play(move)
-            note = ""
-            if not hand:
-                finish.append(seat)
-                note = f"out: {PLACE_NAMES[len(finish) - 1]} place ({places_pts[len(finish) - 1]:+d})"
-                extra = False
-            elif rank_of(move) == ACE and variant == "upward":
-                note = "Ace: plays again"
-                extra = True
-                events.append((seat, move, note))
-                continue  # same seat, extra turn
-            else:
-                extra = False
-            events.append((seat, move, note))
-        else:
-            raise RefereeError(f"{turn}: unknown move code {move}")
-        seat = (seat + 1) % n
-        while not sets[seat]:
-            seat = (seat + 1) % n
-    rest = moves[i:]
-    if any(m != NONE for m in rest):
-        raise RefereeError(f"the deal ended after {i - 1} turns but the log goes on: {rest[:5]}")
-    last = [p for p in range(n) if sets[p]]
-    if len(last) != 1:
-        raise RefereeError(f"the deal ended with {len(last)} players holding cards")
-    finish.append(last[0])
-    scores = [0] * n
-    for k, p in enumerate(finish):
-        scores[p] = places_pts[k]
-    return finish, scores, events, rank
+    state = DominoState(options, declarer, [set(cards_of(int(h))) for h in hands], variant=variant,
+                        starter_offset=starter_offset, ace_replay_optional=ace_replay_optional, places=places,
+                        deck=deck).run_log(moves, start_rank)
+    return state.finish, state.scores(), state.events, state.start_rank
 
 
 def check_domino(options: BarbuOptions, declarer: int, hands, moves, *, variant=None, start_rank=None,
@@ -271,4 +349,4 @@ def format_domino(options: BarbuOptions, declarer: int, hands, moves, **rules) -
     return "\n".join(lines)
 
 
-__all__ = ["VARIANTS", "RefereeError", "check_domino", "format_domino", "place_table", "replay_domino"]
+__all__ = ["VARIANTS", "DominoState", "RefereeError", "check_domino", "format_domino", "place_table", "replay_domino"]

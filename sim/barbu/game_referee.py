@@ -1,7 +1,7 @@
 """Plain-Python referee of whole Barbu games: schedule, contract choice, play, doubling, settlement.
 
 It replays one game's logs (as returned by ``GameStudy.play(..., record=True)``) deal by deal with
-the deal referees (``referee.check_deal``, ``domino_referee.check_domino``) and the doubling
+the deal referees' states (``referee.TrickState``, ``domino_referee.DominoState``) and the doubling
 referee, and checks the §2 schedule: who declares each deal, that in Geronimo every player declares
 every contract exactly once (choosing only among its own unplayed contracts), that in Regular mode
 the contracts follow the cycle, and that the final scores are the settled raw scores.
@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from cardlab.sim.barbu.domino_referee import check_domino, format_domino
+from cardlab.sim.barbu.domino_referee import DominoState, format_domino
 from cardlab.sim.barbu.doubling_referee import DoublingDeal, check_game as check_doubling_game, decode_log
-from cardlab.sim.barbu.referee import RefereeError, check_deal, format_deal
+from cardlab.sim.barbu.referee import BarbuState, RefereeError, TrickState, check_deal, format_deal
 from cardlab.sim.barbu.rules import POSITIVE_CONTRACTS, BarbuOptions, contract_total
+from cardlab.sim.cards import cards_of
 
 
 @dataclass
@@ -25,11 +26,20 @@ class GameVerdict:
     places: list = field(default_factory=list)  # per seat, 1 = first; equal totals share a place
 
 
+def played_state(options: BarbuOptions, contract: str, declarer: int, hands, moves, trump: int = -1, *, deal: int = 0,
+                 study=None) -> BarbuState:
+    """One deal of any contract from its move log, checked move by move by the contract's state; the
+    finished state (``trump``: the suit the Trumps declarer named, -1 outside Trumps)."""
+    sets = [set(cards_of(int(h))) for h in hands]
+    if contract == "domino":
+        return DominoState(options, declarer, sets, deal=deal, study=study).run_log(moves)
+    return TrickState(options, contract, declarer, sets, deal=deal, study=study).run_log(
+        moves, trump if trump >= 0 else None)
+
+
 def check_any_deal(options: BarbuOptions, contract: str, declarer: int, hands, moves, trump: int = -1) -> list:
     """Referee one deal of any contract from its move log; returns the recomputed scores."""
-    if contract == "domino":
-        return list(check_domino(options, declarer, hands, moves)[1])
-    return check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None).scores
+    return played_state(options, contract, declarer, hands, moves, trump).scores()
 
 
 def describe_deal(options: BarbuOptions, contract: str, declarer: int, hands, moves, trump: int = -1) -> str:

@@ -250,25 +250,60 @@ class GameReplay(Replay):
         return placings(self.totals)
 
 
+def dealt_hands(study: BarbuStudy, deal: int) -> list[set]:
+    """The hands of deal ``deal`` as the deal kernels deal them: the deck shuffled by the stream
+    ``(seed, deal)`` (``sim.dealing.deal_hands_nb``, the kernels' own dealing, called from Python)."""
+    from cardlab.sim.cards import cards_of
+    from cardlab.sim.dealing import deal_hands_nb
+    from cardlab.sim.rng import deal_state
+
+    deck, n = study.options.cards, study.options.players
+    hands = np.empty(n, np.uint64)
+    deal_hands_nb(np.uint64(deal_state(study.seed, deal)), deck, np.empty(deck.shape[0], np.int8), n, hands)
+    return [set(cards_of(int(h))) for h in hands]
+
+
+def deal_contract(study: BarbuStudy, deal: int) -> tuple[str, int]:
+    """Deal ``i``'s contract and declarer: contract ``i % k`` of the study's ``k``, seat ``(i // k) % n``."""
+    k = len(study.contracts)
+    return study.contracts[deal % k], (deal // k) % study.options.players
+
+
+def new_deal_state(study: BarbuStudy, deal: int):
+    """Deal ``deal`` of ``study`` as a step-API state before its first move (the trump, for Trumps, not
+    yet named)."""
+    from cardlab.sim.barbu.domino_referee import DominoState
+    from cardlab.sim.barbu.referee import TrickState
+
+    contract, declarer = deal_contract(study, deal)
+    hands = dealt_hands(study, deal)
+    if contract == "domino":
+        return DominoState(study.options, declarer, hands, deal=deal, study=study)
+    return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
+
+
 def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
-    """Deal ``deal`` replayed alone: the referee checks every move and the scores; its text and record."""
-    from cardlab.sim.barbu.game_referee import check_any_deal, describe_deal
-    from cardlab.sim.barbu.records import deal_record
+    """Deal ``deal`` replayed alone: the referee runs the kernel's log through the deal's state, checking
+    every move and the scores; its text and record (the state's)."""
+    from cardlab.sim.barbu.game_referee import describe_deal, played_state
     from cardlab.sim.barbu.referee import RefereeError
     from cardlab.sim.barbu.search_play import describe_searches
+    from cardlab.sim.cards import mask_of
 
     cols = study.play(deal, 1, record=True)
     name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
     hands, moves = cols["hands"][0], cols["moves"][0]
-    scores = check_any_deal(study.options, name, declarer, hands, moves, trump)
+    if (name, declarer) != deal_contract(study, deal) or [mask_of(h) for h in dealt_hands(study, deal)] != list(hands):
+        raise RefereeError(f"deal {deal}: the kernel's deal differs from the state's")
+    state = played_state(study.options, name, declarer, hands, moves, trump, deal=deal, study=study)
     kernel_scores = [int(s) for s in cols["score"][0]]
-    if scores != kernel_scores:
-        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {scores}")
+    if state.scores() != kernel_scores:
+        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {state.scores()}")
     text = describe_deal(study.options, name, declarer, hands, moves, trump)
     if "search_means" in cols:
         text += describe_searches(study.options, name, declarer, hands, moves, trump, cols["search_means"][0],
                                   cols["search_trump_means"][0])
-    return text, deal_record(study.options, deal, name, declarer, trump, hands, moves, scores)
+    return text, state.record()
 
 
 def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
@@ -420,6 +455,9 @@ class Barbu(Game):
         parts = [replay_deal(study, d) for d in deals]
         texts = [text if len(deals) == 1 else f"=== deal {d}\n{text}" for d, (text, _) in zip(deals, parts)]
         return DealReplay("\n\n".join(texts), [record for _, record in parts])
+
+    def new_state(self, study, deal: int):
+        return new_deal_state(study, deal)
 
     def replay_games(self, study, games: range) -> GameReplay:
         parts = [replay_one_game(study, g) for g in games]

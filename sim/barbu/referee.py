@@ -2,14 +2,20 @@
 
 Written from ``docs/rules/barbu.md`` alone with sets and plain loops, sharing nothing with the
 kernels but the card numbering and the §3 value table, so agreement between the two is
-evidence that both are right.
+evidence that both are right. The rules live in :class:`TrickState`, the step API's state of a
+trick contract (:mod:`cardlab.sim.state`): :func:`check_deal` runs a log through it, move by move.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardlab.sim.cards import HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, rank_of, suit_of, SUIT_SYMBOLS
+import numpy as np
+
+from cardlab.sim.cards import (HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, mask_of, rank_of, suit_of,
+                               SUIT_SYMBOLS)
 from cardlab.sim.barbu.rules import VALUES, BarbuOptions
+from cardlab.sim.replay import action as record_action, hand_names, suit_name
+from cardlab.sim.state import Action, State
 
 KH = card(KING, HEARTS)
 AH = card(ACE, HEARTS)
@@ -92,57 +98,245 @@ def trick_points(contract: str, cards: list, index: int, n_tricks: int, options:
             "last-two": last, "salade": salade, "anti-salade": -salade, "trumps": v["trump_trick"]}[contract]
 
 
-def _points_left(contract: str, cards: set, options: BarbuOptions) -> bool:
+def points_left(contract: str, cards: set, options: BarbuOptions) -> bool:
+    """Whether any of ``cards`` would still score in ``contract`` (§3)."""
     return any(trick_points(contract, [c], -1, 0, options) != 0 for c in cards)
 
 
+#: Action ids beyond the cards' own (a card play's id is the card id, 0-63).
+PASS_ID, DECLINE_ID, TRUMP_ID, START_ID = 64, 65, 70, 80
+
+
+def trump_action(suit: int) -> Action:
+    """The Trumps declarer names ``suit`` (0-3 = ♣♦♥♠) as trump: id ``70 + suit``, ``trump ♥``."""
+    return Action(TRUMP_ID + suit, f"trump {SUIT_SYMBOLS[suit]}", {"kind": "trump", "suit": SUIT_SYMBOLS[suit]})
+
+
+def card_action(c: int) -> Action:
+    """Play card ``c``: its id is the card id, its name the card's (``K♥``)."""
+    return Action(int(c), card_name(c), {"kind": "play", "card": card_name(c)})
+
+
+class BarbuState(State):
+    """One Barbu deal in progress (the step API, :mod:`cardlab.sim.state`): what every contract shares.
+
+    Everything played is public: an observation is the seat's own hand, every hand's size and every
+    move so far (``actions``, as in the record). The hidden cards are the other seats' unplayed cards.
+    :meth:`resample` deals them anew with the searches' exactly uniform sampler
+    (:func:`cardlab.sim.worlds.sample_world_nb`): every seat keeps its hand size and holds no card it
+    has shown it cannot hold, found with the rules themselves (a card is excluded from a seat when,
+    had the seat held it at one of its moves, that move would have been illegal: a suit it showed out
+    of, a trump it did not play under a trump duty, a playable Domino card when it passed).
+    The contract's own rules are in :class:`TrickState` and :class:`~cardlab.sim.barbu.domino_referee.DominoState`.
+    """
+
+    trump = None  # the trump suit (0-3) once named; None outside Trumps
+
+    def __init__(self, options: BarbuOptions, contract: str, declarer: int, hands, *, deal: int = 0, study=None):
+        self.options, self.contract, self.declarer = options, contract, int(declarer)
+        self.deal, self.study = int(deal), study
+        self.n = len(hands)
+        self.dealt = [set(int(c) for c in h) for h in hands]
+        self.hands = [set(h) for h in self.dealt]
+        self.moves = []  # (seat, Action) in play order
+
+    @property
+    def game(self):
+        from cardlab.sim.barbu.interface import BARBU
+
+        return BARBU
+
+    def _apply(self, action: Action) -> None:
+        self.moves.append((self.current_player, action))
+        self._play(action)
+
+    def _play(self, action: Action) -> None:
+        """The contract's effect of a legal ``action`` by the seat to move."""
+        raise NotImplementedError
+
+    def _restart(self) -> "BarbuState":
+        """The same deal before its first move."""
+        raise NotImplementedError
+
+    def actions(self) -> list:
+        """Every move so far as record entries, ``{"seat": s, "kind": ...}``."""
+        return [record_action(seat, **a.entry) for seat, a in self.moves]
+
+    def observation(self, seat: int) -> dict:
+        return {"seat": seat, "contract": self.contract, "declarer": self.declarer,
+                "trump": suit_name(-1 if self.trump is None else self.trump), "hand": hand_names(self.hands[seat]),
+                "hand_sizes": [len(h) for h in self.hands], "actions": self.actions(), "scores": self.scores(),
+                "to_move": self.current_player}
+
+    def hidden_cards(self, seat: int) -> list[int]:
+        return sorted(c for p, h in enumerate(self.hands) if p != seat for c in h)
+
+    def deck_cards(self) -> list[int]:
+        return sorted(c for h in self.dealt for c in h)
+
+    def record(self) -> dict:
+        return {"deal": self.deal, "contract": self.contract, "declarer": self.declarer,
+                "trump": suit_name(-1 if self.trump is None else self.trump),
+                "hands": [hand_names(h) for h in self.dealt], "actions": self.actions(), "scores": self.scores()}
+
+    def excluded(self, seat: int) -> list[set]:
+        """Per seat, the cards hidden from ``seat`` that it cannot hold: the deal is replayed from the
+        start and, before each move of another seat, each such card is tried in its hand."""
+        hidden = set(self.hidden_cards(seat))
+        out = [set() for _ in range(self.n)]
+        replay = self._restart()
+        for p, action in self.moves:
+            if p != seat:
+                for x in hidden - replay.hands[p] - out[p]:
+                    replay.hands[p].add(x)
+                    if all(a.id != action.id for a in replay.legal_actions()):
+                        out[p].add(x)
+                    replay.hands[p].discard(x)
+            replay._apply(action)
+        return out
+
+    def resample(self, seat: int, rng) -> "BarbuState":
+        """A copy whose hidden cards are redealt exactly uniformly among the deals consistent with
+        ``observation(seat)`` (see the class docstring); ``rng`` is a numpy Generator."""
+        from cardlab.sim.worlds import sample_world_nb
+
+        hands = np.array([mask_of(h) for h in self.hands], np.uint64)
+        excluded = np.array([mask_of(x) for x in self.excluded(seat)], np.uint64)
+        world = np.zeros(self.n, np.uint64)
+        sample_world_nb(rng.integers(2 ** 64, dtype=np.uint64), seat, self.n, hands, excluded, world, 0)
+        out = self.clone()
+        played = [{int(a.id) for p, a in self.moves if p == q and a.entry["kind"] == "play"} for q in range(self.n)]
+        for p in range(self.n):
+            out.hands[p] = set(cards_of(int(world[p])))
+            out.dealt[p] = out.hands[p] | played[p]
+        return out
+
+
+class TrickState(BarbuState):
+    """A trick contract (``docs/rules/barbu.md`` §2-§4, §7), played move by move.
+
+    * Trumps only: the declarer first names the trump suit (any of the four; action ``trump ♥``, id
+      ``70 + suit``, 0-3 = ♣♦♥♠, record ``{"kind": "trump", "suit": "♥"}``).
+    * Then every move is a card (id: the card id; name ``K♥``; record ``{"kind": "play", "card": "K♥"}``)
+      from :func:`legal_cards`: the declarer leads the first trick, clockwise, the winner
+      (:func:`trick_winner`) leads the next; the hearts-lead rule, following suit, the K♥ discard
+      and the trump duties are all :func:`legal_cards`'.
+    * Each trick scores :func:`trick_points` to its winner. With ``early_stop``, No Hearts, No Queens
+      and No K♥ end after the first trick that leaves no scoring card in any hand.
+    """
+
+    def __init__(self, options: BarbuOptions, contract: str, declarer: int, hands, *, deal: int = 0, study=None):
+        """``hands``: the dealt hands, sets of card ids (checked: :func:`check_hands`)."""
+        super().__init__(options, contract, declarer, hands, deal=deal, study=study)
+        check_hands(options, self.dealt)
+        self.naming = contract == "trumps"  # the declarer names the trump before the play
+        self.leader = self.declarer
+        self.trick = []  # card ids of the trick in progress, in play order
+        self.tricks = []  # finished tricks (Trick)
+        self.points = [0] * self.n
+        self.hearts_played = False
+        self.stopped = False  # the early stop
+
+    def _restart(self) -> "TrickState":
+        return TrickState(self.options, self.contract, self.declarer, self.dealt, deal=self.deal, study=self.study)
+
+    @property
+    def size(self) -> int:
+        """Tricks in the deal: the dealt hand size."""
+        return len(self.dealt[0])
+
+    @property
+    def may_stop(self) -> bool:
+        """Whether this contract ends once no card left can score (``early_stop``, §7)."""
+        return self.options.early_stop and self.contract in EARLY_STOP_CONTRACTS
+
+    @property
+    def is_over(self) -> bool:
+        return self.stopped or len(self.tricks) == self.size
+
+    @property
+    def current_player(self) -> int:
+        if self.is_over:
+            return -1
+        return self.declarer if self.naming else (self.leader + len(self.trick)) % self.n
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        if self.naming:
+            return [trump_action(s) for s in range(4)]
+        allowed = legal_cards(self.hands[self.current_player], self.trick, contract=self.contract,
+                              options=self.options, hearts_played=self.hearts_played, trump=self.trump)
+        return [card_action(c) for c in sorted(allowed)]
+
+    def _play(self, action: Action) -> None:
+        if self.naming:
+            self.trump, self.naming = action.id - TRUMP_ID, False
+            return
+        self.hands[self.current_player].remove(action.id)
+        self.trick.append(action.id)
+        if len(self.trick) < self.n:
+            return
+        winner = (self.leader + trick_winner(self.trick, self.trump)) % self.n
+        points = trick_points(self.contract, self.trick, len(self.tricks), self.size, self.options)
+        self.points[winner] += points
+        self.tricks.append(Trick(self.leader, [((self.leader + k) % self.n, c) for k, c in enumerate(self.trick)],
+                                 winner, points))
+        self.hearts_played = self.hearts_played or any(suit_of(c) == HEARTS for c in self.trick)
+        self.leader, self.trick = winner, []
+        self.stopped = self.may_stop and not points_left(self.contract, set().union(*self.hands), self.options)
+
+    def scores(self) -> list:
+        return list(self.points)
+
+    def run_log(self, moves, trump: int | None = None) -> "TrickState":
+        """Check a kernel's log on this state: ``trump`` the suit named (Trumps), ``moves`` the cards in
+        play order then -1 (after an early stop, and the log's unused tail). Raises :class:`RefereeError`."""
+        if self.naming:
+            if trump is None:
+                raise RefereeError("trumps: the log names no trump suit")
+            self.apply(trump_action(trump))
+        elif trump is not None:
+            raise RefereeError(f"{self.contract}: the log names trump {trump} outside Trumps")
+        for c in (int(m) for m in moves[:self.size * self.n]):
+            if self.is_over:
+                if c >= 0:
+                    raise RefereeError(f"play stopped after trick {len(self.tricks)} but the log goes on")
+                continue
+            t, seat = len(self.tricks), self.current_player
+            if c < 0 and not self.trick:
+                raise RefereeError(f"play stopped after trick {t} " + (
+                    "with scoring cards still in hand" if self.may_stop else f"but {self.contract} must be played out"))
+            legal = {a.id: a for a in self.legal_actions()}
+            if c not in legal:
+                shown = ", ".join(a.name for a in legal.values())
+                raise RefereeError(f"trick {t + 1}: seat {seat} played {card_name(c) if c >= 0 else c}; "
+                                   f"legal were {shown}")
+            self._apply(legal[c])
+        if not self.is_over:
+            raise RefereeError(f"the log ends after {len(self.tricks)} tricks")
+        return self
+
+
 def check_deal(options: BarbuOptions, contract: str, declarer: int, hands, moves, *, trump: int | None = None) -> Verdict:
-    """Replay ``moves`` (card ids in play order, -1 after an early stop) from ``hands`` (bitmasks).
+    """Replay ``moves`` (card ids in play order, -1 after an early stop) from ``hands`` (bitmasks)
+    through a :class:`TrickState` (``trump``: the suit the Trumps declarer named).
 
     Raises :class:`RefereeError` on a dealing error or an illegal move; returns the tricks and
     the recomputed scores.
     """
-    n = options.players
-    size = options.hand_size
-    sets = [set(cards_of(h)) for h in hands]
-    if len(sets) != n or any(len(h) != size for h in sets):
-        raise RefereeError(f"hands have sizes {[len(h) for h in sets]}, expected {n} hands of {size}")
-    dealt = [c for h in sets for c in h]
-    if sorted(dealt) != sorted(int(c) for c in options.cards):
+    sets = [set(cards_of(int(h))) for h in hands]
+    state = TrickState(options, contract, declarer, sets).run_log(moves, trump)
+    return Verdict(contract, declarer, [set(h) for h in sets], state.tricks, state.scores(), trump)
+
+
+def check_hands(options: BarbuOptions, hands: list) -> None:
+    """The deal (§1): ``options.players`` hands (sets) of ``options.hand_size``, every card of the deck once."""
+    n, size = options.players, options.hand_size
+    if len(hands) != n or any(len(h) != size for h in hands):
+        raise RefereeError(f"hands have sizes {[len(h) for h in hands]}, expected {n} hands of {size}")
+    if sorted(c for h in hands for c in h) != sorted(int(c) for c in options.cards):
         raise RefereeError("the hands do not hold every card of the deck exactly once")
-    verdict = Verdict(contract, declarer, [set(h) for h in sets], trump=trump)
-    scores = [0] * n
-    leader = declarer
-    hearts_played = False
-    moves = [int(m) for m in moves]
-    for t in range(size):
-        row = moves[t * n:(t + 1) * n]
-        if all(m < 0 for m in row):
-            left = set().union(*sets)
-            if not (options.early_stop and contract in EARLY_STOP_CONTRACTS and trump is None):
-                raise RefereeError(f"play stopped after trick {t} but {contract} must be played out")
-            if _points_left(contract, left, options):
-                raise RefereeError(f"play stopped after trick {t} with scoring cards still in hand")
-            break
-        trick = []
-        for k, c in enumerate(row):
-            seat = (leader + k) % n
-            allowed = legal_cards(sets[seat], trick, contract=contract, options=options,
-                                  hearts_played=hearts_played, trump=trump)
-            if c not in allowed:
-                shown = ", ".join(card_name(x) for x in sorted(allowed))
-                raise RefereeError(f"trick {t + 1}: seat {seat} played {card_name(c) if c >= 0 else c}; "
-                                   f"legal were {shown}")
-            sets[seat].remove(c)
-            trick.append(c)
-        winner = (leader + trick_winner(trick, trump)) % n
-        points = trick_points(contract, trick, t, size, options)
-        scores[winner] += points
-        verdict.tricks.append(Trick(leader, [((leader + k) % n, c) for k, c in enumerate(trick)], winner, points))
-        hearts_played = hearts_played or any(suit_of(c) == HEARTS for c in trick)
-        leader = winner
-    verdict.scores = scores
-    return verdict
 
 
 def hand_text(hand: set) -> str:
