@@ -7,6 +7,7 @@ trick contract (:mod:`cardlab.sim.state`): :func:`check_deal` runs a log through
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -145,6 +146,10 @@ class BarbuState(State):
         from cardlab.sim.barbu.interface import BARBU
 
         return BARBU
+
+    def clone(self) -> "BarbuState":
+        """An independent copy; the study and the options (immutable) are shared, not copied."""
+        return copy.deepcopy(self, {id(self.study): self.study, id(self.options): self.options})
 
     def _apply(self, action: Action) -> None:
         self.moves.append((self.current_player, action))
