@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardlab.sim.cards import mask_of
 from cardlab.sim.games import game
 
 BARBU = game("barbu")
@@ -80,7 +81,5 @@ def test_the_state_deals_as_the_kernel_with_a_search_seat_too():
     plain = BARBU.state(seed=9, deal=4, contract="no-queens")
     searched = BARBU.state(seed=9, deal=4, contract="no-queens", policy="search,heuristic,heuristic,heuristic")
     cols = BARBU.build("deals", seed=9, contract="no-queens").play(4, 1, record=True)
-    from cardlab.sim.cards import mask_of
-
     assert [mask_of(h) for h in plain.dealt] == [mask_of(h) for h in searched.dealt] == [int(h) for h in
                                                                                       cols["hands"][0]]
