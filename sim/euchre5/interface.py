@@ -29,6 +29,7 @@ from functools import cached_property, partial
 import numpy as np
 
 from cardlab.sim import runner
+from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study, StudyKind
@@ -283,6 +284,13 @@ class Euchre5(Game):
         texts, records = zip(*(replay_one_game(study, g) for g in games))
         return Replay("\n\n".join(texts), [r for game in records for r in game])
 
+    def new_state(self, study, deal: int):
+        """Hand ``deal`` as the kernel deals it (its dealer, five hands and kitty, read from the hand played
+        alone with ``record=True``) as a :class:`~cardlab.sim.euchre5.referee.Euchre5State`."""
+        cols = study.play(deal, 1, record=True)
+        return Euchre5State(study.options, int(cols["dealer"][0]), [int(h) for h in cols["hands"][0]],
+                            cols["kitty"][0].tolist(), study=study, deal=deal)
+
 
 EUCHRE5 = Euchre5()
-Euchre5Study.game = EUCHRE5
+Euchre5Study.game = Euchre5State.game = EUCHRE5

@@ -8,13 +8,22 @@ dealer's discard, round two (another suit; a stuck dealer may not pass), the cal
 rule, never the upcard, the maker's own card only when allowed), every card played (held, and
 of the led effective suit when the player has one), and the §6 score. Whole games: the dealer
 rotation, the end at the target and the tie rule (:func:`check_game`).
+
+The rules live in one place, :class:`Euchre5State` (the step API of :mod:`cardlab.sim.state`):
+:func:`check_hand` plays a log through it, each logged action first checked to be one of the
+state's legal actions.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from cardlab.sim.cards import SUIT_SYMBOLS, card_name, cards_of
+import numpy as np
+
+from cardlab.sim.cards import SUIT_SYMBOLS, card_name, cards_of, parse_card
 from cardlab.sim.euchre5.rules import ACTION_KINDS, ALONE_NAMES, Euchre5Options
+from cardlab.sim.replay import hand_names
+from cardlab.sim.state import Action, State
 
 N = 5
 JACK_RANK, ACE_RANK = 9, 12
@@ -84,6 +93,32 @@ def points(options: Euchre5Options, alone: int, tricks: int) -> tuple[int, int]:
     return 0, options.defender_points[1] if tricks == 0 else options.defender_points[0]
 
 
+#: Stable action ids, the same in every hand: a card played is its card id (0-63); the dealer's discard
+#: is 64 + the card, a called card 128 + the card, a suit named in round two 192 + the suit (0-3 = ♣♦♥♠);
+#: pass 196, accept 197, alone 198.
+ID_BASE = {"play": 0, "discard": 64, "call": 128, "name": 192}
+FIXED_IDS = {"pass": 196, "accept": 197, "alone": 198}
+KITTY_HOLDER = N  # resample's holders: the five seats, then the kitty
+
+
+@lru_cache(maxsize=None)
+def action_of(kind: str, value: int = -1) -> Action:
+    """The :class:`~cardlab.sim.state.Action` of a move: ``value`` is the card (play, discard, call) or
+    the suit (name); pass, accept and alone carry none. One object per move (its entry is shared: read it)."""
+    if kind in FIXED_IDS:
+        return Action(FIXED_IDS[kind], kind, {"kind": kind})
+    if kind == "name":
+        return Action(ID_BASE[kind] + value, f"name {SUIT_SYMBOLS[value]}", {"kind": kind, "suit": SUIT_SYMBOLS[value]})
+    name = card_name(value)
+    return Action(ID_BASE[kind] + value, name if kind == "play" else f"{kind} {name}", {"kind": kind, "card": name})
+
+
+def value_of(action: Action) -> int:
+    """The card or suit of an action (-1 for pass, accept and alone)."""
+    kind = action.entry["kind"]
+    return action.id - ID_BASE[kind] if kind in ID_BASE else -1
+
+
 @dataclass
 class Hand:
     """What the referee found in one hand."""
@@ -101,7 +136,12 @@ class Hand:
     discard: int = -1
     scores: list = field(default_factory=lambda: [0] * N)
     tricks: list = field(default_factory=list)  # (leader, [cards in play order], winner)
-    bids: list = field(default_factory=list)  # (seat, kind, value) of the bidding, exchange and call
+    actions: list = field(default_factory=list)  # (seat, kind, value) of every action, in order
+
+    @property
+    def bids(self) -> list:
+        """The bidding, the exchange and the call: every action but the card play."""
+        return [a for a in self.actions if a[1] != "play"]
 
     def row(self) -> dict:
         """The kernel's columns for this hand."""
@@ -110,119 +150,334 @@ class Hand:
                     **{f"score_{p}": s for p, s in enumerate(self.scores)})
 
 
-def _take(actions, i, seat, kinds, what):
-    if i >= len(actions):
-        raise RefereeError(f"{what}: the log ends where seat {seat} should act")
-    s, kind, value = actions[i]
-    if s != seat or kind not in kinds:
-        raise RefereeError(f"{what}: expected seat {seat} to {' or '.join(kinds)}, the log has seat {s} {kind}")
-    return kind, value
+class Euchre5State(State):
+    """One hand of Euchre for five, move by move (:mod:`cardlab.sim.state`); the rules of
+    ``docs/rules/euchre5.md``, one decision at a time:
+
+    * **round one** (§3), from the dealer's left to the dealer: ``pass`` or ``accept`` the upcard's
+      suit; after an acceptance the dealer takes the upcard into its hand;
+    * **round two**: ``pass`` or ``name ♥`` (any suit but the upcard's); a stuck dealer may not pass
+      (``stick_the_dealer``), otherwise a tenth pass ends the hand void;
+    * **exchange** (after round one): the dealer's ``discard K♥``, any of its six cards (the upcard
+      only with ``dealer_may_discard_upcard``);
+    * **call** (§4, after the exchange, or before it with ``call_before_exchange``): the maker's
+      ``call A♠`` (:func:`callable_cards`) or ``alone``; the holder of the called card after the
+      exchange is the partner, a called card in the kitty leaves the maker forced alone;
+    * **play** (§5): ``K♥``, a card of the led effective suit if held (:func:`legal_cards`); the
+      trick goes to :func:`trick_winner`, and after five tricks the hand is scored (§6, :func:`points`).
+
+    Ids (:data:`ID_BASE`, :data:`FIXED_IDS`): a card played is its card id, ``discard`` 64 + card,
+    ``call`` 128 + card, ``name`` 192 + suit, ``pass`` 196, ``accept`` 197, ``alone`` 198.
+
+    A seat sees its own hand, the upcard, every bid, the call and every card played, but not another
+    seat's discard; it learns the partner when the called card falls (the partner knows at once).
+    :meth:`resample` deals the cards a seat has not seen, and the ones it knows only by name (the
+    called card until it falls; the upcard once the dealer may have buried it), with
+    :mod:`cardlab.sim.worlds`' exactly uniform sampler, respecting hand sizes, the suits a seat
+    showed out of and the maker's not holding the card it called; a non-dealer's world picks the
+    dealer's discard among the kitty's cards. The referee (:func:`check_hand`) plays a kernel's log
+    through this class.
+    """
+
+    def __init__(self, options: Euchre5Options, dealer: int, hands, kitty, *, forced=None, study=None, deal=0):
+        """The hand as dealt: ``hands`` five masks or card sets, ``kitty`` three cards (the upcard first);
+        ``forced=(maker, trump)`` skips the bidding (the trump study). :class:`RefereeError` for a bad deal."""
+        held = [set(cards_of(h)) if isinstance(h, int) or hasattr(h, "dtype") else {int(c) for c in h} for h in hands]
+        kitty = [int(c) for c in kitty]
+        seen = [c for h in held for c in h] + kitty
+        if len(held) != N or any(len(h) != 5 for h in held) or len(kitty) != 3 or sorted(seen) != sorted(DECK):
+            raise RefereeError("deal: expected five hands of five and a kitty of three, every one of the 28 cards once")
+        self.options, self.study, self.deal, self.forced = options, study, deal, forced
+        self.hand = Hand(dealer, [set(h) for h in held], kitty)
+        self.held, self.kitty_now, self.upcard = held, set(kitty), kitty[0]
+        self.phase = "round one"  # round one, round two, exchange, call, play, over
+        self.bidder = 0  # how many seats have bid in this round
+        self.own = None  # after the call: whether the maker plays alone by choice
+        self.leader, self.trick = (dealer + 1) % N, []
+        if forced is not None:
+            maker, trump = forced
+            self._make(maker, trump, 1 if trump == self.upcard // 16 else 2)
+
+    # ---------------------------------------------------------------- whose turn, what is legal
+
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == "play":
+            return (self.leader + len(self.trick)) % N
+        if phase in ("round one", "round two"):
+            return (self.hand.dealer + 1 + self.bidder) % N
+        return self.hand.dealer if phase == "exchange" else self.hand.maker if phase == "call" else -1
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def stuck(self) -> bool:
+        """The dealer bidding last in round two under stick-the-dealer: it may not pass."""
+        return self.phase == "round two" and self.bidder == N - 1 and self.options.stick_the_dealer
+
+    def legal_actions(self) -> list[Action]:
+        h, o = self.hand, self.options
+        if self.phase == "round one":
+            return [action_of("pass"), action_of("accept")]
+        if self.phase == "round two":
+            return [action_of("pass")] * (not self.stuck()) + \
+                [action_of("name", s) for s in range(4) if s != self.upcard // 16]
+        if self.phase == "exchange":
+            return [action_of("discard", c) for c in sorted(self.held[h.dealer])
+                    if c != self.upcard or o.dealer_may_discard_upcard]
+        if self.phase == "call":
+            return [action_of("call", c) for c in sorted(callable_cards(o, self.held[h.maker], h.trump, self.upcard))] \
+                + [action_of("alone")]
+        if self.phase == "play":
+            return [action_of("play", c) for c in sorted(legal_cards(self.held[self.current_player], self.trick,
+                                                                       h.trump))]
+        return []
+
+    def where(self) -> str:
+        """The step the hand is at, as the referee's messages name it."""
+        if self.phase == "play":
+            return f"trick {len(self.hand.tricks) + 1}"
+        return "round two (stick the dealer)" if self.stuck() else self.phase
+
+    def why(self, kind: str, value: int) -> str:
+        """The rule a move of a legal kind breaks with this card or suit."""
+        h, seat = self.hand, self.current_player
+        if kind == "play":
+            name = card_name(value)
+            return f"played {name} but " + ("does not hold it" if value not in self.held[seat]
+                                            else "must follow the led effective suit")
+        if kind == "discard":
+            return f"(the dealer) cannot discard {card_name(value)}" + \
+                (" (the upcard stays)" if value == self.upcard else " (not in its hand)")
+        if kind == "call":
+            return f"called {card_name(value)}, which the call rule {self.options.call_rule!r} does not allow here"
+        if kind == "name":
+            return f"named suit {value}; the upcard's suit {SUIT_SYMBOLS[self.upcard // 16]} is barred"
+        return ""
+
+    def why_illegal(self, move) -> str:
+        entry = move.entry if isinstance(move, Action) else move if isinstance(move, dict) else {}
+        kind = entry.get("kind")
+        if self.is_over or kind not in {a.entry["kind"] for a in self.legal_actions()} or kind not in ID_BASE:
+            return ""
+        try:
+            value = parse_card(entry["card"]) if "card" in entry else SUIT_SYMBOLS.index(entry["suit"])
+        except (KeyError, ValueError):
+            return ""
+        return self.why(kind, value)
+
+    # ---------------------------------------------------------------- moves
+
+    def _apply(self, action: Action) -> None:
+        h, seat, kind, value = self.hand, self.current_player, action.entry["kind"], value_of(action)
+        h.actions.append((seat, kind, value))
+        if kind == "accept":
+            self._make(seat, self.upcard // 16, 1)
+        elif kind == "name":
+            self._make(seat, value, 2)
+        elif kind == "pass":
+            self.bidder += 1
+            if self.bidder == N:
+                self.phase, self.bidder = ("round two", 0) if self.phase == "round one" else ("over", 0)
+        elif kind == "discard":
+            self.held[h.dealer].remove(value)
+            self.kitty_now.add(value)
+            h.discard = value
+            self.phase = "call" if self.own is None else self._settle()
+        elif kind in ("call", "alone"):
+            h.called = value if kind == "call" else -1
+            self.own = kind == "alone" or value in self.held[h.maker]
+            self.phase = "exchange" if h.round == 1 and h.discard < 0 else self._settle()
+        else:
+            self._play(seat, value)
+
+    def _make(self, maker: int, trump: int, rnd: int) -> None:
+        """Trump is made: in round one the dealer takes the upcard, and the exchange or the call follows."""
+        h = self.hand
+        h.maker, h.trump, h.round = maker, trump, rnd
+        if rnd == 1:
+            self.held[h.dealer].add(self.upcard)
+            self.kitty_now.discard(self.upcard)
+        self.phase = "exchange" if rnd == 1 and not self.options.call_before_exchange else "call"
+
+    def _settle(self) -> str:
+        """After the call and the exchange: alone by choice (no card called, or its own), forced alone (the
+        called card is in the kitty), or partnered with the called card's holder. Play begins."""
+        h = self.hand
+        if h.called < 0 or self.own:
+            h.alone = 1
+        elif h.called in self.kitty_now:
+            h.alone = 2
+        else:
+            h.partner = next(p for p in range(N) if h.called in self.held[p])
+        return "play"
+
+    def _play(self, seat: int, card: int) -> None:
+        """A card onto the trick; the fifth card gives the trick to its winner, who leads the next; the
+        fifth trick ends the hand and scores it (§6)."""
+        h = self.hand
+        self.held[seat].remove(card)
+        self.trick.append(card)
+        if len(self.trick) < N:
+            return
+        winner = (self.leader + trick_winner(self.trick, h.trump)) % N
+        h.tricks.append((self.leader, self.trick, winner))
+        self.leader, self.trick = winner, []
+        if len(h.tricks) == 5:
+            h.maker_tricks = sum(w in (h.maker, h.partner) for _, _, w in h.tricks)
+            attack, defend = points(self.options, h.alone, h.maker_tricks)
+            h.scores = [attack if p in (h.maker, h.partner) else defend for p in range(N)]
+            self.phase = "over"
+
+    def check(self, seat: int, kind: str, value: int) -> None:
+        """Apply one logged action ``(seat, kind name, value)``; :class:`RefereeError` naming the step and
+        the rule when it is not the move of the seat to act or not legal."""
+        if self.is_over:
+            raise RefereeError("void hand: actions after the second round of passes" if self.hand.maker < 0
+                               else "play: actions after the fifth trick")
+        legal = self.legal_actions()
+        kinds = list(dict.fromkeys(a.entry["kind"] for a in legal))
+        if seat != self.current_player or kind not in kinds:
+            raise RefereeError(f"{self.where()}: expected seat {self.current_player} to {' or '.join(kinds)}, "
+                               f"the log has seat {seat} {kind}")
+        key = (kind, int(value) if kind in ID_BASE else -1)
+        action = next((a for a in legal if (a.entry["kind"], value_of(a)) == key), None)
+        if action is None:
+            raise RefereeError(f"{self.where()}: seat {seat} {self.why(kind, int(value))}")
+        self._apply(action)
+
+    # ---------------------------------------------------------------- what a seat knows
+
+    def played(self) -> list:
+        """Every card played so far, in order."""
+        return [c for _, cards, _ in self.hand.tricks for c in cards] + self.trick
+
+    def observation(self, seat: int) -> dict:
+        h = self.hand
+        revealed = h.called in self.played() or self.is_over or seat == h.partner
+        return {"seat": seat, "dealer": h.dealer, "upcard": card_name(self.upcard),
+                "hand": hand_names(self.held[seat]),
+                "actions": [self._public(a, seat) for a in h.actions],
+                "trump": SUIT_SYMBOLS[h.trump] if h.trump >= 0 else None, "maker": h.maker,
+                "called": card_name(h.called) if h.called >= 0 else None,
+                "partner": h.partner if revealed else None,
+                "leader": self.leader, "trick": [card_name(c) for c in self.trick],
+                "scores": h.scores if self.is_over else None}
+
+    def _public(self, action: tuple, seat: int) -> dict:
+        """An action as ``seat`` saw it: another seat's discard is face down."""
+        s, kind, value = action
+        if kind == "discard" and seat != s:
+            return {"seat": s, "kind": kind}
+        return {"seat": s, **action_of(kind, value).entry}
+
+    def hidden_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` has not seen: not its own, not played, not the upcard or the called card
+        (both named aloud), not its own discard."""
+        h = self.hand
+        seen = self.held[seat] | set(self.played()) | {self.upcard, h.called}
+        if seat == h.dealer:
+            seen.add(h.discard)
+        return sorted(c for c in DECK if c not in seen)
+
+    def _plays(self) -> list:
+        """``(seat, the trick before its card, card)`` of every card played so far."""
+        return [((leader + k) % N, cards[:k], c) for leader, cards, _ in self.hand.tricks + [(self.leader, self.trick, -1)]
+                for k, c in enumerate(cards)]
+
+    def could_hold(self, seat: int, card: int, plays: list) -> bool:
+        """Whether ``seat`` may hold ``card`` after its ``plays`` (:meth:`_plays`): each card it played
+        must have been legal from a hand holding ``card`` too (so it holds no suit it showed out of)."""
+        return all(c in legal_cards({c, card}, trick, self.hand.trump) for s, trick, c in plays if s == seat)
+
+    def _unplaced(self, seat: int) -> dict:
+        """Card -> the holders (seats, :data:`KITTY_HOLDER`) that may hold it in ``seat``'s eyes, for every
+        card whose place ``seat`` does not know (see the class docstring)."""
+        h, o = self.hand, self.options
+        holders = self.held + [self.kitty_now]
+        known = {self.upcard} if h.round != 1 or seat == h.dealer or h.discard < 0 or \
+            not o.dealer_may_discard_upcard else set()
+        if seat == h.dealer:
+            known.add(h.discard)
+        plays = self._plays()
+        out = {}
+        for where, cards in enumerate(holders):
+            for c in cards - known if where != seat else ():
+                places = {p for p in range(N) if p != seat and self.could_hold(p, c, plays)} | {KITTY_HOLDER}
+                if c == self.upcard:
+                    places &= {h.dealer, KITTY_HOLDER}
+                if c == h.called and not o.allow_call_own_card and seat != h.maker:
+                    places.discard(h.maker)
+                out[c] = places
+        return out
+
+    def resample(self, seat: int, rng, tries: int = 100) -> "Euchre5State":
+        """A world consistent with ``observation(seat)``: the unplaced cards (:meth:`_unplaced`) dealt anew,
+        exactly uniformly (:func:`cardlab.sim.worlds.plan_deal_nb`), then the hand replayed from that deal
+        through the rules (a world whose replay breaks a rule, which the constraints leave possible only
+        for a dealer's call before its exchange, is drawn again)."""
+        from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
+
+        unplaced = self._unplaced(seat)
+        holders = self.held + [self.kitty_now]
+        cards = np.array(sorted(unplaced), np.int64)
+        allowed = np.array([sum(1 << p for p in unplaced[c]) for c in cards], np.int64)
+        need = np.array([len(held & unplaced.keys()) for held in holders], np.int64)
+        plan = plan_deal_nb(cards, allowed, len(cards), need, N + 1)
+        for _ in range(tries):
+            draw_deal_nb(np.uint64(rng.integers(1 << 63)), plan)
+            now = [set(held) - unplaced.keys() for held in holders]
+            for c, where in zip(cards.tolist(), plan[P_ASSIGN].tolist()):
+                now[where].add(int(c))
+            world = self._replayed(seat, now, rng)
+            if world is not None:
+                return world
+        raise RefereeError(f"resample: no world for seat {seat} in {tries} draws")
+
+    def _replayed(self, seat: int, now: list, rng):
+        """The hand dealt so that its holders hold ``now`` (five hands and the kitty) at this point, its
+        actions replayed through the rules; None if the world breaks one."""
+        h = self.hand
+        discard = h.discard
+        if discard >= 0 and seat != h.dealer:
+            discard = self.upcard if self.upcard in now[KITTY_HOLDER] else int(rng.choice(sorted(now[KITTY_HOLDER])))
+        dealt = [now[p] | {c for s, _, c in self._plays() if s == p} for p in range(N)]
+        if h.round == 1:
+            dealt[h.dealer] = (dealt[h.dealer] | {discard}) - {self.upcard, -1}
+        kitty = [self.upcard] + sorted(now[KITTY_HOLDER] - {self.upcard, discard})
+        world = Euchre5State(self.options, h.dealer, dealt, kitty, forced=self.forced, study=self.study,
+                             deal=self.deal)
+        try:
+            for s, kind, value in h.actions:
+                world.check(s, kind, discard if kind == "discard" else value)
+        except RefereeError:
+            return None
+        return world
+
+    # ---------------------------------------------------------------- the result
+
+    def scores(self) -> list:
+        return list(self.hand.scores)
+
+    def deck_cards(self) -> list[int]:
+        return sorted(DECK)
+
+    def record(self) -> dict:
+        return hand_record(self.hand, self.deal)
 
 
 def check_hand(options: Euchre5Options, dealer: int, hands, kitty, actions, *, forced=None) -> Hand:
-    """Replay one hand: ``hands`` five masks or card sets as dealt, ``kitty`` three cards (upcard
-    first), ``actions`` a list of ``(seat, kind name, value)``. ``forced=(maker, trump)`` skips the
-    bidding (the trump study). Returns the :class:`Hand`; raises :class:`RefereeError`."""
-    held = [set(cards_of(h)) if isinstance(h, (int,)) or hasattr(h, "dtype") else set(h) for h in hands]
-    kitty = [int(c) for c in kitty]
-    seen = [c for h in held for c in h] + kitty
-    if len(held) != N or any(len(h) != 5 for h in held) or len(kitty) != 3 or sorted(seen) != sorted(DECK):
-        raise RefereeError("deal: expected five hands of five and a kitty of three, every one of the 28 cards once")
-    out = Hand(dealer, [set(h) for h in held], kitty)
-    upcard, up_suit = kitty[0], kitty[0] // 16
-    kitty_now = set(kitty)
-    order = [(dealer + k) % N for k in range(1, N + 1)]
-    i = 0
-    if forced is None:
-        for p in order:
-            kind, _ = _take(actions, i, p, ("pass", "accept"), "round one")
-            out.bids.append(actions[i])
-            i += 1
-            if kind == "accept":
-                out.maker, out.trump, out.round = p, up_suit, 1
-                break
-        if out.maker < 0:
-            for p in order:
-                stuck = p == dealer and options.stick_the_dealer
-                kind, value = _take(actions, i, p, ("name",) if stuck else ("pass", "name"),
-                                    "round two (stick the dealer)" if stuck else "round two")
-                out.bids.append(actions[i])
-                i += 1
-                if kind == "name":
-                    if value not in range(4) or value == up_suit:
-                        raise RefereeError(f"round two: seat {p} named suit {value}; the upcard's suit "
-                                           f"{SUIT_SYMBOLS[up_suit]} is barred")
-                    out.maker, out.trump, out.round = p, value, 2
-                    break
-            if out.maker < 0:
-                if i != len(actions):
-                    raise RefereeError("void hand: actions after the second round of passes")
-                return out
-    else:
-        out.maker, out.trump = forced
-        out.round = 1 if out.trump == up_suit else 2
-    maker, trump = out.maker, out.trump
-
-    def call():
-        nonlocal i
-        kind, value = _take(actions, i, maker, ("call", "alone"), "call")
-        out.bids.append(actions[i])
-        i += 1
-        if kind == "call":
-            allowed = callable_cards(options, held[maker], trump, upcard)
-            if value not in allowed:
-                raise RefereeError(f"call: seat {maker} called {card_name(value)}, which the call rule "
-                                   f"{options.call_rule!r} does not allow here")
-            out.called = value
-            return value in held[maker]
-        return True
-
-    own = None
-    if out.round == 1:
-        held[dealer].add(upcard)
-        kitty_now.discard(upcard)
-        if options.call_before_exchange:
-            own = call()
-        _, d = _take(actions, i, dealer, ("discard",), "exchange")
-        out.bids.append(actions[i])
-        i += 1
-        if d not in held[dealer] or (d == upcard and not options.dealer_may_discard_upcard):
-            raise RefereeError(f"exchange: the dealer (seat {dealer}) cannot discard {card_name(d)}")
-        held[dealer].remove(d)
-        kitty_now.add(d)
-        out.discard = d
-    if own is None:
-        own = call()
-    if out.called < 0 or own:
-        out.alone = 1
-    elif out.called in kitty_now:
-        out.alone = 2
-    else:
-        out.partner = next(p for p in range(N) if out.called in held[p])
-    if any(len(h) != 5 for h in held) or len(kitty_now) != 3:
-        raise RefereeError("exchange: every hand must hold five cards and the kitty three")
-
-    leader = (dealer + 1) % N
-    for t in range(5):
-        trick = []
-        for k in range(N):
-            p = (leader + k) % N
-            _, c = _take(actions, i, p, ("play",), f"trick {t + 1}")
-            i += 1
-            if c not in legal_cards(held[p], trick, trump):
-                why = "does not hold it" if c not in held[p] else "must follow the led effective suit"
-                raise RefereeError(f"trick {t + 1}: seat {p} played {card_name(c)} but {why}")
-            held[p].remove(c)
-            trick.append(c)
-        winner = (leader + trick_winner(trick, trump)) % N
-        out.tricks.append((leader, trick, winner))
-        out.maker_tricks += winner in (maker, out.partner)
-        leader = winner
-    if i != len(actions):
-        raise RefereeError("play: actions after the fifth trick")
-    attack, defend = points(options, out.alone, out.maker_tricks)
-    out.scores = [attack if p in (maker, out.partner) else defend for p in range(N)]
-    return out
+    """Replay one hand through :class:`Euchre5State`: ``hands`` five masks or card sets as dealt, ``kitty``
+    three cards (upcard first), ``actions`` a list of ``(seat, kind name, value)``. ``forced=(maker, trump)``
+    skips the bidding (the trump study). Returns the :class:`Hand`; raises :class:`RefereeError`."""
+    state = Euchre5State(options, dealer, hands, kitty, forced=forced)
+    for seat, kind, value in actions:
+        state.check(seat, kind, value)
+    if not state.is_over:
+        raise RefereeError(f"{state.where()}: the log ends where seat {state.current_player} should act")
+    return state.hand
 
 
 def decode_log(log) -> list:
@@ -290,21 +545,11 @@ def describe_hand(hand: Hand) -> str:
 
 def hand_record(hand: Hand, deal: int) -> dict:
     """The JSON record of one hand (see ``cardlab replay euchre5 --json``)."""
-    def action(seat, kind, value):
-        a = {"seat": seat, "kind": kind}
-        if kind in ("discard", "call", "play"):
-            a["card"] = card_name(value)
-        elif kind == "name":
-            a["suit"] = SUIT_SYMBOLS[value]
-        return a
-
-    plays = [(leader + k) % N for leader, cards, _ in hand.tricks for k in range(len(cards))]
-    played = [c for _, cards, _ in hand.tricks for c in cards]
-    actions = [action(*b) for b in hand.bids] + [action(s, "play", c) for s, c in zip(plays, played)]
     return {"deal": deal, "dealer": hand.dealer,
             "hands": [[card_name(c) for c in sorted(h, key=lambda c: (c // 16, c % 16))] for h in hand.hands],
-            "kitty": [card_name(c) for c in hand.kitty], "actions": actions, "maker": hand.maker,
-            "trump": SUIT_SYMBOLS[hand.trump] if hand.trump >= 0 else None, "round": hand.round,
+            "kitty": [card_name(c) for c in hand.kitty],
+            "actions": [{"seat": seat, **action_of(kind, value).entry} for seat, kind, value in hand.actions],
+            "maker": hand.maker, "trump": SUIT_SYMBOLS[hand.trump] if hand.trump >= 0 else None, "round": hand.round,
             "alone": hand.alone, "partner": hand.partner,
             "called": card_name(hand.called) if hand.called >= 0 else None, "maker_tricks": hand.maker_tricks,
             "scores": hand.scores}

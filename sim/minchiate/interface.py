@@ -31,6 +31,7 @@ import numpy as np
 
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study
+from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 
 
@@ -202,6 +203,14 @@ class Minchiate(Game):
         texts, records = zip(*(replay_deal(study, d) for d in deals))
         return Replay("\n\n".join(texts), list(records))
 
+    def new_state(self, study, deal: int):
+        """Deal ``deal`` from the pack the kernel shuffled for it (read from the deal played alone with
+        ``record=True``) as a :class:`~cardlab.sim.minchiate.referee.MinchiateState`."""
+        from cardlab.sim.minchiate.kernels import LOG_PERM
+
+        logs = study.raw(deal, 1, record=True)[1]
+        return MinchiateState(study.options, deal, logs[0, LOG_PERM:LOG_PERM + 97].tolist(), study=study)
+
     def replay_games(self, study, games: range) -> Replay:
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);
         each deal's record gains ``game``."""
@@ -216,4 +225,4 @@ class Minchiate(Game):
 
 
 MINCHIATE = Minchiate()
-MinchiateStudy.game = MINCHIATE
+MinchiateStudy.game = MinchiateState.game = MINCHIATE
