@@ -443,6 +443,37 @@ class RamiState(State):
                 return True
         return False
 
+    def why_illegal(self, move) -> str:
+        """The rule a refused move breaks (the kind of move read from its entry or name)."""
+        kind = move.get("kind") if isinstance(move, dict) else str(move).split()[0] if isinstance(move, str) else ""
+        o, turn, hand = self.o, self.turn, self.hands[self.seat]
+        pending = turn["pending"]
+        exempt_ok = o.rami_sec_exempt_from_opening and self._nobody_else_opened()
+        no_exempt = "" if exempt_ok else "an exempt opening is not allowed here"
+        value = sum(meld_points(m) for m in pending)
+        if not self.drawn:
+            return "the turn starts with a draw" if kind != "take" else (
+                "the discard can be taken only once the first round of turns is over, by a player holding more "
+                "than one card, and when it can reach the table this turn")
+        if kind == "meld" and not self.opened[self.seat]:
+            need_pure = o.open_needs_pure_run and not any(pure_run(m) for m in pending)
+            best = max(0, _search(hand, need_pure=need_pure, jmax=o.jokers_per_meld)[0]) + value
+            return (f"melds before opening must open this turn: they reach at most {best} of the "
+                    f"{o.open_threshold} points needed" + (f", and {no_exempt}" if no_exempt else ""))
+        if kind == "open" and (move.get("exempt") if isinstance(move, dict) else "exempt" in str(move)):
+            return no_exempt or "an exempt opening must leave at most one card, to discard and go out"
+        if kind == "open":
+            pure = any(pure_run(m) for m in pending)
+            return f"opening with {value} points (pure run: {pure}) is not enough" if pending else "no melds laid"
+        if kind in ("lay", "layoff", "retrieve") and not self.opened[self.seat]:
+            return "lay-offs and jokers taken back come after opening"
+        if kind == "discard":
+            return ("melds laid without opening" if pending else
+                    "the card taken must reach the table first" if self._must_place() >= 0 else
+                    "a freed joker must go into a new meld first" if turn["debt"] else
+                    "the card just taken may not be discarded")
+        return ""
+
     # ---------------------------------------------------------------- moves
 
     def _apply(self, action: Action) -> None:
