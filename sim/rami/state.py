@@ -404,7 +404,8 @@ class RamiState(State):
         """The moves that would put ``kind`` on the table at once (a lay-off, a meld, a retrieval)."""
         hand = self.hands[self.seat]
         left = 1 if self.o.go_out_requires_discard else 0
-        moves = [mv for mv in self._layoffs(hand) + self._retrievals(hand) if mv[2] == kind]
+        moves = [mv for mv in self._layoffs(hand) + self._retrievals(hand)
+                 if mv[2] == kind and self._after(mv)._finishable()]
         if _search(hand, force=kind, min_left=left, jmax=self.o.jokers_per_meld)[1] > 0:
             moves.append(("meld", kind))
         return moves
