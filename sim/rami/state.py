@@ -13,7 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cardlab.sim.rami.rules import (HAND_VALUE, HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, hand_text,
+from cardlab.sim.rami.rules import (HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, hand_text,
                                     hand_value, round_scores)
 from cardlab.sim.state import Action, State
 
@@ -397,18 +397,17 @@ class RamiState(State):
         if turn["debt"] > 0:
             return _search(hand, min_jokers=turn["debt"], force=forced, min_left=left, jmax=o.jokers_per_meld)[0] >= 0
         if forced >= 0:
-            return bool(self._placements(forced))
+            return self._placeable(forced)
         return n > 0 and any(hand[k] for k in range(HAND_W) if k != self._forbidden())
 
-    def _placements(self, kind):
-        """The moves that would put ``kind`` on the table at once (a lay-off, a meld, a retrieval)."""
+    def _placeable(self, kind) -> bool:
+        """Can ``kind`` go to the table at once (a lay-off or a retrieval after which the turn can still end,
+        or a meld of the hand)?"""
         hand = self.hands[self.seat]
         left = 1 if self.o.go_out_requires_discard else 0
-        moves = [mv for mv in self._layoffs(hand) + self._retrievals(hand)
-                 if mv[2] == kind and self._after(mv)._finishable()]
-        if _search(hand, force=kind, min_left=left, jmax=self.o.jokers_per_meld)[1] > 0:
-            moves.append(("meld", kind))
-        return moves
+        if any(mv[2] == kind and self._after(mv)._finishable() for mv in self._layoffs(hand) + self._retrievals(hand)):
+            return True
+        return _search(hand, force=kind, min_left=left, jmax=self.o.jokers_per_meld)[1] > 0
 
     def _can_open(self, hand) -> bool:
         """Can this turn's melds so far, with more from ``hand``, open (§5)? A card taken that must reach the
