@@ -1,8 +1,8 @@
 """A plain-Python referee for Rami: replays a round's move log through :class:`~cardlab.sim.rami.state.RamiState`.
 
 Every logged move must be legal for the seat the state says is to move, then the state plays it, so
-the rules checked here are the state's, the only Python copy (melds are checked with that code, not
-the kernels'). Card conservation is checked after every event; at the end the state's winners, rami
+the rules checked here are the state's, the only Python copy (a meld's validity is checked by that code,
+not the kernels'; whether a turn can still end uses the kernels' exact meld search). Card conservation is checked after every event; at the end the state's winners, rami
 sec and scores (``rules.round_scores``) are the result.
 """
 from __future__ import annotations
