@@ -92,7 +92,7 @@ def test_replay_matches_the_run_and_is_checked():
         r = replay(deal=deal, seed=7, players=4)
         assert r.record["result"]["score"] == [int(df[f"score_{p}"][deal]) for p in range(4)]
         assert "turn 1: seat" in r.text and "scores:" in r.text
-        assert r.record["events"] and len(r.record["deck"]) == 108
+        assert r.record["actions"] and len(r.record["deck"]) == 108
 
 
 def run_cli(capsys, *argv):

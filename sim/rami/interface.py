@@ -198,32 +198,37 @@ def replay_game(study: RamiStudy, game: int) -> tuple[str, list[dict]]:
 
 
 def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) -> tuple[str, dict]:
-    """Recorded round ``i`` of ``cols`` checked by the referee (every move, then the result against the
-    kernel's): its text headed ``title`` and its record, which begins with ``keys``."""
-    from cardlab.sim.rami.kernels import EVENT_NAMES
-    from cardlab.sim.rami.referee import RefereeError, check_round
+    """Recorded round ``i`` of ``cols`` played through the state by the referee (every move checked, then the
+    result against the kernel's): its text headed ``title`` and the state's record, which begins with ``keys``."""
+    from cardlab.sim.rami.referee import RefereeError, dealt_state, play_log
     from cardlab.sim.rami.search_play import describe_searches, search_records
 
     log = cols["logs"][i][: cols["log_rows"][i]]
     dealer = int(cols["dealer"][i])
-    result, lines = check_round(study.options, dealer, cols["decks"][i], log, describe=True)
-    kernel = kernel_result(cols, i, study.options.players)
+    state = dealt_state(study.options, dealer, cols["decks"][i], log, study=study, deal=keys.get("deal", 0), keys=keys)
+    lines = play_log(state, log, describe=True)
+    result, kernel = state.result(), kernel_result(cols, i, study.options.players)
     if result != kernel:
         raise RefereeError(f"{title}: the kernel gives {kernel}, the rules give {result}")
     head = f"{title}: dealer seat {dealer}, {study.options.players} players"
-    events = [{"event": EVENT_NAMES[int(r[0])], "seat": int(r[1]), "args": [int(v) for v in r[2:7]]} for r in log]
-    for e, r in zip(events, log):
-        if e["event"] in ("draw", "take", "discard"):
-            e["card"] = card_name(int(r[2]))
-    record = {**keys, "dealer": dealer, "policies": list(study.policies), "options": study.options.to_dict(),
-              "deck": [card_name(int(k)) for k in cols["decks"][i][: study.options.deck_size]],
-              "events": events, "result": result}
+    record = state.record()
     text = "\n".join([head] + lines)
     if "search_means" in cols:  # searched decisions: each candidate's mean (sim.rami.search_play)
         searches = search_records(cols["search_means"][i][: cols["search_rows"][i]])
         record.update(search_worlds=study.search_worlds, search_rollout=study.search_rollout, searches=searches)
         text += describe_searches(searches, _chosen(log))
     return text, record
+
+
+def new_state(study: RamiStudy, deal: int):
+    """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`, dealt from the kernel's
+    deck (the round played once in the kernel with ``record=True``, which also gives a recycled stock's order)."""
+    from cardlab.sim.rami.referee import dealt_state
+
+    cols = study.play(deal, 1, record=True)
+    log = cols["logs"][0][: cols["log_rows"][0]]
+    return dealt_state(study.options, int(cols["dealer"][0]), cols["decks"][0], log, study=study, deal=deal,
+                       keys={"game": "rami", "seed": study.seed, "deal": deal})
 
 
 # ---------------------------------------------------------------- Rami's own study
@@ -301,6 +306,9 @@ class Rami(Game):
     def replay_deals(self, study, deals: range) -> Replay:
         texts, records = zip(*(replay_round(study, d) for d in deals))
         return Replay("\n\n".join(texts), list(records))
+
+    def new_state(self, study, deal: int):
+        return new_state(study, deal)
 
     def replay_games(self, study, games: range) -> Replay:
         texts, records = zip(*(replay_game(study, g) for g in games))
