@@ -83,3 +83,27 @@ def test_the_state_deals_as_the_kernel_with_a_search_seat_too():
     cols = BARBU.build("deals", seed=9, contract="no-queens").play(4, 1, record=True)
     assert [mask_of(h) for h in plain.dealt] == [mask_of(h) for h in searched.dealt] == [int(h) for h in
                                                                                       cols["hands"][0]]
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_the_kernels_force_the_kh_discard_only_under_its_option(forced):
+    """A random seat void in the led suit and holding K♥ keeps it sometimes, unless kh_forced_discard
+    (the kernels once forced the discard whatever the option said: the referee, which only checks that a
+    move is allowed, could not see a kernel allowing too little)."""
+    from cardlab.sim.barbu.referee import KH
+    from cardlab.sim.cards import suit_of
+
+    barbu = game("barbu")
+    keywords = dict(seed=7, policy="random", contract="salade,no-barbu", kh_forced_discard=forced)
+    study = barbu.build("deals", **keywords)
+    kept = 0
+    for deal, record in enumerate(barbu.replay(deal="0:300", **keywords).records):
+        state = barbu.new_state(study, deal)
+        for entry in record["actions"]:
+            seat = state.current_player
+            hand = state.hands[seat]
+            void = bool(state.trick) and not any(suit_of(c) == suit_of(state.trick[0]) for c in hand)
+            holds_kh = KH in hand
+            played = state.apply(entry)
+            kept += void and holds_kh and played.id != KH
+    assert (kept == 0) if forced else (kept > 0)

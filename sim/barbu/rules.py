@@ -359,8 +359,9 @@ def scoring_tables(options: BarbuOptions) -> ScoringTables:
     flags[C.NO_BARBU] |= FLAG_HEARTS_LEAD
     if options.hearts_lead_salade:
         flags[C.SALADE] |= FLAG_HEARTS_LEAD
-    flags[C.NO_BARBU] |= FLAG_KH_DISCARD
-    flags[C.SALADE] |= FLAG_KH_DISCARD
+    if options.kh_forced_discard:  # off by default: a void K♥ holder may then throw any card
+        flags[C.NO_BARBU] |= FLAG_KH_DISCARD
+        flags[C.SALADE] |= FLAG_KH_DISCARD
     for name in POSITIVE_CONTRACTS:
         flags[CONTRACT_NAMES.index(name)] |= FLAG_POSITIVE
     for c in (C.LAST_TWO, C.SALADE, C.ANTI_SALADE):
