@@ -36,6 +36,8 @@ from cardlab.sim.options import (Scope, check_scope, declared, given_options, pa
                                  with_rules)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
+from cardlab.sim.python_seats import is_python_name
+from cardlab.sim.user import is_numba_name, seat_policies
 
 
 #: How messages spell options and units: ``(spell, label)``, the facade's by default; the command line
@@ -95,7 +97,8 @@ class Study:
         ``seed`` and the search's settings (given only with a search seat)."""
         game = cls.game
         options = game.make_options(options, **rules)
-        policies = parse_per_seat("policy", policy, game.players(options), game.policies)
+        policy, numba_names = seat_policies(policy, game, game.players(options))
+        policies = parse_per_seat("policy", policy, game.players(options), game.policies + numba_names)
         worlds, rollout = search_settings("search" in policies, search_worlds, search_rollout,
                                           default_worlds=game.default_worlds, max_worlds=game.max_worlds,
                                           rollouts=game.rollouts)
@@ -108,7 +111,13 @@ class Study:
     @property
     def policy_ids(self) -> np.ndarray:
         """Each seat's policy as the kernels read it (ids of :mod:`cardlab.sim.policy`)."""
-        return np.array([self.game.policies.index(p) for p in self.policies], np.int64)
+        return np.array([self.game.numba_seat.kernel_id if is_numba_name(p) else
+                         -1 if is_python_name(p) else self.game.policies.index(p) for p in self.policies], np.int64)
+
+    @property
+    def python_seats(self) -> bool:
+        """Whether a seat is a Python function: the deals are then played through the step API."""
+        return any(is_python_name(p) for p in self.policies)
 
     @property
     def rollout_id(self) -> int:
@@ -177,6 +186,7 @@ class Game:
     study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
     variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
+    numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
 
     # ---------------------------------------------------------------- what the game may override
 
@@ -232,6 +242,24 @@ class Game:
         """The :class:`~cardlab.sim.state.State` of deal ``deal`` of ``study``, before its first move."""
         raise NotImplementedError(f"{self.name} has no step API")
 
+    def state_columns(self, states: list) -> dict:
+        """The columns of a run's rows from its finished states (runs with a Python seat)."""
+        raise NotImplementedError(f"{self.name} cannot write rows from its step API")
+
+    def python_play(self, study, unit: str):
+        """``play(first, count)`` of a run with a Python seat: its deals through the step API (a module-level
+        partial, so a process executor can ship it)."""
+        from functools import partial
+
+        from cardlab.sim.python_seats import play_columns
+
+        if unit == "games":
+            raise ValueError("policy: a Python seat plays single deals (simulate) so far, not whole games; a Numba "
+                             "seat plays both")
+        if study.searching:
+            raise ValueError("policy: a Python seat and a search seat cannot share a table yet")
+        return partial(play_columns, study)
+
     def replay_games(self, study, games: range) -> Replay:
         raise ValueError(f"game_index: {self.name} replays {self.unit}s one by one; give deal=i or deal='a:b'")
 
@@ -250,7 +278,10 @@ class Game:
         their run's metadata in ``DataFrame.attrs["cardlab"]`` (what a run file records), for every game."""
         games = unit == "games"
         runner.set_threads(threads)
-        return runner.run(study.play_games if games else study.play, deals=count, first_deal=first,
+        play = study.play_games if games else study.play
+        if study.python_seats:
+            play = self.python_play(study, unit)
+        return runner.run(play, deals=count, first_deal=first,
                           chunk_size=chunk_size or (self.game_chunk if games else self.deal_chunk), progress=progress,
                           out=out, meta=study.metadata("game" if games else "deal"), unit="game" if games else "deal",
                           summary=summary or None, executor=executor)

@@ -61,9 +61,13 @@ class State:
     policies, seed) and its deal index as ``deal``.
     """
 
-    game = None  # the Game this state belongs to (set by the subclass)
     study = None
     deal = 0
+
+    @property
+    def game(self):
+        """The :class:`~cardlab.sim.game.Game` this state belongs to: its study's."""
+        return self.study.game if self.study is not None else None
 
     @staticmethod
     def card_name(card: int) -> str:

@@ -133,6 +133,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck):
     from cardlab.sim.barbu import BarbuOptions, Study
     from cardlab.sim.barbu.rules import CONTRACT_NAMES
     from cardlab.sim.barbu.search import SEARCH
+    from cardlab.sim.barbu.play import user_callback
     from cardlab.sim.barbu.search_deals import TRUMP_BY_POLICY, play_searched_contract_nb, searched_trump_nb
     from cardlab.sim.dealing import deal_hands_nb
 
@@ -153,7 +154,8 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck):
         if contract == "trumps":
             state, trump = searched_trump_nb(seed, deal, hands, n, declarer, TRUMP_BY_POLICY, a["card_values"],
                                              a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                                             policies, a["duties"], a["weights"], WORLDS, 1, state, trump_means)
+                                             policies, a["duties"], a["weights"], WORLDS, 1, state, trump_means,
+                                             user_callback(""))
             state = np.uint64(state)
         moves = np.full(width, -1, np.int8)
         means = np.full((width, 64), np.nan, np.float32)
@@ -161,7 +163,8 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck):
                                   a["trick_values"], a["last_two"], a["flags"], a["point_masks"], policies,
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32))
+                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""),
+                                  np.zeros(2, np.int64))
         return trump, trump_means, moves, means
 
     for deal in range(10):

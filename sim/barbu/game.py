@@ -112,8 +112,10 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                  domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
                  searching, hands, scratch, trick, raw, final, features, seat_features, estimates, m, initiator,
                  open_slots, declared, totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
-                 log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means):
-    """Play game ``g`` into output rows ``row0 ..`` (see the module docstring and ``play_games_nb``).
+                 log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
+                 fault):
+    """Play game ``g`` into output rows ``row0 ..`` (see the module docstring and ``play_games_nb``);
+    ``user_fn`` plays the seats of policy USER, its first illegal card going to ``fault`` (``kernels.play_deals_nb``).
 
     With ``searching``, ``search`` seats search their card play, their Trumps suit and their
     Geronimo contract (``sim.barbu.search_deals``), each decision on a stream keyed by
@@ -159,7 +161,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                                           open_slots[declarer], game_contracts, declarer_mean, slot, card_values,
                                           trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop,
                                           domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                          places, worlds, rollout, totals)
+                                          places, worlds, rollout, totals, user_fn)
                 if keep_means:
                     for s in range(k):
                         if open_slots[declarer] >> s & 1:
@@ -172,7 +174,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                 state, trump = searched_trump_nb(game_key, d, hands, n, declarer, TRUMP_BY_POLICY, card_values,
                                                  trick_values, last_two, flags, point_masks, policies, duties,
                                                  weights, worlds, rollout, state,
-                                                 log_trump_means[row] if keep_means else no_trump_means)
+                                                 log_trump_means[row] if keep_means else no_trump_means, user_fn)
             else:
                 state, trump = name_trump_nb(hands[declarer], TRUMP_BY_POLICY, policies[declarer], weights,
                                              features, state)
@@ -197,12 +199,12 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                                               trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
                                               early_stop, domino_variant, domino_start_rank, domino_starter,
                                               ace_replay_optional, places, worlds, rollout, state, moves,
-                                              log_means[row] if keep_means else no_means, raw)
+                                              log_means[row] if keep_means else no_means, raw, user_fn, fault)
         else:
             state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
                                      last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
                                      domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                     places, state, trick, moves, raw)
+                                     places, state, trick, moves, raw, user_fn, fault)
         if double:
             settle_nb(raw, m, n, final)
         out_declarer[row] = declarer
@@ -222,13 +224,14 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                   lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
                   out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
-                  log_hands, log_moves, log_doubling):
+                  log_hands, log_moves, log_doubling, user_fn, faults):
     """Play ``count`` whole games of ``length`` deals each (see the module docstring).
 
     Row ``j * length + d`` of the outputs is deal ``d`` of game ``first + j``. ``out_doubles``
     (rows, n, n) holds ``m[i, j]`` where ``i`` doubled ``j`` (2 when redoubled), else 0. The
     logs are filled when they have rows (zero-row arrays skip them). No seat searches here:
-    ``play_searched_games_nb`` plays games with ``search`` seats.
+    ``play_searched_games_nb`` plays games with ``search`` seats. ``user_fn`` and ``faults`` (one row
+    per game) are ``kernels.play_deals_nb``'s.
     """
     play_games_any_nb(seed, first, count, GAME_BLOCK, deck, n, game_contracts, schedule, double, late_redouble,
                       obligation, skip_undoubled, remainder_to_declarer, deal_totals, card_values, trick_values,
@@ -237,7 +240,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                       ace_replay_optional, places, 1, POLICY.HEURISTIC, False, out_declarer, out_contract, out_trump,
                       out_raw, out_final, out_doubles, log_hands, log_moves, log_doubling,
                       np.empty((0, 1, 64), np.float32), np.empty((0, 4), np.float32),
-                      np.empty((0, game_contracts.shape[0]), np.float32))
+                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, faults)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -247,7 +250,8 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                       lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
                       domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
                       searching, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
-                      log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means):
+                      log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
+                      faults):
     """``play_games_nb`` with ``search`` seats allowed (``searching``), in parallel work items of ``block`` games.
 
     ``worlds`` and ``rollout`` are the search's; ``log_means`` (rows, log length, 64),
@@ -278,7 +282,8 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                          domino_starter, ace_replay_optional, places, worlds, rollout, searching, hands, scratch,
                          trick, raw, final, features, seat_features, estimates, m, initiator, open_slots, declared,
                          totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles, log_hands,
-                         log_moves, log_doubling, log_means, log_trump_means, log_contract_means)
+                         log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
+                         faults[j])
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

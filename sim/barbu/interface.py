@@ -47,8 +47,10 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.user import NumbaSeat, is_numba_name
 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
+USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
 
 #: Where a run's own keywords apply (the options' places are their ``applies=`` metadata).
 RUN_SCOPE = {
@@ -195,7 +197,9 @@ class BarbuGameStudy(Study):
         check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
                               search_rollout=search_rollout)
-        doubles = tuple("heuristic" if p == "search" else p for p in study.policies) if double_policy is None else \
+        # a seat doubles as it plays, a search or Numba seat as the heuristic does
+        doubles = tuple("heuristic" if p == "search" or is_numba_name(p) else p for p in study.policies) \
+            if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         return replace(study, double_policies=doubles)
 
@@ -371,6 +375,23 @@ SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (its stream is (s
                     when="double"))}
 
 
+def _numba_signature():
+    """The Numba seat's signature: card(hand, legal, led, best, trump, last, unseen, values) -> card."""
+    from numba import types
+
+    return types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.boolean, types.uint64,
+                       types.int32[::1])
+
+
+#: A Barbu seat played by a Numba function: its cards in the trick contracts and Trumps (its Domino
+#: and, in whole games, its contract choice and doubling are the heuristic's).
+NUMBA_SEAT = NumbaSeat(
+    "card play in the trick contracts",
+    "card(hand: uint64, legal: uint64, led: int64, best: int64, trump: int64, last: bool, unseen: uint64, "
+    "values: int32[:]) -> int64 (a card id whose bit is in legal)",
+    _numba_signature, USER_POLICY)
+
+
 class Barbu(Game):
     """Barbu: the trick-taking compendium (rules as coded in ``docs/rules/barbu.md``), 3 to 5 players."""
 
@@ -380,6 +401,7 @@ class Barbu(Game):
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
     columns = SCHEMA
+    numba_seat = NUMBA_SEAT
     studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
@@ -463,6 +485,19 @@ class Barbu(Game):
         parts = [replay_one_game(study, g) for g in games]
         return GameReplay("\n\n".join(text for text, _ in parts), [r for _, records in parts for r in records])
 
+    def state_columns(self, states: list) -> dict:
+        """The deal rows (the kernels' columns) of finished states: a run with a Python seat."""
+        import pandas as pd
+
+        from cardlab.sim.barbu.rules import CONTRACT_NAMES
+
+        n = states[0].n if states else 0
+        return {"deal": np.array([s.deal for s in states], np.int64),
+                "contract": pd.Categorical.from_codes(np.array([CONTRACT_NAMES.index(s.contract) for s in states],
+                                                               np.int8), categories=CONTRACT_NAMES),
+                "declarer": np.array([s.declarer for s in states], np.int8),
+                "trump": np.array([-1 if s.trump is None else s.trump for s in states], np.int8),
+                "score": np.array([s.scores() for s in states], np.int16).reshape(len(states), n)}
 
 BARBU = Barbu()
 BarbuStudy.game = BarbuGameStudy.game = BARBU

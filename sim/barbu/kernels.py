@@ -20,7 +20,7 @@ from cardlab.sim.rng import below_n, deal_state
 from cardlab.sim.dealing import BLOCK, deal_hands_nb
 from cardlab.sim.barbu.domino import play_domino_nb
 from cardlab.sim.barbu.policies import (MODE_AVOID, MODE_SHED, MODE_TAKE, POLICY, SUIT, heuristic_card, random_card,
-                                        seat_mode)
+                                        seat_mode, user_card)
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 
@@ -100,10 +100,14 @@ def trick_start_nb(t, size, trick_value, last_two, positive, point_mask):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def policy_card_nb(policy, state, hand, legal, led, best, trump, last, remaining, values, point_mask, mode):
-    """The card a random or heuristic seat plays from ``legal``: returns (state, card)."""
+def policy_card_nb(policy, state, hand, legal, led, best, trump, last, remaining, values, point_mask, mode, p, user_fn,
+                   fault):
+    """The card seat ``p`` plays from ``legal`` by its random, heuristic or Numba policy (``user_fn``; an
+    illegal card goes to ``fault``): returns (state, card)."""
     if policy == POLICY.RANDOM:
         return random_card(state, legal)
+    if policy == POLICY.USER:
+        return state, user_card(user_fn, fault, p, hand, legal, led, best, trump, last, remaining & ~hand, values)
     return state, heuristic_card(hand, legal, led, best, trump, last, remaining & ~hand, values, point_mask,
                                seat_mode(mode, policy))
 
@@ -135,13 +139,14 @@ def close_trick_nb(trick, n, remaining, values, points, hearts_broken):
 @njit(cache=True, error_model="numpy", inline="always")
 def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
                values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies,
-               state, moves, scores):
+               state, moves, scores, user_fn, fault):
     """Play a trick deal on from position ``k`` of trick ``t`` to its end (or the early stop).
 
     The seat to play puts down ``first_card`` (-1: its policy chooses), then each seat plays its
-    ``policies`` entry (random or heuristic). Adds each trick's points to its winner's ``scores``;
-    ``moves`` (or an empty array) logs card ``k`` of trick ``t`` at ``t * n + k``. The deal
-    kernel plays whole deals with it and the search its rollouts. Returns the advanced stream.
+    ``policies`` entry (random, heuristic, or USER: the Numba seat ``user_fn``, its first illegal card
+    written to ``fault``). Adds each trick's points to its winner's ``scores``; ``moves`` (or an empty
+    array) logs card ``k`` of trick ``t`` at ``t * n + k``. The deal kernel plays whole deals with it
+    and the search its rollouts. Returns the advanced stream.
     """
     size = t + popcount(hands[leader + k - n if leader + k >= n else leader + k])
     record = moves.shape[0] > 0
@@ -159,7 +164,7 @@ def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
                 hand = hands[p]
                 legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
                 state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, kk == n - 1, remaining,
-                                          values, point_mask, mode)
+                                          values, point_mask, mode, p, user_fn, fault)
             if record:
                 moves[t * n + kk] = c
             led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
@@ -177,7 +182,8 @@ def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
 
 @njit(cache=True, error_model="numpy")
 def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
-                   point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores):
+                   point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores, user_fn,
+                   fault):
     """Play one trick-taking deal from ``hands``; write points per seat into ``scores``.
 
     ``moves`` (length tricks * n, or 0 to skip logging) receives the cards in play order,
@@ -196,7 +202,7 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
     return play_on_nb(hands, n, 0, 0, declarer, -1, -1, declarer, trick, remaining, False, -1, trump,
                       card_values[contract], trick_values[contract], last_two[contract], point_masks[contract],
                       f & FLAG_POSITIVE != 0, rule, f & FLAG_KH_DISCARD != 0, may_stop, duties, policies, state,
-                      moves, scores)
+                      moves, scores, user_fn, fault)
 
 
 @njit(cache=True, error_model="numpy")
@@ -212,27 +218,31 @@ def name_trump_nb(hand, how, policy, weights, features, state):
 @njit(cache=True, error_model="numpy", inline="always")
 def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags, point_masks,
                      policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank, domino_starter,
-                     ace_replay_optional, places, state, trick, moves, scores):
+                     ace_replay_optional, places, state, trick, moves, scores, user_fn, fault):
     """Play one deal of any contract: Domino by its own kernel, every other contract in tricks."""
     if contract == CONTRACT.DOMINO:
         return play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
                               ace_replay_optional, places, policies, state, moves, scores)
     if trump < 0:  # a literal no-trump lets the compiler drop every trump branch from the hot loop
         return play_tricks_nb(hands, n, declarer, contract, -1, card_values, trick_values, last_two, flags,
-                              point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
+                              point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores,
+                              user_fn, fault)
     return play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
-                          point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores)
+                          point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores, user_fn,
+                          fault)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_values, last_two, flags,
                   point_masks, policies, duties, lead_rule, early_stop, trump_how, weights,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
-                  out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves):
+                  out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves, user_fn, faults):
     """Play ``count`` deals starting at deal index ``first`` (see module docstring).
 
     Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands`` and
     ``log_moves`` are each filled when they have ``count`` rows (zero-row arrays skip them).
+    ``user_fn`` plays the seats of policy USER; ``faults`` (``count`` x 2, zeros) receives, per
+    deal, the first illegal card it returned (seat + 1, card).
     """
     record = log_moves.shape[0] > 0
     keep_hands = log_hands.shape[0] > 0
@@ -260,7 +270,8 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
                 state, trump = name_trump_nb(hands[declarer], trump_how, policies[declarer], weights, features, state)
             play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
                              point_masks, policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank,
-                             domino_starter, ace_replay_optional, places, state, trick, moves, scores)
+                             domino_starter, ace_replay_optional, places, state, trick, moves, scores,
+                             user_fn, faults[j])
             out_contract[j] = contract
             out_declarer[j] = declarer
             out_trump[j] = trump

@@ -17,17 +17,53 @@ from cardlab.sim.barbu.domino import domino_log_length
 from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_equations_nb
 from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                        TRUMP_BY_POLICY, play_deals_nb)
-from cardlab.sim.barbu.policies import POLICY_NAMES
+from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, no_user_card
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS,
                                      HEARTS_LEAD, BarbuOptions, scoring_tables)
 from cardlab.sim.barbu.search_play import search_columns, uses_search
 from cardlab.sim.diskcache import cached_on_disk
+from cardlab.sim.python_seats import is_python_name
+from cardlab.sim.user import is_numba_name, kernel_function, raise_fault
 
 
 def trump_duties(options: BarbuOptions) -> int:
     """The §4 trump duties in force, as the kernel's bit set."""
     return (DUTY_OVERTRUMP_LED * options.overtrump_on_trump_lead + DUTY_MUST_TRUMP * options.must_trump
             + DUTY_OVERTRUMP_RUFF * options.overtrump_when_ruffing)
+
+
+def policy_id(name: str) -> int:
+    """A seat's kernel policy id: a built-in policy's, USER for a Numba seat, -1 for a Python seat (whose
+    deals the kernels never play: :mod:`cardlab.sim.python_seats`)."""
+    return POLICY.USER if is_numba_name(name) else -1 if is_python_name(name) else POLICY_NAMES.index(name)
+
+
+def user_name(policies) -> str:
+    """The run's Numba card function (its ``numba:`` policy name), or ``""``: a run plays one Numba
+    function (in as many seats as it names)."""
+    names = sorted({p for p in policies if is_numba_name(p)})
+    if len(names) > 1:
+        raise ValueError(f"policy: {', '.join(names)} are two Numba functions; a Barbu run plays one "
+                         f"(in any number of seats)")
+    return names[0] if names else ""
+
+
+def user_callback(name: str):
+    """The compiled callback the kernels call for the seats of Numba function ``name`` (looked up when the
+    kernel is called, so a process that plays part of the run compiles its own), or the unused default."""
+    from cardlab.sim.barbu.interface import NUMBA_SEAT
+
+    return kernel_function(name, NUMBA_SEAT) if name else _no_user_callback()
+
+
+@lru_cache(maxsize=1)
+def _no_user_callback():
+    """The callback of runs without a Numba seat (never called): the kernels take one all the same."""
+    from numba import cfunc
+
+    from cardlab.sim.barbu.interface import NUMBA_SEAT
+
+    return cfunc(NUMBA_SEAT.numba_signature(), cache=True)(no_user_card.py_func)
 
 
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
@@ -40,7 +76,8 @@ def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -
         contracts=np.array([CONTRACT_NAMES.index(c) for c in contracts], np.int64),
         card_values=t.card_values, trick_values=t.trick_values, last_two=t.last_two, flags=t.flags,
         point_masks=point_masks,
-        policies=np.array([POLICY_NAMES.index(p) for p in policies], np.int64),
+        policies=np.array([policy_id(p) for p in policies], np.int64),
+        user_name=user_name(policies),
         duties=trump_duties(options), lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
         weights=hand_model(options).weights if weights is None else weights,
         domino_variant=DOMINO_RULES.index(options.domino_rules), domino_start_rank=-1,
@@ -65,11 +102,13 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
     rows = count if record else 0
     hands = np.zeros((count if record or keep_hands else 0, n), np.uint64)
     moves = np.zeros((rows, a["log_width"]), np.int8)
+    faults = np.zeros((count, 2), np.int64)
     play_deals_nb(seed, first, count, a["deck"], n, a["contracts"], a["card_values"], a["trick_values"],
                   a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
                   a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                   a["domino_starter"], a["ace_replay_optional"], a["places"], contract, declarer, trump, score, hands,
-                  moves)
+                  moves, user_callback(a["user_name"]), faults)
+    raise_fault(faults, first, a["user_name"], "deal")
     columns = {
         "deal": np.arange(first, first + count, dtype=np.int64),
         "contract": pd.Categorical.from_codes(contract, categories=CONTRACT_NAMES),
@@ -176,6 +215,7 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
     means = np.full((mean_rows, a["log_width"], 64), np.nan, np.float32)
     trump_means = np.full((mean_rows, 4), np.nan, np.float32)
     contract_means = np.full((mean_rows, len(a["game_contracts"])), np.nan, np.float32)
+    faults = np.zeros((count, 2), np.int64)
     play_games_any_nb(seed, first, count, 1 if searching else GAME_BLOCK, a["deck"], n, a["game_contracts"],
                       a["schedule"], a["double"], a["late_redouble"], a["obligation"],
                       a["skip_undoubled"], a["remainder_to_declarer"], a["deal_totals"],
@@ -185,7 +225,8 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                       worlds, ROLLOUT_NAMES.index(rollout), searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
-                      contract_means)
+                      contract_means, user_callback(a["user_name"]), faults)
+    raise_fault(faults, first, a["user_name"], "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),
         "deal": np.tile(np.arange(length, dtype=np.int16), count),

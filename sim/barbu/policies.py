@@ -53,6 +53,7 @@ class Policy(NamedTuple):
     HEURISTIC: int = SHARED.HEURISTIC
     SEARCH: int = SHARED.SEARCH  # Monte Carlo search over heuristic rollouts: sim.barbu.search
     CLASSIC: int = len(SHARED_POLICIES)  # 3: the heuristic without the rules R1-R5 (MODE_CLASSIC)
+    USER: int = len(SHARED_POLICIES) + 1  # 4: the run's own Numba card function (cardlab.sim.user)
 
 
 POLICY = Policy()
@@ -73,6 +74,26 @@ SAFE_POINT_LEAD = 3  # R2: a point card with this many unseen cards of its suit 
 def seat_mode(mode, policy):
     """The trick's ``mode`` for a seat playing ``policy``: a ``classic`` seat adds every rule's off bit."""
     return mode + MODE_CLASSIC * ALL_RULES if policy == POLICY.CLASSIC else mode
+
+
+@njit(cache=True, error_model="numpy")
+def no_user_card(hand, legal, led, best, trump, last, unseen, values):
+    """The card function of a run without a Numba seat: never called, as no seat has the USER id."""
+    return -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+    """The card of seat ``p`` played by the run's Numba function ``user_fn`` (signature in
+    :mod:`cardlab.sim.user`). A card outside ``legal`` is written to the deal's ``fault`` slot
+    (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it."""
+    c = user_fn(hand, legal, led, best, trump, last, unseen, values)
+    if c < 0 or c >= 64 or legal & bit(c) == ZERO:
+        if fault[0] == 0:
+            fault[0] = p + 1
+            fault[1] = c
+        return lowest_card(legal)
+    return c
 
 
 @njit(cache=True, error_model="numpy", inline="always")

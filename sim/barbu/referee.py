@@ -147,6 +147,13 @@ class BarbuState(State):
 
         return BARBU
 
+    def policy_action(self, policy: str) -> Action:
+        """The move a built-in seat of ``policy`` makes here: the kernels' own decision
+        (:mod:`cardlab.sim.barbu.state_policies`), so a Python seat's table plays as the kernels do."""
+        from cardlab.sim.barbu.state_policies import policy_action
+
+        return policy_action(self, policy)
+
     def clone(self) -> "BarbuState":
         """An independent copy; the study and the options (immutable) are shared, not copied."""
         return copy.deepcopy(self, {id(self.study): self.study, id(self.options): self.options})

@@ -86,7 +86,7 @@ def shown_absent_nb(c, candidates, led, best, trump, duties, rule, hearts_broken
 @njit(cache=True, error_model="numpy")
 def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
                values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, rollouts,
-               gains, no_moves, state):
+               gains, no_moves, state, no_user_fn, no_fault):
     """Play on from position ``k`` of trick ``t`` (``hands`` and ``trick`` are consumed).
 
     The seat to play puts down ``first_card`` (-1: the rollout policy chooses), then every seat
@@ -98,15 +98,16 @@ def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, h
         gains[p] = 0
     state = play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
                        values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties,
-                       rollouts, state, no_moves, gains)
+                       rollouts, state, no_moves, gains, no_user_fn, no_fault)
     return gains[s], state
 
 
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
-                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals):
+                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, user_fn):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points.
+    ``user_fn`` is the run's Numba seat function, handed on to the rollouts, where no seat plays it.
 
     ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
     the hands, and the sampler keeps its own scratch.
@@ -116,6 +117,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
     rollouts = np.full(n, rollout, np.int64)
     gains = np.empty(n, np.int32)
     no_moves = np.empty(0, np.int8)
+    rollout_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
     plan = plan_world_nb(s, n, hands, excluded)  # the view is the same for every world: plan it once
     for _ in range(worlds):
         state = draw_world_nb(state, plan, s, hands, world)
@@ -130,14 +132,15 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                 work_trick[kk] = trick[kk]
             gain, _ = rollout_nb(work, n, s, t, k, leader, led, best, winner, work_trick, remaining,
                                  hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
-                                 rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll)
+                                 rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, user_fn,
+                                 rollout_fault)
             totals[c] += gain
     return best_candidate_nb(legal, totals, fallback)
 
 
 @njit(cache=True, error_model="numpy")
 def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_values, last_two, flags, point_masks,
-                    duties, rollout, totals):
+                    duties, rollout, totals, user_fn):
     """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points."""
     f = flags[contract]
     positive = f & FLAG_POSITIVE != 0
@@ -154,6 +157,7 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
     rollouts = np.full(n, rollout, np.int64)
     gains = np.empty(n, np.int32)
     no_moves = np.empty(0, np.int8)
+    rollout_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
     plan = plan_world_nb(s, n, hands, excluded)
     for _ in range(worlds):
         state = draw_world_nb(state, plan, s, hands, world)
@@ -164,7 +168,7 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
             gain, _ = rollout_nb(work, n, s, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
                                  card_values[contract], trick_values[contract], last_two[contract],
                                  point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
-                                 rollouts, gains, no_moves, roll)
+                                 rollouts, gains, no_moves, roll, user_fn, rollout_fault)
             totals[suit] += gain
     choice = 0
     for suit in range(1, 4):
@@ -176,7 +180,7 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
 @njit(cache=True, error_model="numpy")
 def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                             flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
-                            means, scores):
+                            means, scores, user_fn, fault):
     """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` seats searching.
 
     ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
@@ -223,13 +227,13 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
             hand = hands[p]
             legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
             state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, k == n - 1, remaining, values,
-                                      point_mask, mode)
+                                      point_mask, mode, p, user_fn, fault)
             if policies[p] == SEARCH and popcount(legal) > 1:
                 c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
                                    best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
                                    trump, values, trick_values[contract], last_two[contract], point_mask,
                                    positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
-                                   slack, totals)
+                                   slack, totals, user_fn)
                 if keep_means:
                     m = legal
                     while m != ZERO:

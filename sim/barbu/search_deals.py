@@ -24,7 +24,7 @@ from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 
 @njit(cache=True, error_model="numpy")
 def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, trick_values, last_two, flags,
-                      point_masks, policies, duties, weights, worlds, rollout, state, trump_means):
+                      point_masks, policies, duties, weights, worlds, rollout, state, trump_means, user_fn):
     """The trump of a Trumps deal: searched for a ``search`` declarer naming by policy, else ``name_trump_nb``.
 
     ``trump_means`` (4, or empty) receives each suit's mean score for a searching declarer.
@@ -34,7 +34,7 @@ def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, tr
         totals = np.empty(4, np.int64)
         trump = search_trump_nb(search_state(seed, deal, TRUMP_DECISION), declarer, hands, n, worlds,
                                 CONTRACT.TRUMPS, card_values, trick_values, last_two, flags, point_masks, duties,
-                                rollout, totals)
+                                rollout, totals, user_fn)
         if trump_means.shape[0] > 0:
             for suit in range(4):
                 trump_means[suit] = totals[suit] / worlds
@@ -47,7 +47,7 @@ def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, tr
 def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                               flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                               domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, state,
-                              moves, means, scores):
+                              moves, means, scores, user_fn, fault):
     """Play one deal of any contract with ``search`` seats searching; returns the deal stream.
 
     ``means`` (log length x 64, or 0 rows) receives each searched move's candidate means.
@@ -58,14 +58,14 @@ def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, c
                                        moves, means, scores)
     return play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values,
                                    last_two, flags, point_masks, policies, duties, lead_rule, early_stop, worlds,
-                                   rollout, state, moves, means, scores)
+                                   rollout, state, moves, means, scores, user_fn, fault)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_values, last_two, flags, point_masks,
                          policies, duties, lead_rule, early_stop, trump_how, weights, domino_variant,
                          domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
-                         out_trump, out_scores, log_moves, log_means, log_trump_means):
+                         out_trump, out_scores, log_moves, log_means, log_trump_means, user_fn, faults):
     """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
 
     Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``. ``log_moves``,
@@ -90,11 +90,11 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
         if contract == CONTRACT.TRUMPS:
             state, trump = searched_trump_nb(seed, i, hands, n, declarer, trump_how, card_values, trick_values,
                                              last_two, flags, point_masks, policies, duties, weights, worlds,
-                                             rollout, state, trump_means)
+                                             rollout, state, trump_means, user_fn)
         play_searched_contract_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                                   flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                                   domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
-                                  state, moves, means, scores)
+                                  state, moves, means, scores, user_fn, faults[j])
         out_trump[j] = trump
         for p in range(n):
             out_scores[j, p] = scores[p]
@@ -106,7 +106,8 @@ CONTRACT_DECISION = 1 << 16  # the stream of a Geronimo contract choice (no move
 @njit(cache=True, error_model="numpy")
 def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_mean, fallback, card_values,
                        trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop, domino_variant,
-                       domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, totals):
+                       domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, totals,
+                       user_fn):
     """Geronimo: the slot a searching declarer ``s`` picks from ``open_slots`` (bitmask of ``game_contracts``).
 
     Every open contract is played out on the same ``worlds`` sampled deals of the other hands
@@ -125,6 +126,7 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
     excluded = np.zeros(n, np.uint64)
     rollouts = np.full(n, rollout, np.int64)
     no_moves = np.empty(0, np.int8)
+    rollout_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
     suits = np.zeros(4, np.int64)
     for slot in range(k):
         totals[slot] = 0
@@ -144,7 +146,7 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
                 play_contract_nb(work, n, s, contract, trump, card_values, trick_values, last_two, flags,
                                  point_masks, rollouts, duties, lead_rule, early_stop, domino_variant,
                                  domino_start_rank, domino_starter, ace_replay_optional, places, roll, trick,
-                                 no_moves, gains)
+                                 no_moves, gains, user_fn, rollout_fault)
                 if trump >= 0:
                     suits[trump] += gains[s]
                 else:

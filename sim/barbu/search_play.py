@@ -15,6 +15,7 @@ from cardlab.sim.barbu.search import DEFAULT_WORLDS, ROLLOUT_NAMES
 from cardlab.sim.barbu.search_deals import play_search_deals_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.cards import card_name
+from cardlab.sim.user import raise_fault
 
 __all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_contract_search", "describe_searches", "run_search_kernel",
            "search_columns", "uses_search"]
@@ -31,6 +32,8 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
     ``policies`` (kernel ids per seat) overrides ``a["policies"]``.
     ``moves``, ``means`` and ``trump_means`` have no rows unless ``record``.
     """
+    from cardlab.sim.barbu.play import user_callback
+
     n = a["n"]
     count = len(deals)
     trump = np.full(count, -1, np.int8)
@@ -39,13 +42,16 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
     moves = np.full((rows, a["log_width"]), -1, np.int8)
     means = np.full((rows, a["log_width"], 64), np.nan, np.float32)
     trump_means = np.full((rows, 4), np.nan, np.float32)
+    faults = np.zeros((count, 2), np.int64)
     play_search_deals_nb(seed, np.asarray(deals, np.int64), a["deck"], n, a["contracts"], a["card_values"],
                          a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                          a["policies"] if policies is None else policies, a["duties"], a["lead_rule"],
                          a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                          a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
-                         trump_means)
+                         trump_means, user_callback(a["user_name"]), faults)
+    for j in np.flatnonzero(faults[:, 0]):
+        raise_fault(faults[j:j + 1], int(deals[j]), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
 
 

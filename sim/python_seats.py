@@ -1,0 +1,109 @@
+"""Your own player in Python: a seat played by any function ``(observation, legal_actions) -> move``.
+
+Give the function where a policy name goes (``simulate(policy=[mine, "heuristic", ...])``); the
+deals of such a run are played through the game's step API (:mod:`cardlab.sim.state`): your seat is
+asked for each of its moves with exactly what it knows, the other seats play their policies (the
+game's own built-in decisions, the same as in its kernels: ``State.policy_action``), and every move
+is checked by the rules. The rows are the kernels' rows, column for column.
+
+A seat's ``random`` policy draws from a generator seeded by ``(seed, deal)`` here, not from the
+kernels' stream, so a random seat at a table with a Python seat plays other moves than in a plain
+run; the heuristic seats play the same moves (a table of heuristic seats only, played this way,
+gives the kernels' rows exactly: ``tests/test_python_seats.py``).
+
+A function that raises, returns something that is not one of the legal moves, or returns nothing
+stops the run with one line naming the seat, the deal and the move (or the exception); no rows are
+kept and no file is left. In the run's metadata the seat is ``python:<module>.<function>``.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from cardlab.sim.state import IllegalAction
+
+PREFIX = "python:"
+_REGISTERED: dict[str, object] = {}
+
+
+def is_python_policy(obj) -> bool:
+    """A plain callable (not a Numba function, not a policy name)."""
+    from cardlab.sim.user import is_numba_function
+
+    return callable(obj) and not isinstance(obj, str) and not is_numba_function(obj)
+
+
+def is_python_name(name) -> bool:
+    return isinstance(name, str) and name.startswith(PREFIX)
+
+
+def name_of(fn) -> str:
+    return f"{PREFIX}{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', type(fn).__name__)}"
+
+
+def register(fn, game, seat: int) -> str:
+    """``fn``'s policy name, remembered for this process; refused where the game cannot run Python seats."""
+    from cardlab.sim.game import Game
+
+    if type(game).state_columns is Game.state_columns:
+        raise ValueError(f"policy: seat {seat}: {game.name} runs no Python seat yet; play one deal with it through "
+                         f"the step API (game('{game.name}').state(...).play_out([...]))")
+    name = name_of(fn)
+    _REGISTERED[name] = fn
+    return name
+
+
+def resolve(name: str):
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    module, _, attr = name[len(PREFIX):].rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError, ValueError):
+        raise ValueError(f"policy: {name} cannot be found in this process; define the function in an importable "
+                         "module to play it in other processes") from None
+
+
+def _spell(move) -> str:
+    text = repr(move)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def play_deal(study, deal: int):
+    """Deal ``deal`` of ``study`` played through the state, every seat by its policy; the finished state."""
+    game = study.game
+    state = game.new_state(study, deal)
+    rng = np.random.default_rng([study.seed, deal, 0x5EA7])
+    seats = [resolve(p) if is_python_name(p) else p for p in study.policies]
+    while not state.is_over:
+        seat = state.current_player
+        policy = seats[seat]
+        legal = state.legal_actions()
+        if callable(policy):
+            try:
+                move = policy(state.observation(seat), legal)
+            except Exception as e:  # noqa: BLE001 - the user's code: reported in one line, with the deal
+                raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) raised {type(e).__name__}: {e} "
+                                 f"in deal {deal}") from e
+            try:
+                state.apply(move)
+            except IllegalAction:
+                raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) returned {_spell(move)} in deal "
+                                 f"{deal}, which is not one of its legal moves there "
+                                 f"({', '.join(a.name for a in legal)})") from None
+        elif policy == "random":
+            state.apply(legal[int(rng.integers(len(legal)))])
+        else:
+            state.apply(state.policy_action(policy))
+    return state
+
+
+def play_deals(study, first: int, count: int) -> list:
+    """Deals ``first .. first+count-1`` played through the state (see the module docstring)."""
+    return [play_deal(study, i) for i in range(first, first + count)]
+
+
+def play_columns(study, first: int, count: int) -> dict:
+    """The rows of deals ``first .. first+count-1`` (the game's ``state_columns`` of :func:`play_deals`)."""
+    return study.game.state_columns(play_deals(study, first, count))

@@ -1,0 +1,166 @@
+"""Your own player in Numba: a seat played by your ``@njit`` function inside the game's kernels.
+
+Give the function where a policy name goes, and its seats play at the kernels' speed in
+``simulate``, ``simulate_games`` and the studies, while the other seats keep their policies::
+
+    from numba import njit
+    from cardlab.sim.cards import lowest_card
+
+    @njit(cache=True)
+    def lowest(hand, legal, led, best, trump, last, unseen, values):
+        return lowest_card(legal)
+
+    barbu.simulate(deals=100_000, policy=[lowest, "heuristic", "heuristic", "heuristic"])
+
+A game that offers Numba seats declares a :class:`NumbaSeat`: the decision the function makes,
+its arguments (the seat's view: what it may know, as integers and arrays) and the kernel id of
+its seats. The function is checked against that signature before any deal is played. In the
+run's metadata and on its rows the seat's policy is named ``numba:<module>.<function>``; a
+process that plays part of the run (``executor=``) imports the function from its module, so
+define it in an importable module (a notebook's functions serve threads and the default runner).
+
+Your function is compiled once more as a C callback (``numba.cfunc``) of the seat's signature and
+handed to the kernels as a function pointer: the kernels are compiled for the signature, not for
+your function, so a new function costs only its own compile (about a second), cached with
+``cache=True`` in your module's ``__pycache__``. Numba does not see an edit to a function *yours
+calls*: touch your function (or clear that cache) after one.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Callable, NamedTuple
+
+PREFIX = "numba:"
+_REGISTERED: dict[str, tuple] = {}  # name -> (the function, its compiled callback)
+
+
+class NumbaSeat(NamedTuple):
+    """What a game's Numba seat is: its decision, the documented signature, the Numba signature (a
+    function returning it, so that declaring a seat imports no Numba) and the kernel id of its seats."""
+
+    decision: str  # "card play in trick contracts"
+    signature: str  # "card(hand: uint64, legal: uint64, ...) -> int64"
+    numba_signature: Callable[[], object]  # () -> numba Signature, e.g. types.int64(types.uint64, ...)
+    kernel_id: int
+
+
+def is_numba_function(obj) -> bool:
+    """Whether ``obj`` is a Numba-compiled function (a dispatcher of ``@njit``)."""
+    try:
+        from numba.core.registry import CPUDispatcher
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return False
+    return isinstance(obj, CPUDispatcher)
+
+
+def is_numba_name(name) -> bool:
+    return isinstance(name, str) and name.startswith(PREFIX)
+
+
+def name_of(fn) -> str:
+    """``numba:<module>.<qualname>`` of a Numba function."""
+    py = fn.py_func
+    return f"{PREFIX}{py.__module__}.{py.__qualname__}"
+
+
+def resolve(name: str):
+    """The function behind a ``numba:`` policy name: the one given in this process, else imported."""
+    if name in _REGISTERED:
+        return _REGISTERED[name][0]
+    path = name[len(PREFIX):]
+    module, _, attr = path.rpartition(".")
+    if os.getcwd() not in sys.path:  # the command line: a module beside the user, as for python -m
+        sys.path.append(os.getcwd())
+    try:
+        fn = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError, ValueError):
+        raise ValueError(f"policy: {name} cannot be found in this process; define the function in an importable "
+                         f"module (not __main__) to play it in other processes") from None
+    if not is_numba_function(fn):
+        raise ValueError(f"policy: {name} is not a Numba function (decorate it with @njit)")
+    return fn
+
+
+def check(fn, seat_kind: NumbaSeat | None, game_name: str, seat: int) -> str:
+    """Compile ``fn`` for the game's Numba seat and register it; returns its policy name.
+
+    Refused before any deal is played, in one line with the expected signature: a game without
+    Numba seats, a function that does not compile for the seat's arguments and result."""
+    if seat_kind is None:
+        raise ValueError(f"policy: seat {seat}: {game_name} has no Numba seats yet; give a policy name")
+    name = name_of(fn)
+    if name not in _REGISTERED or _REGISTERED[name][0] is not fn:
+        _REGISTERED[name] = (fn, _callback(fn, seat_kind, game_name, seat))
+    return name
+
+
+def kernel_function(name: str, seat_kind: NumbaSeat):
+    """The compiled callback the kernels call for the seats of policy ``name`` (see the module docstring)."""
+    if name not in _REGISTERED:
+        fn = resolve(name)
+        _REGISTERED[name] = (fn, _callback(fn, seat_kind, name, -1))
+    return _REGISTERED[name][1]
+
+
+def _callback(fn, seat_kind: NumbaSeat, game_name: str, seat: int):
+    import warnings
+
+    from numba import cfunc
+    from numba.core.errors import NumbaWarning
+
+    name = name_of(fn)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaWarning)  # e.g. a notebook's function that cannot be cached
+            return cfunc(seat_kind.numba_signature(), cache=True)(fn.py_func)
+    except Exception as e:  # a typing error: the function does not take or return the seat's types
+        lines = [line for line in str(e).splitlines() if line.strip() and not line.startswith("\x1b")]
+        first = next((line.strip() for line in lines if "Failed in" not in line), type(e).__name__)
+        where = f"seat {seat}: " if seat >= 0 else ""
+        raise ValueError(f"policy: {where}{name} does not fit {game_name}'s Numba seat ({seat_kind.decision}): "
+                         f"expected {seat_kind.signature}; compiling it failed: {first[:200]}") from None
+
+
+def raise_fault(faults, first: int, name: str, unit: str) -> None:
+    """After a kernel call: the first illegal move a Numba seat returned (``faults`` rows ``(seat + 1,
+    move)`` per deal or game from index ``first``, zeros where none), as one line naming the seat,
+    the deal or game and the move. The run stops there and writes no rows of it."""
+    hit = faults[:, 0].nonzero()[0]
+    if hit.size:
+        j = int(hit[0])
+        seat, move = int(faults[j, 0]) - 1, int(faults[j, 1])
+        raise ValueError(f"policy: seat {seat} ({name}) returned {move} in {unit} {first + j}, "
+                         f"which is not one of its legal moves there")
+
+
+def seat_policies(policy, game, players: int):
+    """``policy`` (a name, a function, or one per seat; a ``numba:<module>.<function>`` name is
+    imported) with each Numba function replaced by its checked ``numba:`` name and each Python function
+    by its ``python:`` name (:mod:`cardlab.sim.python_seats`); returns ``(policy, names)``: the names
+    to allow beside the game's policies."""
+    if isinstance(policy, str):  # the command line's "numba:mybots.lowest,heuristic,..."
+        policy = [p.strip() for p in policy.split(",")]
+    from cardlab.sim import python_seats
+
+    one = is_numba_function(policy) or python_seats.is_python_policy(policy)
+    entries = [policy] * players if one else list(policy)
+    if len(entries) == 1:
+        entries = entries * players
+    def own(p):
+        return is_numba_function(p) or is_numba_name(p) or python_seats.is_python_policy(p) or \
+            python_seats.is_python_name(p)
+
+    if not any(own(p) for p in entries):
+        return policy, ()
+
+    def named(p, seat):
+        if is_numba_function(p) or is_numba_name(p):
+            return check(resolve(p) if is_numba_name(p) else p, game.numba_seat, game.name, seat)
+        if python_seats.is_python_policy(p):
+            return python_seats.register(p, game, seat)
+        return p
+
+    entries = [named(p, seat) for seat, p in enumerate(entries)]
+    return entries, tuple(p for p in entries if is_numba_name(p) or python_seats.is_python_name(p))

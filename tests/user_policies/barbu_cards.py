@@ -1,0 +1,29 @@
+"""Numba card functions for Barbu's Numba seat, used by the tests (an importable module, so that
+process executors can import them by name)."""
+from numba import njit
+
+from cardlab.sim.cards import highest_card, lowest_card
+
+
+@njit(cache=True)
+def lowest(hand, legal, led, best, trump, last, unseen, values):
+    """The lowest legal card (by card id: the lowest club first)."""
+    return lowest_card(legal)
+
+
+@njit(cache=True)
+def highest(hand, legal, led, best, trump, last, unseen, values):
+    """The highest legal card (by card id: the Ace of spades first)."""
+    return highest_card(legal)
+
+
+@njit(cache=True)
+def illegal_when_last(hand, legal, led, best, trump, last, unseen, values):
+    """A legal card, except card 63 (never in a hand) when last to play to a trick."""
+    return 63 if last else lowest_card(legal)
+
+
+@njit(cache=True)
+def two_arguments(hand, legal):
+    """The wrong signature."""
+    return lowest_card(legal)
