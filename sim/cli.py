@@ -104,12 +104,21 @@ def _replay_flags(p) -> None:
                                                 f"at most {REPLAY_MAX:,})")),
              ("--game-index", dict(dest="game_index", help="whole game to show: an index, or a range a:b")),
              ("--json", dict(dest="json", action="store_true",
-                             help="write one JSON object per deal (JSON lines) instead of text")))
+                             help="write one JSON object per deal (JSON lines) instead of text")),
+             ("--record", dict(dest="record", help="check a deal saved by cardlab play (its JSON record), move by "
+                                                   "move")))
     for flag, spec in flags:
         if flag not in p._option_string_actions:
             p.add_argument(flag, **spec)
             added.append(spec["dest"])
     p.set_defaults(replay_flags=tuple(added))
+
+
+def _play_flags(p) -> None:
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--deal", type=int, default=0, help="the deal to play: its index in a run of this seed (default 0)")
+    p.add_argument("--save", help="where the finished deal's JSON record goes (default runs/play-<game>-<seed>-<deal>"
+                                  ".json); cardlab replay <game> --record FILE checks it")
 
 
 def _study_flags(p) -> None:
@@ -150,7 +159,7 @@ def _version() -> str:
 def _named_game(argv):
     """``(command, game)`` when ``argv`` starts with a game command and a registered game, else None."""
     argv = list(argv)
-    if len(argv) >= 2 and argv[0] in ("simulate", "study", "replay") and argv[1] in GAMES:
+    if len(argv) >= 2 and argv[0] in ("simulate", "study", "replay", "play") and argv[1] in GAMES:
         return argv[0], argv[1]
     return None
 
@@ -169,6 +178,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     rep.add_argument("--plot", help="draw each contract's score distribution to this image file")
     _game_parsers(sub, "study", "paired studies: the same deals played several ways", _study_flags, only)
     _game_parsers(sub, "replay", "replay one deal (or one whole game) of a run", lambda p: None, only)
+    _game_parsers(sub, "play", "play a deal yourself against cardlab's seats", _play_flags, only)
     return parser
 
 
@@ -511,6 +521,8 @@ def main(argv=None) -> int:
             _report(*_load(args.path), args.plot)
         elif args.command == "replay":
             _replay(args)
+        elif args.command == "play":
+            return games_registry.command(args.game).play(args)
         for option, missing in created.items():
             _note_created(option, missing)
     except ValueError as err:

@@ -9,6 +9,8 @@ imports a game's interface and options, never its kernels.
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from cardlab.sim.game import spelling
 from cardlab.sim.options import add_option_flags, options_from_args
@@ -51,7 +53,8 @@ class GameCommand:
         """The game's flags: policy, seed, the search's settings, its own flags and every rule option."""
         game = self.game
         names = ", ".join(game.policies)
-        p.add_argument("--policy", default="heuristic", help=f"{names}, or one per seat separated by commas "
+        own = ", your own numba:<module>.<function>" if game.numba_seat is not None else ""
+        p.add_argument("--policy", default="heuristic", help=f"{names}{own}, or one per seat separated by commas "
                                                              "(default heuristic)")
         p.add_argument("--search-worlds", type=int, default=None,
                        help=f"worlds sampled per searched decision (default {game.default_worlds}; with a search "
@@ -99,9 +102,39 @@ class GameCommand:
             df = kind.run(self.game, deals=args.deals, threads=threads, progress=progress, out=out, **keywords)
         return df, meta
 
+    def play(self, args) -> int:
+        """``cardlab play <game>``: you play deal ``--deal`` in seat ``--seat`` against the ``--policy`` seats."""
+        from cardlab.sim.play import play
+
+        keywords = self.keywords(args)
+        save = args.save or f"runs/play-{self.game.name}-{args.seed}-{args.deal}.json"
+        with spelling(spell, label):
+            try:
+                play(self.game, seat=args.seat, deal=args.deal, save=save, **keywords)
+            except EOFError:  # the input ended (Ctrl-D) before the deal did
+                print("\nstopped; nothing saved", file=sys.stderr)
+                return 130
+        return 0
+
+    def check_record(self, path) -> str:
+        """``cardlab replay <game> --record FILE``: a saved deal checked move by move by the rules."""
+        import json
+
+        from cardlab.sim.play import check_record
+
+        record = json.loads(Path(path).read_text())
+        if record.get("game") != self.game.name:
+            raise ValueError(f"record: {path} is a record of {record.get('game')!r}, not of {self.game.name}")
+        state = check_record(self.game, record)
+        return (f"{path}: deal {record['deal']} of seed {record['seed']}: all {len(record['actions'])} moves legal; "
+                f"scores {state.scores()} as the rules give")
+
     def replay(self, args):
         """``cardlab replay <game>``: deals (``--deal``) or whole games (``--game-index``), each an index or a
         range ``a:b``; text, or one record per deal with ``--json``."""
+        if getattr(args, "record", None):
+            yield self.check_record(args.record)
+            return
         deals, games = args.deal, args.game_index
         if (deals is None) == (games is None):
             raise ValueError("deal: give --deal (deals) or --game-index (whole games), an index or a range a:b")

@@ -1,0 +1,164 @@
+"""Play a deal yourself, against cardlab's seats: ``cardlab play <game>`` in a terminal, or
+:func:`play` in a notebook (the same loop, reading your moves with ``input``).
+
+You take one seat; the others play their policies. Before each of your moves you see your view of
+the deal (your hand, what has been played: the state's ``observation``, never a hidden card) and
+the legal moves, numbered. Answer with a number or a move's name (``K♥``, ``kh`` and ``KH`` too:
+letters c, d, h, s stand for the suits); ``?`` asks for a hint (what a search seat would play, when
+the game's state offers one); ``q`` stops. A move the rules refuse is refused with the rule it
+breaks, and you answer again. The finished deal is saved as its JSON record, with the game, seed,
+deal and options, which ``cardlab replay <game> --record FILE`` checks move by move.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from cardlab.sim.state import IllegalAction
+
+SUIT_LETTERS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+RANKS = {str(r) for r in range(2, 11)} | {"J", "Q", "K", "A"}
+
+
+def read_move(text: str, legal: list):
+    """The move meant by ``text``: a number of the list (from 1), else the text as a name, with a
+    trailing suit letter read as its symbol (``kh`` → ``K♥``, ``10s`` → ``10♠``)."""
+    text = text.strip()
+    if text.isdigit() and 1 <= int(text) <= len(legal):
+        return legal[int(text) - 1]
+    words = text.split()
+    last = words[-1] if words else ""
+    if len(last) >= 2 and last[-1].lower() in SUIT_LETTERS and last[:-1].upper() in RANKS:
+        words[-1] = last[:-1].upper() + SUIT_LETTERS[last[-1].lower()]
+    return " ".join(words)
+
+
+def describe_view(observation: dict, seen: int) -> list[str]:
+    """Lines showing a seat's view: its hand, then the public moves since it last looked (from
+    action ``seen`` on), then the rest of what it knows, one key a line."""
+    lines = []
+    actions = observation.get("actions", [])
+    for entry in actions[seen:]:
+        what = " ".join(str(v) for k, v in entry.items() if k not in ("seat",))
+        lines.append(f"  seat {entry.get('seat', '?')}: {what}")
+    for key, value in observation.items():
+        if key in ("actions", "seat", "to_move"):
+            continue
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = " ".join(value) or "-"
+        elif not isinstance(value, str):
+            value = json.dumps(value, ensure_ascii=False)
+        lines.append(f"{key}: {value}")
+    return lines
+
+
+def bot_move(state, policy: str, rng):
+    """The move of a cardlab seat: its game's built-in policy when the state offers it
+    (``policy_action``), else uniform over the legal moves."""
+    if policy != "random" and hasattr(state, "policy_action"):
+        return state.policy_action(policy)
+    legal = state.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+def play(game, *, seat: int = 0, policy="heuristic", seed: int = 0, deal: int = 0, read=input, write=print,
+         save=None, **options):
+    """Play deal ``deal`` of ``game`` (a name or a Game) in seat ``seat`` against ``policy`` (one name, or one
+    per seat; yours is ignored), reading your moves with ``read`` and writing with ``write``.
+    Returns the finished state (None when you stop); ``save`` (a path) receives its record."""
+    from cardlab.sim.games import game as game_named
+
+    g = game_named(game) if isinstance(game, str) else game
+    state = g.state(seed=seed, deal=deal, policy=policy, **options)
+    n = g.players(state.study.options)
+    if not 0 <= seat < n:
+        raise ValueError(f"seat: {seat} is not allowed; choose 0 to {n - 1}")
+    bots = state.study.policies
+    builtin = [p for i, p in enumerate(bots) if i != seat and p != "random"]
+    if builtin and not hasattr(state, "policy_action"):
+        raise ValueError(f"policy: {g.name}'s seats play only random moves here so far; give policy='random' "
+                         f"(--policy random)")
+    rng = np.random.default_rng([seed, deal])
+    write(f"{g.title}, deal {deal} of seed {seed}: you are seat {seat}; the others play "
+          + ", ".join(f"seat {p} {bots[p]}" for p in range(n) if p != seat))
+    seen = 0
+    while not state.is_over:
+        p = state.current_player
+        if p != seat:
+            state.apply(bot_move(state, bots[p], rng))
+            continue
+        obs = state.observation(seat)
+        for line in describe_view(obs, seen):
+            write(line)
+        seen = len(obs.get("actions", []))
+        legal = state.legal_actions()
+        write("your move: " + "  ".join(f"{k}) {a.name}" for k, a in enumerate(legal, 1)))
+        while True:
+            answer = read("> ")
+            if answer.strip().lower() in ("q", "quit"):
+                write("stopped; nothing saved")
+                return None
+            if answer.strip() == "?":
+                write(hint(state))
+                continue
+            try:
+                state.apply(read_move(answer, legal))
+                break
+            except IllegalAction as e:
+                write(f"refused: {e}")
+    for line in describe_view(state.observation(seat), seen):
+        write(line)
+    write("scores: " + "  ".join(f"seat {p}: {s:+}" for p, s in enumerate(state.scores())))
+    if save is not None:
+        path = Path(save)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(saved_record(state), ensure_ascii=False) + "\n")
+        write(f"saved {path}")
+    return state
+
+
+def hint(state) -> str:
+    """What the state says of the move to make (``hint()`` where the game offers one)."""
+    if hasattr(state, "hint"):
+        return state.hint()
+    return "no hint in this game yet"
+
+
+def saved_record(state) -> dict:
+    """The deal's record with what rebuilds it: game, seed, deal, options and the seats' policies."""
+    study = state.study
+    return {"game": study.game.name, "seed": study.seed, "options": study.options.to_dict(),
+            "policies": list(study.policies), **state.record()}
+
+
+def check_record(game, record: dict):
+    """Replay a saved record through the game's state (the referee's rules): every action must be
+    legal for the seat that made it, and the scores the record gives must be the rules'. Returns the
+    finished state; a ``ValueError`` names the first action or score that is wrong."""
+    state = game.state(seed=record["seed"], deal=record["deal"], **record.get("options", {}))
+    for k, entry in enumerate(record["actions"]):
+        if entry.get("seat") != state.current_player:
+            raise ValueError(f"record: action {k} is seat {entry.get('seat')}'s, but seat {state.current_player} "
+                             "is to move")
+        try:
+            state.apply(entry)
+        except IllegalAction as e:
+            raise ValueError(f"record: action {k}: {e}") from None
+    if not state.is_over:
+        raise ValueError(f"record: the deal is not over after its {len(record['actions'])} actions")
+    if list(record["scores"]) != list(state.scores()):
+        raise ValueError(f"record: scores {record['scores']} are not the rules' {state.scores()}")
+    return state
+
+
+def main_loop(args, game) -> int:  # the command line's `cardlab play`
+    try:
+        play(game, seat=args.seat, policy=args.policy, seed=args.seed, deal=args.deal, save=args.save,
+             **args.options)
+    except (EOFError, KeyboardInterrupt):
+        print("\nstopped; nothing saved", file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,107 @@
+"""Playing a deal yourself (cardlab.sim.play, `cardlab play`): the loop takes numbers and names, refuses
+an illegal entry with the rule and asks again, saves the record, and `replay --record` checks it;
+end to end, a person's keys typed into a real terminal (tmux) play a whole deal."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardlab.sim.games import GAMES, game
+from cardlab.sim.play import check_record, play, read_move
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _scripted(answers):
+    answers = iter(answers)
+    return lambda prompt: next(answers)
+
+
+def _always(answer):
+    return lambda prompt: answer
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_deal_played_from_the_keyboard_is_saved_and_its_record_checks(name, tmp_path):
+    out, said = tmp_path / "deal.json", []
+    state = play(name, seat=1, policy="random", seed=4, deal=2, read=_always("1"), write=said.append, save=out)
+    assert state.is_over and said[-1] == f"saved {out}"
+    record = json.loads(out.read_text())
+    assert record["game"] == name and record["deal"] == 2 and record["seed"] == 4
+    assert check_record(game(name), record).scores() == state.scores()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_tampered_record_is_refused_naming_the_action(name, tmp_path):
+    out = tmp_path / "deal.json"
+    play(name, seat=0, policy="random", seed=1, read=_always("1"), write=lambda line: None, save=out)
+    record = json.loads(out.read_text())
+    record["scores"] = [s + 1 for s in record["scores"]]
+    with pytest.raises(ValueError, match="record: scores"):
+        check_record(game(name), record)
+    record = json.loads(out.read_text())
+    record["actions"] = record["actions"][:-1]
+    with pytest.raises(ValueError, match="not over"):
+        check_record(game(name), record)
+
+
+def test_an_illegal_entry_is_refused_with_the_rule_and_asked_again():
+    said = []
+    answers = iter(["no such card", "99"])
+    first = {"asked": 0}
+
+    def read(prompt):
+        first["asked"] += 1
+        return next(answers, "1")
+
+    play("barbu", seat=0, policy="random", read=read, write=said.append)
+    refusals = [line for line in said if line.startswith("refused: ")]
+    assert len(refusals) == 2 and all("legal:" in line for line in refusals)
+    assert first["asked"] > 13
+
+
+def test_q_stops_and_saves_nothing(tmp_path):
+    said = []
+    stopped = play("barbu", seat=0, policy="random", read=_always("q"), write=said.append, save=tmp_path / "x.json")
+    assert stopped is None
+    assert said[-1] == "stopped; nothing saved" and not any(tmp_path.iterdir())
+
+
+def test_moves_are_read_by_number_name_or_letters():
+    legal = ["a", "b"]
+    assert read_move("2", legal) == "b"
+    typed = ("kh", "10s", "Q♠", "meld 7s", "pass")
+    assert [read_move(t, legal) for t in typed] == ["K♥", "10♠", "Q♠", "meld 7♠", "pass"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+def test_cardlab_play_in_a_real_terminal(tmp_path):
+    session = f"cardlab-play-{os.getpid()}"
+    out = tmp_path / "deal.json"
+    cardlab = Path(sys.executable).with_name("cardlab")
+    command = f"{cardlab} play barbu --seat 2 --policy random --seed 3 --save {out}; echo EXIT=$?; sleep 120"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", command], check=True,
+                   cwd=ROOT)
+    try:
+        deadline = time.time() + 300
+        screen = ""
+        while time.time() < deadline and "EXIT=" not in screen:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
+                                    text=True).stdout
+            if screen.rstrip().endswith(">"):
+                subprocess.run(["tmux", "send-keys", "-t", session, "1", "Enter"], check=True)
+            time.sleep(0.3)
+        assert "EXIT=0" in screen, screen
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    checked = subprocess.run([str(cardlab), "replay", "barbu", "--record", str(out)], capture_output=True, text=True,
+                             cwd=ROOT)
+    assert checked.returncode == 0 and "moves legal" in checked.stdout, checked.stderr
