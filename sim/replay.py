@@ -7,9 +7,11 @@ deal (hand) is written as one JSON object on one line, the same shape in every g
 * ``deal``: its index (with ``game``: the index of the deal within that game, as in the run's rows);
 * the game's own keys (Barbu: ``contract``, ``declarer``, ``trump``);
 * ``hands``: one list of card names per seat, as dealt;
-* ``actions``: in order, each ``{"seat": s, "kind": k}`` plus ``"card"``, ``"suit"`` or ``"target"``
-  where one applies (``{"seat": 2, "kind": "play", "card": "K♥"}``, ``{"seat": 1, "kind": "pass"}``,
-  ``{"seat": 3, "kind": "double", "target": 0}``);
+* ``actions``: in order, each ``{"seat": s, "kind": k}`` plus ``"card"``, ``"suit"``, ``"rank"`` or
+  ``"target"`` where one applies (``{"seat": 2, "kind": "play", "card": "K♥"}``, ``{"seat": 1, "kind":
+  "pass"}``, ``{"seat": 3, "kind": "double", "target": 0}``; a game's own kinds, such as Rami's melds,
+  carry their own fields, listed on its rules page under "Step API"); every action is a move of the
+  game's step API (:mod:`cardlab.sim.state`), so a record replays through it;
 * ``scores``: the points of each seat.
 
 Cards are written as in the text replay (``K♥``, ``10♠``), suits as ``♣ ♦ ♥ ♠``.
