@@ -93,9 +93,9 @@ def play_deal(study, deal: int):
                                  f"{deal}, which is not one of its legal moves there "
                                  f"({', '.join(a.name for a in legal)})") from None
         elif policy == "random":
-            state.apply(legal[int(rng.integers(len(legal)))])
+            state._apply(legal[int(rng.integers(len(legal)))])
         else:
-            state.apply(state.policy_action(policy))
+            state._apply(state.policy_action(policy))  # one of the legal actions: no second check
     return state
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -113,8 +114,10 @@ def trump_action(suit: int) -> Action:
     return Action(TRUMP_ID + suit, f"trump {SUIT_SYMBOLS[suit]}", {"kind": "trump", "suit": SUIT_SYMBOLS[suit]})
 
 
+@lru_cache(maxsize=None)
 def card_action(c: int) -> Action:
-    """Play card ``c``: its id is the card id, its name the card's (``K♥``)."""
+    """Play card ``c``: its id is the card id, its name the card's (``K♥``). One Action per card, shared:
+    its ``entry`` is not to be changed."""
     return Action(int(c), card_name(c), {"kind": "play", "card": card_name(c)})
 
 

@@ -37,15 +37,18 @@ def policy_action(state, policy: str):
         hand = np.uint64(mask_of(state.hands[state.declarer]))
         suit = best_trump_nb(hand, CONTRACT.TRUMPS, a["weights"], np.empty(N_FEATURES, np.float64))
         return state.action(TRUMP_ID + int(suit))
-    return state.action(int(trick_card(state, POLICY_NAMES.index(policy), a)))
+    legal = state.legal_actions()
+    card = int(trick_card(state, POLICY_NAMES.index(policy), a, legal))
+    return next(x for x in legal if x.id == card)
 
 
-def trick_card(state, policy_id: int, a: dict) -> int:
-    """The heuristic's card for the seat to move, from the kernels' tables ``a`` (``play.kernel_tables``)."""
+def trick_card(state, policy_id: int, a: dict, legal: list) -> int:
+    """The heuristic's card for the seat to move among the ``legal`` actions, from the kernels' tables ``a``
+    (``play.kernel_tables``)."""
     c = CONTRACT_NAMES.index(state.contract)
     seat = state.current_player
     hand = mask_of(state.hands[seat])
-    legal = mask_of(x.id for x in state.legal_actions())
+    legal = mask_of(x.id for x in legal)
     trick = state.trick
     trump = -1 if state.trump is None else int(state.trump)
     led = suit_of(trick[0]) if trick else -1
