@@ -114,7 +114,12 @@ def _callback(fn, seat_kind: NumbaSeat, game_name: str, seat: int):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaWarning)  # e.g. a notebook's function that cannot be cached
-            return cfunc(seat_kind.numba_signature(), cache=True)(fn.py_func)
+            try:
+                return cfunc(seat_kind.numba_signature(), cache=True)(fn.py_func)
+            except RuntimeError as e:  # code with no file to cache beside (exec, some consoles): compile only
+                if "cache" not in str(e):
+                    raise
+                return cfunc(seat_kind.numba_signature())(fn.py_func)
     except Exception as e:  # a typing error: the function does not take or return the seat's types
         lines = [line for line in str(e).splitlines() if line.strip() and not line.startswith("\x1b")]
         first = next((line.strip() for line in lines if "Failed in" not in line), type(e).__name__)
