@@ -107,3 +107,21 @@ def test_the_kernels_force_the_kh_discard_only_under_its_option(forced):
             played = state.apply(entry)
             kept += void and holds_kh and played.id != KH
     assert (kept == 0) if forced else (kept > 0)
+
+
+def test_a_refused_card_says_which_rule_it_breaks():
+    from cardlab.sim.cards import card_name, suit_of
+    from cardlab.sim.state import IllegalAction
+
+    for deal in range(50):
+        state = game("barbu").state(seed=0, deal=deal, contract="no-tricks")
+        state.apply(state.legal_actions()[0])
+        led, hand = suit_of(state.trick[0]), state.hands[state.current_player]
+        other = [c for c in hand if suit_of(c) != led]
+        if other and any(suit_of(c) == led for c in hand):
+            break
+    with pytest.raises(IllegalAction, match="must follow suit"):
+        state.apply(card_name(other[0]))
+    missing = next(c for c in range(64) if c not in hand and c in state.dealt[(state.current_player + 1) % 4])
+    with pytest.raises(IllegalAction, match="does not hold"):
+        state.apply(card_name(missing))

@@ -13,8 +13,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from cardlab.sim.cards import (HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, mask_of, rank_of, suit_of,
-                               SUIT_SYMBOLS)
+from cardlab.sim.cards import (HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, mask_of, parse_card, rank_of,
+                               suit_of, SUIT_SYMBOLS)
 from cardlab.sim.barbu.rules import VALUES, BarbuOptions
 from cardlab.sim.replay import action as record_action, hand_names, suit_name
 from cardlab.sim.state import Action, State
@@ -274,6 +274,26 @@ class TrickState(BarbuState):
         if self.is_over:
             return -1
         return self.declarer if self.naming else (self.leader + len(self.trick)) % self.n
+
+    def why_illegal(self, move) -> str:
+        """The rule a card breaks now (§2, §4), in a few words: the refusal's reason in ``cardlab play``."""
+        if self.is_over or self.naming:
+            return ""
+        try:
+            c = move.id if isinstance(move, Action) else int(move) if isinstance(move, int) else parse_card(str(move))
+        except (ValueError, IndexError):
+            return ""
+        hand = self.hands[self.current_player]
+        if c not in hand:
+            return f"seat {self.current_player} does not hold {card_name(c)}" if 0 <= c < 64 else ""
+        if not self.trick:
+            return "hearts may not be led yet (hearts_lead)" if suit_of(c) == HEARTS else ""
+        led = suit_of(self.trick[0])
+        if suit_of(c) != led and any(suit_of(x) == led for x in hand):
+            return f"a seat holding {SUIT_SYMBOLS[led]} must follow suit"
+        if KH in hand and c != KH and self.trump is None:
+            return "a seat void in the led suit must throw K♥ (kh_forced_discard)"
+        return "the trump duties ask for a trump, or a higher one" if self.trump is not None else ""
 
     def legal_actions(self) -> list[Action]:
         if self.is_over:
