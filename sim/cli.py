@@ -115,6 +115,7 @@ def _replay_flags(p) -> None:
 
 
 def _play_flags(p) -> None:
+    p.set_defaults(policy=None)  # the others: the heuristic where the game's state plays it, else random
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--deal", type=int, default=0, help="the deal to play: its index in a run of this seed (default 0)")
     p.add_argument("--save", help="where the finished deal's JSON record goes (default runs/play-<game>-<seed>-<deal>"

@@ -1,7 +1,8 @@
 """Play a deal yourself, against cardlab's seats: ``cardlab play <game>`` in a terminal, or
 :func:`play` in a notebook (the same loop, reading your moves with ``input``).
 
-You take one seat; the others play their policies. Before each of your moves you see your view of
+You take one seat; the others play their policies (by default the heuristic, in the games whose
+step API plays it, Barbu so far; random elsewhere). Before each of your moves you see your view of
 the deal (your hand, what has been played: the state's ``observation``, never a hidden card) and
 the legal moves, numbered. Answer with a number or a move's name (``K♥``, ``kh`` and ``KH`` too:
 letters c, d, h, s stand for the suits); ``?`` asks for a hint (what a search seat would play, when
@@ -64,15 +65,18 @@ def bot_move(state, policy: str, rng):
     return legal[int(rng.integers(len(legal)))]
 
 
-def play(game, *, seat: int = 0, policy="heuristic", seed: int = 0, deal: int = 0, read=input, write=print,
+def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read=input, write=print,
          save=None, **options):
     """Play deal ``deal`` of ``game`` (a name or a Game) in seat ``seat`` against ``policy`` (one name, or one
-    per seat; yours is ignored), reading your moves with ``read`` and writing with ``write``.
-    Returns the finished state (None when you stop); ``save`` (a path) receives its record."""
+    per seat; yours is ignored; default: the heuristic where the game's state plays it, else random),
+    reading your moves with ``read`` and writing with ``write``. Returns the finished state (None when
+    you stop); ``save`` (a path) receives its record."""
     from cardlab.sim.games import game as game_named
 
     g = game_named(game) if isinstance(game, str) else game
-    state = g.state(seed=seed, deal=deal, policy=policy, **options)
+    state = g.state(seed=seed, deal=deal, policy=policy or "heuristic", **options)
+    if policy is None and not hasattr(state, "policy_action"):
+        state = g.state(seed=seed, deal=deal, policy="random", **options)
     n = g.players(state.study.options)
     if not 0 <= seat < n:
         raise ValueError(f"seat: {seat} is not allowed; choose 0 to {n - 1}")

@@ -105,3 +105,14 @@ def test_cardlab_play_in_a_real_terminal(tmp_path):
     checked = subprocess.run([str(cardlab), "replay", "barbu", "--record", str(out)], capture_output=True, text=True,
                              cwd=ROOT)
     assert checked.returncode == 0 and "moves legal" in checked.stdout, checked.stderr
+
+
+def test_the_other_seats_play_the_heuristic_where_the_state_plays_it_else_random():
+    said = []
+    play("barbu", seat=0, contract="no-tricks", read=_always("1"), write=said.append)
+    assert "seat 1 heuristic" in said[0]
+    said = []
+    play("euchre5", seat=0, read=_always("1"), write=said.append)
+    assert "seat 1 random" in said[0]
+    with pytest.raises(ValueError, match="only random moves"):
+        play("euchre5", seat=0, policy="heuristic", read=_always("1"), write=said.append)
