@@ -241,8 +241,8 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
 
     Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands`` and
     ``log_moves`` are each filled when they have ``count`` rows (zero-row arrays skip them).
-    ``user_fn`` plays the seats of policy USER; ``faults`` (``count`` x 2, zeros) receives, per
-    deal, the first illegal card it returned (seat + 1, card).
+    ``user_fn`` (a compiled callback, or None in a run without one) plays the seats of policy USER;
+    ``faults`` (``count`` x 2, zeros) receives, per deal, the first illegal card it returned (seat + 1, card).
     """
     record = log_moves.shape[0] > 0
     keep_hands = log_hands.shape[0] > 0

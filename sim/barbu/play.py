@@ -17,7 +17,7 @@ from cardlab.sim.barbu.domino import domino_log_length
 from cardlab.sim.barbu.estimate import N_FEATURES, features_matrix_nb, normal_equations_nb
 from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY_OVERTRUMP_RUFF, TRUMP_AT_RANDOM,
                                        TRUMP_BY_POLICY, play_deals_nb)
-from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, no_user_card
+from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS,
                                      HEARTS_LEAD, BarbuOptions, scoring_tables)
 from cardlab.sim.barbu.search_play import search_columns, uses_search
@@ -50,20 +50,10 @@ def user_name(policies) -> str:
 
 def user_callback(name: str):
     """The compiled callback the kernels call for the seats of Numba function ``name`` (looked up when the
-    kernel is called, so a process that plays part of the run compiles its own), or the unused default."""
+    kernel is called, so a process that plays part of the run compiles its own), or None without one."""
     from cardlab.sim.barbu.interface import NUMBA_SEAT
 
-    return kernel_function(name, NUMBA_SEAT) if name else _no_user_callback()
-
-
-@lru_cache(maxsize=1)
-def _no_user_callback():
-    """The callback of runs without a Numba seat (never called): the kernels take one all the same."""
-    from numba import cfunc
-
-    from cardlab.sim.barbu.interface import NUMBA_SEAT
-
-    return cfunc(NUMBA_SEAT.numba_signature(), cache=True)(no_user_card.py_func)
+    return kernel_function(name, NUMBA_SEAT) if name else None
 
 
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:

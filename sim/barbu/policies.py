@@ -39,7 +39,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from cardlab.sim.cards import LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, highest_card, lowest_card, nth_card, popcount
 from cardlab.sim.policy import POLICY as SHARED, SHARED_POLICIES
@@ -76,24 +77,31 @@ def seat_mode(mode, policy):
     return mode + MODE_CLASSIC * ALL_RULES if policy == POLICY.CLASSIC else mode
 
 
-@njit(cache=True, error_model="numpy")
-def no_user_card(hand, legal, led, best, trump, last, unseen, values):
-    """The card function of a run without a Numba seat: never called, as no seat has the USER id."""
-    return -1
-
-
-@njit(cache=True, error_model="numpy", inline="always")
 def user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
     """The card of seat ``p`` played by the run's Numba function ``user_fn`` (signature in
     :mod:`cardlab.sim.user`). A card outside ``legal`` is written to the deal's ``fault`` slot
-    (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it."""
-    c = user_fn(hand, legal, led, best, trump, last, unseen, values)
-    if c < 0 or c >= 64 or legal & bit(c) == ZERO:
-        if fault[0] == 0:
-            fault[0] = p + 1
-            fault[1] = c
-        return lowest_card(legal)
-    return c
+    (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it.
+    A run without a Numba seat passes ``None``: the kernels are then compiled with no call at all (the
+    code of the built-in seats is the same as without Numba seats)."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_card, inline="always")
+def _user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+    if isinstance(user_fn, types.NoneType):
+        def no_seat(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+            return -1
+        return no_seat
+
+    def seat(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+        c = user_fn(hand, legal, led, best, trump, last, unseen, values)
+        if c < 0 or c >= 64 or legal & bit(c) == ZERO:
+            if fault[0] == 0:
+                fault[0] = p + 1
+                fault[1] = c
+            return lowest_card(legal)
+        return c
+    return seat
 
 
 @njit(cache=True, error_model="numpy", inline="always")
