@@ -8,8 +8,9 @@ Seats (``benchmarks/numba_seats.py``): ``heuristic_like`` calls the built-in heu
 (the same cost, through the Numba seat), ``lowest`` plays the lowest legal card. Reports each table's
 median rate and its ratio to the heuristic table (the goal: a seat of the heuristic's cost within
 1.3x of it). A Python seat (``numba_seats.lowest_in_python``) plays through the step API: timed in this
-process and over a process pool of every core. Also times the rate a user gets, ``cardlab simulate barbu --policy numba:... --out``,
-beside the same command with heuristic seats. Results go to benchmarks/results/numba_seat.json.
+process and over a process pool of every core. Also times the rate a user gets, ``cardlab simulate barbu
+--policy numba:... --out``, beside the same command with heuristic seats. Results go to
+benchmarks/results/numba_seat.json.
 """
 from __future__ import annotations
 

@@ -170,7 +170,8 @@ PythonPolicy = Callable[[dict, list], object]
 
 
 def _same_name(text: str, name: str) -> bool:
-    """Names match ignoring case and runs of spaces: ``'k♥'`` is ``'K♥'``, ``'meld  7♠ 8♠ 9♠'`` is ``'meld 7♠ 8♠ 9♠'``."""
+    """Names match ignoring case and runs of spaces: ``'k♥'`` is ``'K♥'``, ``'meld  7♠ 8♠ 9♠'``
+    is ``'meld 7♠ 8♠ 9♠'``."""
     return " ".join(text.split()).casefold() == " ".join(name.split()).casefold()
 
 
