@@ -17,7 +17,7 @@ from cardlab.sim.games import GAMES, game
 from cardlab.sim.state import Action, IllegalAction
 
 NAMES = list(GAMES)
-FAST_DEALS, SLOW_DEALS = 150, 2000
+FAST_DEALS, SLOW_DEALS = 150, 1000  # per table: the slow tier replays 2,000 deals per game (Rami: ~100 s cold)
 #: Each game's policies for the agreement runs: heuristic everywhere, and random mixed in.
 TABLES = ("heuristic", "mixed")
 
