@@ -57,9 +57,9 @@ def describe_view(observation: dict, seen: int) -> list[str]:
 
 
 def bot_move(state, policy: str, rng):
-    """The move of a cardlab seat: its game's built-in policy when the state offers it
-    (``policy_action``), else uniform over the legal moves."""
-    if policy != "random" and hasattr(state, "policy_action"):
+    """The move of a cardlab seat: uniform over the legal moves for ``random``, else its game's built-in
+    decision (``State.policy_action``; :func:`play` checks the state has one)."""
+    if policy != "random":
         return state.policy_action(policy)
     legal = state.legal_actions()
     return legal[int(rng.integers(len(legal)))]

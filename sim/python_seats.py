@@ -17,8 +17,6 @@ kept and no file is left. In the run's metadata the seat is ``python:<module>.<f
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from cardlab.sim.state import IllegalAction
@@ -55,14 +53,10 @@ def register(fn, game, seat: int) -> str:
 
 
 def resolve(name: str):
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    module, _, attr = name[len(PREFIX):].rpartition(".")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError, ValueError):
-        raise ValueError(f"policy: {name} cannot be found in this process; define the function in an importable "
-                         "module to play it in other processes") from None
+    """The function behind a ``python:`` policy name: the one given in this process, else imported."""
+    from cardlab.sim.user import import_named
+
+    return _REGISTERED[name] if name in _REGISTERED else import_named(name, PREFIX)
 
 
 def _spell(move) -> str:

@@ -65,19 +65,24 @@ def name_of(fn) -> str:
     return f"{PREFIX}{py.__module__}.{py.__qualname__}"
 
 
+def import_named(name: str, prefix: str):
+    """The function a ``<prefix><module>.<function>`` policy name names, imported (a module beside the
+    user is found, as for ``python -m``); a one-line ``ValueError`` when there is none."""
+    module, _, attr = name[len(prefix):].rpartition(".")
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError, ValueError):
+        raise ValueError(f"policy: {name} cannot be found in this process; define the function in an importable "
+                         f"module (not __main__) to play it in other processes") from None
+
+
 def resolve(name: str):
     """The function behind a ``numba:`` policy name: the one given in this process, else imported."""
     if name in _REGISTERED:
         return _REGISTERED[name][0]
-    path = name[len(PREFIX):]
-    module, _, attr = path.rpartition(".")
-    if os.getcwd() not in sys.path:  # the command line: a module beside the user, as for python -m
-        sys.path.append(os.getcwd())
-    try:
-        fn = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError, ValueError):
-        raise ValueError(f"policy: {name} cannot be found in this process; define the function in an importable "
-                         f"module (not __main__) to play it in other processes") from None
+    fn = import_named(name, PREFIX)
     if not is_numba_function(fn):
         raise ValueError(f"policy: {name} is not a Numba function (decorate it with @njit)")
     return fn
@@ -163,8 +168,8 @@ def seat_policies(policy, game, players: int):
     def named(p, seat):
         if is_numba_function(p) or is_numba_name(p):
             return check(resolve(p) if is_numba_name(p) else p, game.numba_seat, game.name, seat)
-        if python_seats.is_python_policy(p):
-            return python_seats.register(p, game, seat)
+        if python_seats.is_python_policy(p) or python_seats.is_python_name(p):
+            return python_seats.register(python_seats.resolve(p) if python_seats.is_python_name(p) else p, game, seat)
         return p
 
     entries = [named(p, seat) for seat, p in enumerate(entries)]

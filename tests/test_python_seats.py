@@ -83,3 +83,6 @@ def test_a_game_that_runs_no_python_seat_says_where_to_play_one(name):
     n = g.players(g.Options())
     with pytest.raises(ValueError, match="runs no Python seat yet"):
         g.simulate(deals=5, policy=[lowest] + ["heuristic"] * (n - 1))
+    named = f"python:{lowest.__module__}.lowest"  # the command line's spelling is checked the same way
+    with pytest.raises(ValueError, match="runs no Python seat yet"):
+        g.simulate(deals=5, policy=",".join([named] + ["heuristic"] * (n - 1)))
