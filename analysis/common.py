@@ -128,7 +128,8 @@ def _policies_text(meta: dict) -> str:
     if not isinstance(policies, list) or not policies:
         return ""
     if meta.get("study") == "strength":
-        return ", ".join(policies) + " (the study sets every seat)"
+        own = meta.get("own_policies") or {}
+        return ", ".join(f"{p} ({own[p]})" if p in own else p for p in policies) + " (the study sets every seat)"
     if len(set(policies)) == 1:
         return f"{policies[0]} at every seat"
     return ", ".join(f"seat {p} {name}" for p, name in enumerate(policies))

@@ -37,9 +37,32 @@ LADDER = ("random", "heuristic", "search")
 PAIRS = tuple((x, y) for x in LADDER for y in LADDER if x != y)
 KEY_PAIRS = (("search", "heuristic"), ("heuristic", "random"), ("search", "random"))  # the plot's headline pairs
 _COLOURS = {"random": "tab:grey", "heuristic": "tab:blue", "search": "tab:red"}
-_POLICY = "|".join(LADDER)
-_PAIR_COLUMN = re.compile(rf"(.+)_({_POLICY})_(?:in|vs)_({_POLICY})")
-_TABLE_COLUMN = re.compile(rf"(.+)_({_POLICY})(?:_(\d+))?")
+_OWN_COLOURS = ("tab:green", "tab:orange", "tab:brown")
+
+
+def ladder_policies(meta: dict | None) -> tuple:
+    """The run's rungs: random, heuristic, search, then your own policies (the study's ``policies``)."""
+    names = (meta or {}).get("policies") if (meta or {}).get("study") == "strength" else None
+    return tuple(names) if names else LADDER
+
+
+def _pairs(policies) -> tuple:
+    return tuple((x, y) for x in policies for y in policies if x != y)
+
+
+def _key_pairs(policies) -> tuple:
+    """The plot's pairs: the built-in headline pairs, then each own policy against heuristic and search."""
+    return KEY_PAIRS + tuple((p, q) for p in policies if p not in LADDER for q in ("heuristic", "search"))
+
+
+def _colour(policy: str, policies) -> str:
+    own = [p for p in policies if p not in LADDER]
+    return _COLOURS.get(policy) or _OWN_COLOURS[own.index(policy) % len(_OWN_COLOURS)]
+
+
+def _column_patterns(policies) -> tuple:
+    names = "|".join(map(re.escape, policies))
+    return re.compile(rf"(.+)_({names})_(?:in|vs)_({names})"), re.compile(rf"(.+)_({names})(?:_(\d+))?")
 
 
 # ---------------------------------------------------------------- what a game declares
@@ -228,7 +251,7 @@ def strength_gains(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder
     rows = {}
     for key, rows_in in _groups(df, ladder.by):
         part = df[rows_in]
-        for x, y in PAIRS:
+        for x, y in _pairs(ladder_policies(meta)):
             row = {"deals": int(rows_in.sum())}
             for m in ladder.all_measures():
                 row[m.name], row[f"{m.name}_low"], row[f"{m.name}_high"] = mean_ci(_gain(part, ladder, m, x, y),
@@ -270,15 +293,16 @@ def gains_by_place(df: pd.DataFrame, meta: dict | None = None, *, policy: str = 
     return pd.DataFrame.from_dict(rows, orient="index", columns=["deals", measure.name, "low", "high"])
 
 
-def default_figures(df: pd.DataFrame, ladder: Ladder | None = None) -> dict:
+def default_figures(df: pd.DataFrame, ladder: Ladder | None = None, policies=LADDER) -> dict:
     """Every column the whole tables wrote, as figures: ``<name>_<policy>`` (a yes/no column as a share) and
     ``<name>_<policy>_<seat>`` as one figure ``<name>_*``, a seat's mean; head and pair columns are not figures."""
     skip = {"deal", *(((ladder.side, ladder.by, ladder.place)) if ladder else ())}
+    pair_column, table_column = _column_patterns(policies)
     out = {}
     for column in df.columns:
-        if not isinstance(column, str) or column in skip or _PAIR_COLUMN.fullmatch(column):
+        if not isinstance(column, str) or column in skip or pair_column.fullmatch(column):
             continue
-        m = _TABLE_COLUMN.fullmatch(column)
+        m = table_column.fullmatch(column)
         if m is None or m.group(2) != "heuristic":
             continue
         stem, seat = m.group(1), m.group(3)
@@ -300,8 +324,8 @@ def _per_deal(values, rows: int, share: bool) -> np.ndarray:
 def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder | None = None,
                   level: float = 0.95) -> pd.DataFrame:
     """Each whole table's figures: per figure (and ``by`` group), its value with every seat playing each policy
-    (a share in %), and the paired shift of random and search from the heuristic table with its interval
-    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …). A deal where a figure is NaN
+    (a share in %), and the paired shift of every other policy from the heuristic table with its interval
+    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …, then your own policies'). A deal where a figure is NaN
     (e.g. the maker's points when no trump is made) is left out of it.
 
     >>> t = table_figures(example_study(), ladder=EXAMPLE)
@@ -309,14 +333,15 @@ def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder 
     (-3.0, 0.0)
     """
     meta, ladder = _resolve(df, meta, ladder)
-    figures = ladder.figures if ladder.figures is not None else default_figures(df, ladder)
+    policies = ladder_policies(meta)
+    figures = ladder.figures if ladder.figures is not None else default_figures(df, ladder, policies)
     rows = {}
     for key, rows_in in _groups(df, ladder.by):
         part = df[rows_in]
         for name, figure in figures.items():
-            values = {p: _per_deal(figure.read(part, p), len(part), figure.share) for p in LADDER}
+            values = {p: _per_deal(figure.read(part, p), len(part), figure.share) for p in policies}
             row = {p: float(np.nanmean(v)) if np.isfinite(v).any() else np.nan for p, v in values.items()}
-            for p in ("random", "search"):
+            for p in (q for q in policies if q != "heuristic"):
                 diff = values[p] - values["heuristic"]
                 diff = diff[np.isfinite(diff)]
                 row[f"{p}_shift"], row[f"{p}_low"], row[f"{p}_high"] = (mean_ci(diff, level=level) if len(diff)
@@ -397,16 +422,18 @@ def plot_strength_study(df: pd.DataFrame, meta: dict | None = None, *, fig=None,
     grid = fig.add_gridspec(rows, cols)
     ax = fig.add_subplot(grid[0, :])
     measure = ladder.all_measures()[0].name
+    policies = ladder_policies(meta)
+    key_pairs = _key_pairs(policies)
     groups = [k for k, _ in _groups(df, ladder.by)]
     x = np.arange(len(groups))
-    width = 0.8 / len(KEY_PAIRS)
-    for k, (p, q) in enumerate(KEY_PAIRS):
+    width = 0.8 / len(key_pairs)
+    for k, (p, q) in enumerate(key_pairs):
         part = gains.xs((p, q), level=("policy", "against"))
         part = part.reindex(groups) if ladder.by else part
         g = part[measure].to_numpy(float)
         err = np.nan_to_num(np.vstack([g - part[f"{measure}_low"], part[f"{measure}_high"] - g]))
         ax.bar(x - 0.4 + width * (k + 0.5), g, width=width, yerr=err, capsize=2, ecolor="0.3",
-               color=("tab:red", "tab:blue", "tab:purple")[k], label=f"{p} against {q}")
+               color=(("tab:red", "tab:blue", "tab:purple") + _OWN_COLOURS * 2)[k], label=f"{p} against {q}")
     ax.axhline(0, color="0.4", linewidth=0.8)
     ax.set_xticks(x, [str(g) for g in groups] if ladder.by else [""])
     unit = unit_word(meta)
@@ -417,9 +444,10 @@ def plot_strength_study(df: pd.DataFrame, meta: dict | None = None, *, fig=None,
     for i, name in enumerate(names):
         ax = fig.add_subplot(grid[1 + i // cols, i % cols])
         part = figures.xs(name, level="figure") if ladder.by else figures.loc[[name]]
-        step = 0.8 / len(LADDER)
-        for k, p in enumerate(LADDER):
-            ax.bar(np.arange(len(part)) - 0.4 + step * (k + 0.5), part[p], width=step, color=_COLOURS[p], label=p)
+        step = 0.8 / len(policies)
+        for k, p in enumerate(policies):
+            ax.bar(np.arange(len(part)) - 0.4 + step * (k + 0.5), part[p], width=step, color=_colour(p, policies),
+                   label=p)
         ax.set_xticks(np.arange(len(part)), [str(g) for g in part.index] if ladder.by else [""])
         ax.set_title(name)
         ax.set_ylabel("%" if bool(part["share"].iloc[0]) else f"per {unit}")

@@ -17,9 +17,16 @@ policies)`` (each deal with its own row of seat policies, search included), ``la
 sides)`` (the row's first columns) and ``ladder_columns(columns, x, y, sides)`` (what a table adds
 to the row: the whole table's figures for ``y=None``, the changed side's result otherwise).
 ``cardlab.analysis.<game>_strength`` reports it.
+
+The ladder also takes your own policies (``policies={"mine": my_card_function}``, or on the command line
+``--policy numba:mybots.lowest``): each joins random, heuristic and search as one more rung, in every
+whole table and every pair, so its gains against the others come out paired on the same deals. An own
+policy is a Numba function of the game's Numba seat (:mod:`cardlab.sim.user`; Barbu so far); a Python
+seat cannot join the ladder yet, since search seats share its tables.
 """
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import numpy as np
@@ -33,55 +40,109 @@ PAIRS = tuple((x, y) for x in LADDER for y in LADDER if x != y)
 #: The nine tables, in column order: the whole tables, then the pairs (changed side X, others Y).
 TABLES = tuple((x, None) for x in LADDER) + PAIRS
 DEFAULT_STUDY_CHUNK = 256
+_NAME = re.compile(r"[a-z][a-z0-9]*")
 
 
-def ladder_study(game, *, policy="heuristic", **keywords):
-    """The study every table of the ladder starts from (its search settings are the search seats')."""
+def tables(names) -> tuple:
+    """The tables of a ladder of policies ``names``, in column order: each whole table, then each pair
+    (changed side X, others Y)."""
+    return tuple((x, None) for x in names) + tuple((x, y) for x in names for y in names if x != y)
+
+
+def own_policies(game, policy="heuristic", policies=None) -> dict:
+    """``{rung name: numba: policy name}`` of the own policies joining the ladder: ``policies`` (name ->
+    a Numba function or ``numba:<module>.<function>``) and a ``policy`` other than the default (one own
+    policy, named after its function). One-line errors for what cannot join."""
+    from cardlab.sim.python_seats import is_python_name, is_python_policy
+    from cardlab.sim.user import is_numba_function, is_numba_name, name_of
+
+    own = dict(policies or {})
     if policy != "heuristic":
-        raise ValueError(f"policy: {policy!r} is not allowed here; the strength study sets every seat's policy itself")
-    return game.build("deals", study_name="strength", policy="search", **keywords)
+        if not (is_numba_function(policy) or is_numba_name(policy) or is_python_policy(policy)
+                or is_python_name(policy)):
+            raise ValueError(f"policy: {policy!r} is not allowed here; the strength study sets every seat's policy "
+                             "itself (give your own Numba function to add it to the ladder)")
+        text = name_of(policy) if is_numba_function(policy) else str(policy)
+        own[re.sub(r"[^a-z0-9]", "", text.rpartition(".")[2].lower()) or "own"] = policy
+    for name, p in own.items():
+        if not isinstance(name, str) or not _NAME.fullmatch(name) or name in game.policies:
+            raise ValueError(f"policies: {name!r} is not allowed as a name; use lowercase letters and digits, not "
+                             f"{', '.join(game.policies)} (it names columns such as lone_{{name}}_in_heuristic)")
+        if is_python_policy(p) or is_python_name(p):
+            raise ValueError(f"policies: {name}: a Python policy cannot join the ladder yet (search seats share its "
+                             "tables); write it as a Numba function (docs/your-player.md)")
+        if game.numba_seat is None:
+            raise ValueError(f"policies: {name}: {game.name} has no Numba seats yet; own policies join the ladder in "
+                             "barbu")
+        if not (is_numba_function(p) or is_numba_name(p)):
+            raise ValueError(f"policies: {name}: {p!r} is not a Numba function or numba:<module>.<function> name")
+    if len(own) > 1:
+        raise ValueError(f"policies: {', '.join(own)}: a run plays one Numba function, so the ladder takes one own "
+                         "policy at a time")
+    return own
 
 
-def table_policies(study, deals: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The seat policies of every table, ``(len(TABLES) * len(deals), seats)``: table-major rows."""
-    ids = {name: study.game.policies.index(name) for name in LADDER}
-    policies = np.empty((len(TABLES), len(deals), mask.shape[1]), np.int64)
-    for k, (x, y) in enumerate(TABLES):
+def ladder_study(game, *, policy="heuristic", policies=None, **keywords):
+    """The study every table of the ladder starts from (its search settings are the search seats'; an own
+    policy sits in seat 0, so the kernels get its function) and the ladder's policy names."""
+    own = own_policies(game, policy, policies)
+    study = game.build("deals", study_name="strength", policy="search", **keywords)
+    if own:
+        seats = list(own.values()) + ["search"] * (len(study.policies) - 1)
+        study = game.build("deals", study_name="strength", policy=seats, **keywords)
+    return study, LADDER + tuple(own)
+
+
+def table_policies(study, deals: np.ndarray, mask: np.ndarray, names=LADDER) -> np.ndarray:
+    """The seat policies of every table of ladder ``names``, ``(len(tables) * len(deals), seats)``:
+    table-major rows."""
+    own = study.game.numba_seat.kernel_id if study.game.numba_seat is not None else -1
+    ids = {name: study.game.policies.index(name) if name in study.game.policies else own for name in names}
+    ladder = tables(names)
+    policies = np.empty((len(ladder), len(deals), mask.shape[1]), np.int64)
+    for k, (x, y) in enumerate(ladder):
         policies[k] = ids[x if y is None else y]
         if y is not None:
             policies[k][mask] = ids[x]
     return policies.reshape(-1, mask.shape[1])
 
 
-def ladder_columns(study, first: int, count: int) -> dict:
+def ladder_columns(study, first: int, count: int, names=LADDER) -> dict:
     """The ladder's row of deals ``first .. first+count-1`` (see the module docstring)."""
     deal = np.arange(first, first + count, dtype=np.int64)
     sides, mask = study.ladder_sides(deal)
-    played = study.play_tables(np.tile(deal, len(TABLES)), table_policies(study, deal, mask))
+    ladder = tables(names)
+    played = study.play_tables(np.tile(deal, len(ladder)), table_policies(study, deal, mask, names))
     columns = study.ladder_head(deal, sides)
-    for k, (x, y) in enumerate(TABLES):
+    for k, (x, y) in enumerate(ladder):
         part = {name: values[k * count:(k + 1) * count] for name, values in played.items()}
         columns.update(study.ladder_columns(part, x, y, sides))
     return columns
 
 
+def _metadata(study, names) -> dict:
+    own = {n: p for n, p in zip(names[len(LADDER):], study.policies)}
+    return {**study.metadata(), "policies": list(names), "study": "strength",
+            **({"own_policies": own} if own else {})}
+
+
 def strength_metadata(game, **keywords) -> dict:
     """The metadata a strength study records (its ``study`` is ``"strength"``)."""
-    return {**ladder_study(game, **keywords).metadata(), "policies": list(LADDER), "study": "strength"}
+    return _metadata(*ladder_study(game, **keywords))
 
 
 def strength_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
                    progress: bool = False, out=None, **keywords):
     """Play the ladder on ``deals`` deals of ``game``; one row per deal (or written to ``out``).
 
-    ``policy`` must stay the default: the study sets every seat itself. Keywords: ``seed``, rule
-    options, ``search_worlds``, ``search_rollout``."""
-    study = ladder_study(game, **keywords)
+    ``policies`` adds your own (``{"mine": my_numba_function}``); ``policy`` stays the default or is one
+    own policy. Keywords: ``seed``, rule options, ``search_worlds``, ``search_rollout``."""
+    study, names = ladder_study(game, **keywords)
     runner.set_threads(threads)
-    meta = {**study.metadata(), "policies": list(LADDER), "study": "strength"}
-    return runner.run(partial(ladder_columns, study), deals=deals, first_deal=first_deal,
-                      chunk_size=chunk_size or getattr(game, "ladder_chunk", DEFAULT_STUDY_CHUNK), progress=progress,
-                      out=out, meta=meta)
+    # the chunk shrinks with the tables played, so a chunk takes as long as the built-in ladder's
+    chunk = chunk_size or max(1, getattr(game, "ladder_chunk", DEFAULT_STUDY_CHUNK) * len(TABLES) // len(tables(names)))
+    return runner.run(partial(ladder_columns, study, names=names), deals=deals, first_deal=first_deal,
+                      chunk_size=chunk, progress=progress, out=out, meta=_metadata(study, names))
 
 
 STUDY = StudyKind("random, heuristic and search seats in paired matches on the same deals", strength_study,
