@@ -248,6 +248,7 @@ def plot_game_report(df: pd.DataFrame, *, fig=None, meta: dict | None = None, le
     a.bar(w.index, 100 * w["win_share"], yerr=100 * _yerr(w, "win_share", "ci_low", "ci_high"), capsize=4,
           ecolor="0.3")
     a.axhline(100 / credit.shape[1], color="0.4", lw=1, ls=":")
+    a.set_xlabel("seat")
     a.set_ylabel(f"% of games won ({level:.0%} CI; {tie_rule} ties)")
     a.set_title("Winners by seat (dotted: a fair seat)")
     hands = totals["hands"].to_numpy()
