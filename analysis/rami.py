@@ -307,8 +307,10 @@ def plot_study(df: pd.DataFrame, *, fig=None, level: float = 0.95):
     ax3.axhline(0, color="0.4", lw=0.8)
     ax3.set_ylabel(f"shift in mean round score ({level:.0%} CI, paired)")
     ax3.set_title(f"First player's score against {t['variant'].iloc[0]}")
+    names = [f"threshold {v[1:]}" if v[:1] == "t" and v[1:].isdigit() else v for v in t["variant"]]
+    ax3.set_title(f"First player's score against {names[0]}")
     for ax in (ax1, ax2, ax3):
-        ax.set_xticks(x, t["variant"], rotation=30, ha="right")
+        ax.set_xticks(x, names, rotation=30, ha="right")
         ax.set_xlabel("variant")
     return fig
 
