@@ -50,7 +50,21 @@ def _visible_ticks(axis, low, high):
 @pytest.mark.parametrize("case", CASES)
 def test_every_panel_is_titled_labelled_and_clear_of_the_run_title(runs, case):
     df, whole = runs[case]
-    fig = analysis.plot_report(df)
+    _check_standard(analysis.plot_report(df), case, whole)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["barbu", "euchre5", "minchiate", "rami"])
+def test_the_strength_ladder_figure_meets_the_standard(name):
+    from cardlab.sim import games
+    from cardlab.sim.ladder import strength_study
+
+    keywords = {"players": 2} if name == "rami" else {"contract": "no-queens"} if name == "barbu" else {}
+    df = strength_study(games.game(name), deals=4, seed=2, search_worlds=2, **keywords)
+    _check_standard(analysis.plot_report(df), f"{name} strength", {})
+
+
+def _check_standard(fig, case, whole):
     assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine), "the layout makes room for the run title"
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
