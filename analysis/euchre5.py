@@ -12,6 +12,8 @@ import pandas as pd
 
 from .common import game_totals, length_summary, mean_table, position_scores, score_matrix, share_table, win_shares
 from .common import run_header, run_meta
+from .plots import _yerr, new_figure, plain_numbers, whole_number_axis
+from .stats import proportion_ci
 from .strength import Figure, Ladder, format_strength_study, plot_strength_study, seat_edge, seat_mean, seat_result
 
 ALONE_NAMES = ("partnered", "alone by choice", "forced alone")
@@ -149,31 +151,40 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     return "\n".join(lines)
 
 
-def plot_deal_report(df: pd.DataFrame, *, fig=None):
-    """Maker points by contract type, the distribution of attackers' tricks (hence of the score) per
-    contract type, and points by seat relative to the dealer, with 95% intervals."""
-    import matplotlib.pyplot as plt
-
-    fig = fig or plt.figure(figsize=(15, 4))
+def plot_deal_report(df: pd.DataFrame, *, fig=None, level: float = 0.95):
+    """Three panels with ``level`` intervals: the maker's points by contract type, the distribution of the
+    attackers' tricks per contract type (which sets the points: 3-4 one each, 5 the march, under 3 euchred)
+    and the points by seat relative to the dealer. Drawn on ``fig`` (empty) or a new Figure (no pyplot)."""
+    fig = new_figure(fig, (16, 4.6))
     a, c, b = fig.subplots(1, 3)
-    t = contract_summary(df)
-    a.bar(t.index, t["maker_points"], yerr=[t["maker_points"] - t["ci_low"], t["ci_high"] - t["maker_points"]],
-          capsize=4, color="tab:blue")
-    a.set_ylabel("maker points per hand")
-    a.set_title("contract types")
-    d = tricks_distribution(df)
-    width = 0.8 / len(d)
-    for k, (kind, row) in enumerate(d.iterrows()):
-        c.bar(np.asarray(row.index, float) + (k - (len(d) - 1) / 2) * width, row.to_numpy(), width, label=kind)
-    c.set_xlabel("attackers' tricks")
-    c.set_ylabel("share of hands")
-    c.set_title("score distribution by contract type")
-    c.legend(fontsize=8)
-    p = position_scores(df)
-    b.bar(p.index, p["mean"], yerr=[p["mean"] - p["ci_low"], p["ci_high"] - p["mean"]], capsize=4, color="tab:green")
-    b.set_ylabel("points per hand")
-    b.set_title("seat relative to the dealer")
-    fig.tight_layout()
+    t = contract_summary(df, level=level)
+    a.bar(t.index, t["maker_points"], yerr=_yerr(t, "maker_points", "ci_low", "ci_high"), capsize=4,
+          color="tab:blue", ecolor="0.3")
+    a.axhline(0, color="0.4", linewidth=0.8)
+    a.set_xlabel("contract type")
+    a.set_ylabel(f"maker's points per hand ({level:.0%} CI)")
+    a.set_title("Maker's points by contract type")
+    made = _made(df)
+    kind = made["alone"].map(dict(enumerate(ALONE_NAMES)))
+    counts = pd.crosstab(kind, made["maker_tricks"]).reindex(columns=range(6), fill_value=0)
+    counts = counts.reindex([k for k in ALONE_NAMES if k in counts.index])
+    width = 0.8 / max(len(counts), 1)
+    for k, (name, row) in enumerate(counts.iterrows()):
+        hands = np.full(len(row), int(row.sum()))
+        share, low, high = proportion_ci(row.to_numpy(), hands, level=level)
+        c.bar(np.arange(len(row)) + (k - (len(counts) - 1) / 2) * width, 100 * share, width, label=name,
+              yerr=100 * np.vstack([share - low, high - share]), capsize=2, ecolor="0.3")
+    c.set_xticks(range(6))
+    c.set_xlabel("attackers' tricks (3-4: 1 point each, 5: the march, 0-2: euchred)")
+    c.set_ylabel(f"% of the type's hands ({level:.0%} CI)")
+    c.set_title("Attackers' tricks by contract type")
+    c.legend(fontsize="small", loc="upper left")
+    p = position_scores(df, level=level)
+    b.bar(p.index, p["mean"], yerr=_yerr(p, "mean", "ci_low", "ci_high"), capsize=4, color="tab:green", ecolor="0.3")
+    b.axhline(0, color="0.4", linewidth=0.8)
+    b.set_xlabel("seat (places after the dealer)")
+    b.set_ylabel(f"points per hand ({level:.0%} CI)")
+    b.set_title("Points by seat relative to the dealer")
     return fig
 
 
@@ -225,24 +236,32 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     return "\n".join(lines)
 
 
-def plot_game_report(df: pd.DataFrame, *, fig=None, meta: dict | None = None):
-    """Win share by seat (with 95% intervals) and the distribution of game length."""
-    import matplotlib.pyplot as plt
-
-    tie_rule = ((meta or {}).get("options") or {}).get("tie_rule", "shared")
+def plot_game_report(df: pd.DataFrame, *, fig=None, meta: dict | None = None, level: float = 0.95):
+    """Win share by seat (``level`` intervals; shared wins split) and the distribution of game length.
+    Drawn on ``fig`` (empty) or a new Figure (no pyplot)."""
+    meta = run_meta(df, meta)
+    tie_rule = (meta.get("options") or {}).get("tie_rule", "shared")
     totals, credit = game_credit(df, tie_rule)
-    fig = fig or plt.figure(figsize=(11, 4))
+    fig = new_figure(fig, (12, 4.4))
     a, b = fig.subplots(1, 2)
-    w = win_shares(credit)
-    a.bar(w.index, w["win_share"], yerr=[w["win_share"] - w["ci_low"], w["ci_high"] - w["win_share"]], capsize=4)
-    a.axhline(1 / credit.shape[1], color="grey", lw=1, ls="--")
-    a.set_ylabel("win share")
-    a.set_title("winners")
+    w = win_shares(credit, level=level)
+    a.bar(w.index, 100 * w["win_share"], yerr=100 * _yerr(w, "win_share", "ci_low", "ci_high"), capsize=4,
+          ecolor="0.3")
+    a.axhline(100 / credit.shape[1], color="0.4", lw=1, ls=":")
+    a.set_xlabel("seat")
+    a.set_ylabel(f"% of games won ({level:.0%} CI; {tie_rule} ties)")
+    a.set_title("Winners by seat (dotted: a fair seat)")
     hands = totals["hands"].to_numpy()
     b.hist(hands, bins=np.arange(hands.min(), hands.max() + 2) - 0.5, color="tab:orange")
+    mean, low, high = length_summary(hands, level=level).iloc[0][["mean", "ci_low", "ci_high"]]
+    b.axvline(mean, color="0.2", lw=1, ls="--", label=f"mean {mean:.2f} ({low:.2f} to {high:.2f})")
     b.set_xlabel("hands per game")
-    b.set_title("game length")
-    fig.tight_layout()
+    b.set_ylabel("games")
+    b.set_title("Game length")
+    b.legend(fontsize="small", title=f"{level:.0%} CI", title_fontsize="small")
+    whole_number_axis(b.xaxis)
+    whole_number_axis(b.yaxis)
+    plain_numbers(b.yaxis)
     return fig
 
 
@@ -316,23 +335,22 @@ def format_trump_study(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     return "\n".join(lines)
 
 
-def plot_trump_study(df: pd.DataFrame, *, fig=None):
-    """The maker's edge by bid strength, one line per trump relation, with the heuristic's thresholds."""
-    import matplotlib.pyplot as plt
-
-    fig = fig or plt.figure(figsize=(8, 4.5))
+def plot_trump_study(df: pd.DataFrame, *, fig=None, level: float = 0.95):
+    """The maker's edge by bid strength, one line per trump relation (``level`` intervals; strengths with
+    fewer than 30 plays left out). Drawn on ``fig`` (empty) or a new Figure (no pyplot)."""
+    fig = new_figure(fig, (8, 4.8))
     ax = fig.subplots()
     for r, name in enumerate(RELATIONS):
-        c = strength_curve(df[df["relation"] == r])
+        c = strength_curve(df[df["relation"] == r], level=level)
         c = c[c["count"] >= 30]
-        ax.errorbar(c.index, c["edge"], yerr=[c["edge"] - c["ci_low"], c["ci_high"] - c["edge"]], label=name,
+        ax.errorbar(c.index, c["edge"], yerr=_yerr(c, "edge", "ci_low", "ci_high"), label=name,
                     capsize=2, marker="o", ms=3)
     ax.axhline(0, color="grey", lw=1)
+    whole_number_axis(ax.xaxis)
     ax.set_xlabel("heuristic bid strength (half points)")
-    ax.set_ylabel("maker edge per hand (points)")
-    ax.set_title("How strong each trump choice is")
-    ax.legend()
-    fig.tight_layout()
+    ax.set_ylabel(f"maker's edge per hand (points, {level:.0%} CI)")
+    ax.set_title("Maker's edge by bid strength and trump relation")
+    ax.legend(title="trump suit", fontsize="small")
     return fig
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from .common import run_header, run_meta
 from .strength import Ladder, format_strength_study, plot_strength_study, team_result, team_value
@@ -122,76 +123,113 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
 # ---------------------------------------------------------------- plots
 
 
+SOURCE_NAMES = {"draws": "draws", "exposed": "exposed card", "declarations": "declarations", "captures": "captures",
+                "card_points": "card points", "pile_combos": "pile combinations", "beyond42": "beyond 42",
+                "last_trick": "last trick"}
+
+
 def _axes(ax: Axes | None, size=(6, 4)) -> Axes:
     return Figure(figsize=size, layout="constrained").add_subplot() if ax is None else ax
 
 
-def plot_net_resti(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Bar chart of the share of deals at each net resti value."""
+def _unit(unit: str | None, df: pd.DataFrame) -> str:
+    """'deal' or 'game': given, else from the run's metadata (whole games carry ``first_dealer``)."""
+    if unit:
+        return unit
+    return "game" if run_meta(df).get("unit") == "game" or "first_dealer" in df.columns else "deal"
+
+
+def plot_net_resti(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.95, unit: str | None = None) -> Axes:
+    """Bars of the share (%) of deals (or games) at each net resti value, with Wilson ``level`` intervals."""
     ax = _axes(ax)
+    unit = _unit(unit, df)
     dist = net_resti_distribution(df)
-    ax.bar(dist.index, dist["share"], color="tab:blue")
-    ax.set(xlabel="net resti (team 0 - team 1)", ylabel="share of deals", title="Net resti per deal")
+    total = int(dist["count"].sum())
+    share, low, high = proportion_ci(dist["count"].to_numpy(), np.full(len(dist), total), level=level)
+    ax.bar(dist.index, 100 * share, yerr=100 * np.vstack([share - low, high - share]), color="tab:blue",
+           capsize=2, ecolor="0.3")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set(xlabel="net resti (team 0 - team 1)", ylabel=f"% of {unit}s ({level:.0%} CI)",
+           title=f"Net resti per {unit}")
     return ax
 
 
-def plot_points_by_source(df: pd.DataFrame, *, ax: Axes | None = None, dealer: str = "dealer") -> Axes:
-    """Grouped bars: mean points per deal by source for the dealer's team and the cutter's team."""
+def plot_points_by_source(df: pd.DataFrame, *, ax: Axes | None = None, dealer: str = "dealer",
+                          level: float = 0.95, unit: str | None = None) -> Axes:
+    """Grouped bars: mean points per deal (or game) by source for the dealer's team and the cutter's team,
+    with ``level`` intervals."""
     ax = _axes(ax)
-    table = points_by_role(df, dealer)
-    x = np.arange(len(table))
-    ax.bar(x - 0.2, table["dealer's team"], 0.4, label="dealer's team", color="tab:red")
-    ax.bar(x + 0.2, table["cutter's team"], 0.4, label="cutter's team", color="tab:green")
-    ax.set_xticks(x, table.index, rotation=30, ha="right")
-    ax.set(ylabel="mean points", title="Points by source")
-    ax.legend()
+    unit = _unit(unit, df)
+    _require(df, [dealer] + [f"{s}_{t}" for s in SOURCES for t in range(2)])
+    even = df[dealer].to_numpy() % 2 == 0
+    x = np.arange(len(SOURCES))
+    first = "first " if dealer == "first_dealer" else ""
+    for offset, mine, label, colour in ((-0.2, True, f"{first}dealer's team", "tab:red"),
+                                        (0.2, False, "cutter's team", "tab:green")):
+        stats = np.array([mean_ci(np.where(even == mine, df[f"{s}_0"], df[f"{s}_1"]).astype(float), level=level)
+                          for s in SOURCES])
+        err = np.nan_to_num(np.vstack([stats[:, 0] - stats[:, 1], stats[:, 2] - stats[:, 0]]))
+        ax.bar(x + offset, stats[:, 0], 0.4, yerr=err, capsize=2, ecolor="0.3", label=label, color=colour)
+    ax.set_xticks(x, [SOURCE_NAMES[s] for s in SOURCES], rotation=30, ha="right")
+    ax.set(ylabel=f"mean points per {unit} ({level:.0%} CI)", title=f"Points by source ({first}dealer's team vs "
+           "cutter's)")
+    ax.legend(fontsize="small")
     return ax
 
 
-def plot_role_edges(df: pd.DataFrame, *, ax: Axes | None = None, dealer: str = "dealer") -> Axes:
-    """Mean net resti of team 0, the dealer's team and the cutter's team, with 95% CIs."""
+def plot_role_edges(df: pd.DataFrame, *, ax: Axes | None = None, dealer: str = "dealer", level: float = 0.95,
+                    unit: str | None = None) -> Axes:
+    """Mean net resti of team 0, the dealer's team and the cutter's team, with ``level`` intervals."""
     ax = _axes(ax)
-    t = role_edges(df, dealer)
+    unit = _unit(unit, df)
+    t = role_edges(df, dealer, level=level)
     err = np.nan_to_num(np.vstack([t["mean"] - t["ci_low"], t["ci_high"] - t["mean"]]))
-    ax.bar(range(len(t)), t["mean"], yerr=err, capsize=4, color=["tab:gray", "tab:red", "tab:green"])
+    ax.bar(range(len(t)), t["mean"], yerr=err, capsize=4, color=["tab:gray", "tab:red", "tab:green"], ecolor="0.3")
     ax.axhline(0, color="black", lw=0.8)
-    ax.set_xticks(range(len(t)), t.index)
-    ax.set(ylabel="mean net resti", title="Edges (95% CI)")
+    labels = list(t.index)
+    if dealer == "first_dealer":
+        labels = [n.replace("dealer's", "first dealer's") for n in labels]
+    ax.set_xticks(range(len(t)), labels)
+    ax.set(ylabel=f"mean net resti per {unit} ({level:.0%} CI)", title="Edges by team")
     return ax
 
 
-def plot_combinations(df: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Share of deals in which each combination type is declared, annotated with a piece's mean worth."""
+def plot_combinations(df: pd.DataFrame, *, ax: Axes | None = None, level: float = 0.95) -> Axes:
+    """Share (%) of deals in which each combination type is declared (Wilson ``level`` intervals),
+    annotated with a piece's mean worth."""
     ax = _axes(ax)
     t = combination_stats(df)
-    ax.bar(range(len(t)), t["deals_with"], color="tab:purple")
-    for i, w in enumerate(t["worth"]):
-        if np.isfinite(w):
-            ax.annotate(f"{w:.0f} pts", (i, t["deals_with"].iloc[i]), ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(range(len(t)), [f"{k}\n{v}" for k, v in t["name"].items()], fontsize=7)
-    ax.set(ylabel="share of deals declaring one", title="Declared combinations")
+    n = len(df)
+    share, low, high = proportion_ci(np.round(t["deals_with"].to_numpy() * n).astype(int), np.full(len(t), n),
+                                     level=level)
+    bars = ax.bar(range(len(t)), 100 * share, yerr=100 * np.vstack([share - low, high - share]), capsize=3,
+                  color="tab:purple", ecolor="0.3")
+    ax.bar_label(bars, labels=[f"{w:.0f} pts" if np.isfinite(w) else "" for w in t["worth"]], fontsize="x-small",
+                 padding=2)
+    ax.set_xticks(range(len(t)), [f"{v}\n({k})" for k, v in t["name"].items()], fontsize="small")
+    ax.set(ylabel=f"% of deals declaring one ({level:.0%} CI)",
+           title="Declared combinations (labels: a piece's mean worth)")
     return ax
 
 
 def plot_deal_report(df: pd.DataFrame, *, fig: Figure | None = None) -> Figure:
     """Four panels: net resti, points by source, edges, combinations."""
-    fig = fig or Figure(figsize=(12, 8), layout="constrained")
+    fig = fig or Figure(figsize=(13, 8.5), layout="constrained")
     axes = fig.subplots(2, 2).ravel()
-    plot_net_resti(df, ax=axes[0])
-    plot_points_by_source(df, ax=axes[1])
-    plot_role_edges(df, ax=axes[2])
+    plot_net_resti(df, ax=axes[0], unit="deal")
+    plot_points_by_source(df, ax=axes[1], unit="deal")
+    plot_role_edges(df, ax=axes[2], unit="deal")
     plot_combinations(df, ax=axes[3])
     return fig
 
 
 def plot_game_report(df: pd.DataFrame, *, fig: Figure | None = None) -> Figure:
-    """Three panels for whole games: net resti, points by source, edges."""
-    fig = fig or Figure(figsize=(15, 4), layout="constrained")
+    """Three panels for whole games: net resti, points by source, edges (the dealer is the game's first)."""
+    fig = fig or Figure(figsize=(16, 4.6), layout="constrained")
     axes = fig.subplots(1, 3)
-    plot_net_resti(df, ax=axes[0])
-    axes[0].set_title("Net resti per game")
-    plot_points_by_source(df, ax=axes[1], dealer="first_dealer")
-    plot_role_edges(df, ax=axes[2], dealer="first_dealer")
+    plot_net_resti(df, ax=axes[0], unit="game")
+    plot_points_by_source(df, ax=axes[1], dealer="first_dealer", unit="game")
+    plot_role_edges(df, ax=axes[2], dealer="first_dealer", unit="game")
     return fig
 
 

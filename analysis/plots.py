@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
 from .games import placings, seat_advantage
 from .report import score_keys, score_shares, summary
@@ -127,6 +128,22 @@ def plot_score_distributions(df: pd.DataFrame, *, fig: Figure | None = None, lev
     for ax in axes[len(contracts):]:
         fig.delaxes(ax)
     return fig
+
+
+def whole_number_axis(axis) -> None:
+    """Ticks on whole numbers only: for axes of positions, tricks, hands or rounds (no 2.5th seat)."""
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def plain_numbers(axis) -> None:
+    """Tick labels as plain numbers with thousands separators, never a ``1e6`` offset or multiplier."""
+    axis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+
+
+def new_figure(fig: Figure | None, size) -> Figure:
+    """``fig`` when given, else a new constrained-layout Figure (no pyplot): its layout keeps the run's
+    title (``add_run_title``) clear of the panels' titles."""
+    return Figure(figsize=size, layout="constrained") if fig is None else fig
 
 
 def _new_axes(ax: Axes | None, size=(6, 4)) -> Axes:

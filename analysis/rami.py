@@ -11,6 +11,7 @@ import pandas as pd
 
 from .stats import mean_ci, proportion_ci
 from .common import run_header, run_meta
+from .plots import _yerr, new_figure, plain_numbers, whole_number_axis
 from .strength import Ladder, format_strength_study, plot_strength_study
 from .variants import format_variants, plot_variants
 
@@ -108,25 +109,46 @@ def _round_lines(df: pd.DataFrame) -> list[str]:
     return lines
 
 
-def plot_deal_report(df: pd.DataFrame, *, fig=None):
-    """Distribution of round scores and mean score by position from the dealer."""
-    import matplotlib.pyplot as plt
+def _position_ticks(ax, n: int) -> None:
+    """Whole-number x ticks on the positions 1..n, the first player and the dealer named."""
+    ax.set_xticks(range(1, n + 1), [f"{k}\nfirst" if k == 1 else f"{k}\ndealer" if k == n else str(k)
+                                    for k in range(1, n + 1)])
 
+
+def plot_deal_report(df: pd.DataFrame, *, fig=None, level: float = 0.95):
+    """Three panels: the distribution of the losers' round scores (legend: their mean with its ``level``
+    interval over rounds), and the mean round score and the win rate by position from the dealer, with
+    ``level`` intervals. Drawn on ``fig`` (empty) or a new Figure (no pyplot)."""
     n = _players(df)
-    fig = fig or plt.figure(figsize=(10, 4))
-    ax1, ax2 = fig.subplots(1, 2)
-    score = _seat_matrix(df, "score_", n).ravel()
-    ax1.hist(score[score > 0], bins=np.arange(0, score.max() + 10, 5), color="tab:blue")
-    ax1.set_xlabel("round score of a loser")
-    ax1.set_ylabel("seats")
-    ax1.set_title(f"Rami, {n} players: round scores")
-    pos = by_position(df)
-    ax2.bar(pos["position"], pos["mean_score"], yerr=[pos["mean_score"] - pos["low"], pos["high"] - pos["mean_score"]],
-            color="tab:orange", capsize=3)
-    ax2.set_xlabel("position from the dealer (1 plays first, n deals)")
-    ax2.set_ylabel("mean round score")
-    ax2.set_title("first-player and dealer advantage")
-    fig.tight_layout()
+    fig = new_figure(fig, (16, 4.6))
+    ax1, ax2, ax3 = fig.subplots(1, 3)
+    scores = _seat_matrix(df, "score_", n).astype(float)
+    lost = scores > 0
+    losing = scores[lost]
+    per_round = np.where(lost, scores, np.nan)
+    per_round = np.nanmean(per_round[lost.any(axis=1)], axis=1) if lost.any() else np.zeros(1)
+    mean, low, high = mean_ci(per_round, level=level)
+    if len(losing):
+        ax1.hist(losing, bins=np.arange(0, losing.max() + 10, 5), color="tab:blue",
+                 weights=np.full(len(losing), 100 / len(losing)), label=f"mean {mean:.1f} ({low:.1f} to {high:.1f})")
+        ax1.legend(title=f"{level:.0%} CI over rounds", fontsize="small", title_fontsize="small")
+    ax1.set_xlabel("round score of a loser (penalty points)")
+    ax1.set_ylabel("% of the losers' round scores")
+    ax1.set_title("Losers' round scores")
+    pos = by_position(df, level=level)
+    ax2.bar(pos["position"], pos["mean_score"], yerr=_yerr(pos, "mean_score", "low", "high"),
+            color="tab:orange", capsize=3, ecolor="0.3")
+    ax2.set_xlabel("position from the dealer")
+    ax2.set_ylabel(f"mean round score (lower is better, {level:.0%} CI)")
+    ax2.set_title("Round score by position")
+    ax3.bar(pos["position"], 100 * pos["win_rate"], yerr=100 * _yerr(pos, "win_rate", "win_low", "win_high"),
+            color="tab:green", capsize=3, ecolor="0.3")
+    ax3.axhline(100 / n, color="0.4", lw=1, ls=":")
+    ax3.set_xlabel("position from the dealer")
+    ax3.set_ylabel(f"% of rounds won ({level:.0%} CI)")
+    ax3.set_title("Round wins by position (dotted: a fair seat)")
+    for ax in (ax2, ax3):
+        _position_ticks(ax, n)
     return fig
 
 
@@ -167,20 +189,31 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     return "\n".join(lines)
 
 
-def plot_game_report(df: pd.DataFrame, *, fig=None):
-    import matplotlib.pyplot as plt
-
-    s = game_summary(df)
-    fig = fig or plt.figure(figsize=(10, 4))
+def plot_game_report(df: pd.DataFrame, *, fig=None, level: float = 0.95):
+    """Two panels over games: the distribution of game length (its mean with a ``level`` interval), and the
+    share of games won by position from the first dealer (Wilson intervals). A new Figure unless ``fig``."""
+    n = _players(df)
+    s = game_summary(df, level=level)
+    fig = new_figure(fig, (12, 4.4))
     ax1, ax2 = fig.subplots(1, 2)
+    mean, low, high = s["rounds_mean"]
     ax1.hist(s["rounds"], bins=np.arange(0.5, s["rounds"].max() + 1.5), color="tab:green")
+    ax1.axvline(mean, color="0.2", lw=1, ls="--", label=f"mean {mean:.2f} ({low:.2f} to {high:.2f})")
+    ax1.legend(title=f"{level:.0%} CI", fontsize="small", title_fontsize="small")
     ax1.set_xlabel("rounds per game")
     ax1.set_ylabel("games")
+    ax1.set_title("Game length")
+    whole_number_axis(ax1.xaxis)
+    whole_number_axis(ax1.yaxis)
+    plain_numbers(ax1.yaxis)
     w = s["wins"]
-    ax2.bar(w["position"], w["win_rate"], yerr=[w["win_rate"] - w["low"], w["high"] - w["win_rate"]], capsize=3)
+    ax2.bar(w["position"], 100 * w["win_rate"], yerr=100 * _yerr(w, "win_rate", "low", "high"), capsize=3,
+            ecolor="0.3")
+    ax2.axhline(100 / n, color="0.4", lw=1, ls=":")
+    _position_ticks(ax2, n)
     ax2.set_xlabel("position from the first dealer")
-    ax2.set_ylabel("share of games won")
-    fig.tight_layout()
+    ax2.set_ylabel(f"% of games won ({level:.0%} CI)")
+    ax2.set_title("Game winners by position (dotted: a fair seat)")
     return fig
 
 
@@ -247,22 +280,38 @@ def format_study(df: pd.DataFrame, meta: dict | None = None) -> str:
         f"Δ: the paired shift from {base} on the same rounds, with its 95% interval"])
 
 
-def plot_study(df: pd.DataFrame, *, fig=None):
-    """Rates and turns per variant."""
-    import matplotlib.pyplot as plt
-
-    t = variant_table(df)
-    fig = fig or plt.figure(figsize=(11, 4))
-    ax1, ax2 = fig.subplots(1, 2)
+def plot_study(df: pd.DataFrame, *, fig=None, level: float = 0.95):
+    """Three panels per variant, each with ``level`` intervals over rounds: the rami sec and blocked rates,
+    the turns per round, and the first player's paired shift in mean score from the first variant.
+    Drawn on ``fig`` (empty) or a new Figure (no pyplot)."""
+    t = variant_table(df, level=level)
+    rounds = len(df)
+    fig = new_figure(fig, (15, 4.6))
+    ax1, ax2, ax3 = fig.subplots(1, 3)
     x = np.arange(len(t))
-    ax1.bar(x - 0.2, 100 * t["rami_sec"], width=0.4, label="rami sec %")
-    ax1.bar(x + 0.2, 100 * t["blocked"], width=0.4, label="blocked %")
-    ax1.set_xticks(x, t["variant"], rotation=45, ha="right")
-    ax1.legend()
-    ax2.bar(x, t["turns"], color="tab:gray")
-    ax2.set_xticks(x, t["variant"], rotation=45, ha="right")
-    ax2.set_ylabel("turns per round")
-    fig.tight_layout()
+    for offset, column, label in ((-0.2, "rami_sec", "rami sec"), (0.2, "blocked", "blocked")):
+        share, low, high = proportion_ci(np.round(t[column].to_numpy() * rounds).astype(int),
+                                         np.full(len(t), rounds), level=level)
+        ax1.bar(x + offset, 100 * share, width=0.4, label=label, yerr=100 * np.vstack([share - low, high - share]),
+                capsize=3, ecolor="0.3")
+    ax1.set_ylabel(f"% of rounds ({level:.0%} CI)")
+    ax1.set_title("Rami sec and blocked rounds")
+    ax1.legend(fontsize="small")
+    turns = np.array([mean_ci(df[f"turns_{name}"].to_numpy(float), level=level) for name in t["variant"]])
+    ax2.bar(x, turns[:, 0], yerr=np.nan_to_num(np.vstack([turns[:, 0] - turns[:, 1], turns[:, 2] - turns[:, 0]])),
+            color="tab:gray", capsize=3, ecolor="0.3")
+    ax2.set_ylabel(f"turns per round ({level:.0%} CI)")
+    ax2.set_title("Round length")
+    ax3.bar(x, t["d_first"], yerr=_yerr(t, "d_first", "d_first_low", "d_first_high"), color="tab:orange",
+            capsize=3, ecolor="0.3")
+    ax3.axhline(0, color="0.4", lw=0.8)
+    ax3.set_ylabel(f"shift in mean round score ({level:.0%} CI, paired)")
+    ax3.set_title(f"First player's score against {t['variant'].iloc[0]}")
+    names = [f"threshold {v[1:]}" if v[:1] == "t" and v[1:].isdigit() else v for v in t["variant"]]
+    ax3.set_title(f"First player's score against {names[0]}")
+    for ax in (ax1, ax2, ax3):
+        ax.set_xticks(x, names, rotation=30, ha="right")
+        ax.set_xlabel("variant")
     return fig
 
 

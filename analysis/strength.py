@@ -405,10 +405,11 @@ def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, ladder:
 def plot_strength_study(df: pd.DataFrame, meta: dict | None = None, *, fig=None, ladder: Ladder | None = None,
                         level: float = 0.95):
     """The gain of one side changing policy for the key pairs (by group when the game has one), then one small
-    panel per whole-table figure (each policy's value). A new Figure (no pyplot) unless ``fig``.
+    panel per whole-table figure (each policy's value; random and search with the paired interval of their
+    shift from the heuristic table). A new Figure (no pyplot) unless ``fig``.
 
     >>> [ax.get_title() for ax in plot_strength_study(example_study(), ladder=EXAMPLE).axes][1]
-    'score_*'
+    'score (mean over sides)'
     """
     from matplotlib.figure import Figure as MplFigure
 
@@ -441,18 +442,25 @@ def plot_strength_study(df: pd.DataFrame, meta: dict | None = None, *, fig=None,
     ax.set_title(f"Gain of one {'partnership' if ladder.team else 'seat'} changing policy, same {unit}s "
                  f"({level:.0%} CI)")
     ax.legend(fontsize="small")
+    from .variants import figure_label
+
     for i, name in enumerate(names):
         ax = fig.add_subplot(grid[1 + i // cols, i % cols])
         part = figures.xs(name, level="figure") if ladder.by else figures.loc[[name]]
         step = 0.8 / len(policies)
         for k, p in enumerate(policies):
+            err = None  # every policy but the heuristic: the paired interval of its shift from the heuristic table
+            if f"{p}_shift" in part.columns:
+                shift = part[f"{p}_shift"].to_numpy(float)
+                err = np.nan_to_num(np.vstack([shift - part[f"{p}_low"], part[f"{p}_high"] - shift]))
             ax.bar(np.arange(len(part)) - 0.4 + step * (k + 0.5), part[p], width=step, color=_colour(p, policies),
-                   label=p)
+                   label=p, yerr=err, capsize=2, ecolor="0.3")
         ax.set_xticks(np.arange(len(part)), [str(g) for g in part.index] if ladder.by else [""])
-        ax.set_title(name)
-        ax.set_ylabel("%" if bool(part["share"].iloc[0]) else f"per {unit}")
+        ax.set_title(figure_label(name))
+        share = bool(part["share"].iloc[0])
+        ax.set_ylabel(f"% of {unit}s" if share else f"mean per {unit}")
         if i == 0:
-            ax.legend(fontsize="x-small")
+            ax.legend(fontsize="x-small", title=f"paired {level:.0%} CI\nfrom heuristic", title_fontsize="x-small")
     return fig
 
 

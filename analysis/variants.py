@@ -146,17 +146,30 @@ def _swept_option(meta: dict | None):
     return name, base, values
 
 
+def figure_label(figure: str) -> str:
+    """A figure's name as a panel title: ``score_*`` (one column per seat or team) reads "score (mean over
+    sides)", ``rami_sec`` "rami sec".
+
+    >>> figure_label("score_*"), figure_label("declarer_edge"), figure_label("net_resti")
+    ('score (mean over sides)', 'declarer edge', 'net resti')
+    """
+    if figure.endswith("_*"):
+        return f"{figure[:-2].replace('_', ' ')} (mean over sides)"
+    return figure.replace("_", " ")
+
+
 def plot_variants(df: pd.DataFrame, meta: dict | None = None, *, fig=None, figures=None):
     """One panel per figure: each variant's paired shift from ``default`` with its 95% interval; when one
-    numeric option was varied (``study variants --vary NAME=...``), each figure's shift against its value."""
-    import matplotlib.pyplot as plt
+    numeric option was varied (``study variants --vary NAME=...``), each figure's shift against its value.
+    A new constrained-layout Figure (no pyplot) unless ``fig``."""
+    from .plots import new_figure
 
     meta = run_meta(df, meta)
     table = variant_table(df, meta, figures=figures)
     table = table[table["variant"] != "default"]
     names = list(dict.fromkeys(table["figure"]))
     rows, cols = (len(names) + 2) // 3, min(len(names), 3)
-    fig = fig or plt.figure(figsize=(4.5 * cols + 1.5, rows * (0.3 * table["variant"].nunique() + 1.5)))
+    fig = new_figure(fig, (4.5 * cols + 1.5, rows * max(3.0, 0.3 * table["variant"].nunique() + 1.5) + 0.4))
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     swept = _swept_option(meta)
     for ax, figure in zip(axes, names):
@@ -174,7 +187,7 @@ def plot_variants(df: pd.DataFrame, meta: dict | None = None, *, fig=None, figur
             ax.axhline(0, color="grey", lw=0.8)
             ax.set_xlabel(f"{name} (default {base:g})")
             ax.set_ylabel("shift from default (95% CI)")
-            ax.set_title(figure + (" (% points)" if bool(part["share"].iloc[0]) else ""), fontsize=9)
+            ax.set_title(figure_label(figure) + (" (% points)" if bool(part["share"].iloc[0]) else ""), fontsize=10)
             continue
         y = np.arange(len(part))
         err = np.vstack([part["shift"] - part["low"], part["high"] - part["shift"]])
@@ -182,11 +195,11 @@ def plot_variants(df: pd.DataFrame, meta: dict | None = None, *, fig=None, figur
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_yticks(y, part["variant"])
         ax.invert_yaxis()
-        ax.set_title(figure + (" (% points)" if bool(part["share"].iloc[0]) else ""), fontsize=9)
+        ax.set_title(figure_label(figure) + (" (% points)" if bool(part["share"].iloc[0]) else ""), fontsize=10)
         ax.set_xlabel("shift from default (95% CI)")
+        ax.set_ylabel("variant")
     for ax in axes[len(names):]:
-        ax.set_visible(False)
-    fig.tight_layout()
+        fig.delaxes(ax)
     return fig
 
 
