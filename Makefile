@@ -20,12 +20,16 @@ study: $(STAMP)
 	$(BIN)/cardlab report runs/study.parquet --plot runs/study.png
 
 # Every test (what CI runs). test-fast leaves out the tests marked slow: under three minutes once
-# the kernels are compiled.
+# the kernels are compiled. The tests run in TEST_WORKERS processes (pytest-xdist), a test file to a
+# process: a cold run spends most of its time compiling kernels, one core each; every worker takes
+# about 2.5 GB, so more than a few workers only costs memory.
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_barbu.py --memory
