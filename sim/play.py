@@ -5,8 +5,8 @@ You take one seat; the others play their policies (by default the heuristic, in 
 step API plays it, Barbu so far; random elsewhere). Before each of your moves you see your view of
 the deal (your hand, what has been played: the state's ``observation``, never a hidden card) and
 the legal moves, numbered. Answer with a number or a move's name (``K♥``, ``kh`` and ``KH`` too:
-letters c, d, h, s stand for the suits); ``?`` asks for a hint (what a search seat would play, when
-the game's state offers one); ``q`` stops. A move the rules refuse is refused with the rule it
+letters c, d, h, s stand for the suits); ``?`` asks for a hint (each legal move's mean final score over
+deals resampled from your view, :func:`hint_means`; ``? 32`` samples 32 per move); ``q`` stops. A move the rules refuse is refused with the rule it
 breaks, and you answer again. The finished deal is saved as its JSON record, with the game, seed,
 deal and options, which ``cardlab replay <game> --record FILE`` checks move by move.
 """
@@ -105,8 +105,9 @@ def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read
             if answer.strip().lower() in ("q", "quit"):
                 write("stopped; nothing saved")
                 return None
-            if answer.strip() == "?":
-                write(hint(state))
+            words = answer.split()
+            if words and words[0] == "?" and len(words) <= 2 and all(w.isdigit() for w in words[1:]):
+                write(hint(state, int(words[1]) if len(words) == 2 and int(words[1]) > 0 else HINT_WORLDS))
                 continue
             try:
                 state.apply(read_move(answer, legal))
@@ -124,11 +125,40 @@ def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read
     return state
 
 
-def hint(state) -> str:
-    """What the state says of the move to make (``hint()`` where the game offers one)."""
-    if hasattr(state, "hint"):
-        return state.hint()
-    return "no hint in this game yet"
+HINT_WORLDS = 8  # sampled deals per legal move; "? 32" asks for more
+
+
+def hint_means(state, worlds: int = HINT_WORLDS) -> list[tuple]:
+    """``(action, mean score, deals)`` for each legal move of the seat to move: its final score,
+    averaged over ``worlds`` deals resampled from what the seat has seen (``state.resample``: the
+    hidden cards redealt, its view kept), each played out after the move by the heuristic where the
+    game's state plays it, else at random. A determinized Monte Carlo search in plain Python, seeded
+    by the deal and the moves so far, so it depends only on the seat's view."""
+    seat, legal = state.current_player, state.legal_actions()
+    policy = "heuristic" if hasattr(state, "policy_action") else "random"
+    rng = np.random.default_rng([state.study.seed, state.deal, len(state.observation(seat).get("actions", []))])
+    means = []
+    for action in legal:
+        total = 0.0
+        for _ in range(worlds):
+            world = state.resample(seat, rng)
+            world.apply(action.id)
+            while not world.is_over:
+                world.apply(bot_move(world, policy, rng))
+            total += float(world.scores()[seat])
+        means.append((action, total / worlds, worlds))
+    return means
+
+
+def hint(state, worlds: int = HINT_WORLDS) -> str:
+    """:func:`hint_means` as lines, the best move first (higher scores are better in every game but Rami,
+    whose scores are penalties)."""
+    lower = state.study.game.name == "rami"
+    ranked = sorted(hint_means(state, worlds), key=lambda m: m[1], reverse=not lower)
+    head = (f"hint: each move's mean final score over {worlds} deals resampled from what you have seen, "
+            f"played out by {'the heuristic' if hasattr(state, 'policy_action') else 'random moves'} "
+            f"({'lower' if lower else 'higher'} is better)")
+    return "\n".join([head] + [f"  {a.name}: {m:+.2f}" for a, m, _ in ranked])
 
 
 def saved_record(state) -> dict:

@@ -11,10 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cardlab.sim.games import GAMES, game
-from cardlab.sim.play import check_record, play, read_move
+from cardlab.sim.play import check_record, hint, play, read_move
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,3 +117,25 @@ def test_the_other_seats_play_the_heuristic_where_the_state_plays_it_else_random
     assert "seat 1 random" in said[0]
     with pytest.raises(ValueError, match="only random moves"):
         play("euchre5", seat=0, policy="heuristic", read=_always("1"), write=said.append)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_hint_ranks_every_legal_move_from_the_seats_view_alone(name):
+    """The hint's worlds are resampled from the seat's view: the same deal with its hidden cards dealt
+    otherwise (a resampled state) gives the same hint, and every legal move is ranked once."""
+    state = game(name).state(seed=1, deal=2, policy="random")
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    text = hint(state, 2)
+    moves = [line.strip().rsplit(":", 1)[0] for line in text.splitlines()[1:]]
+    assert sorted(moves) == sorted(a.name for a in state.legal_actions())
+    assert hint(state.resample(state.current_player, np.random.default_rng(99)), 2) == text
+
+
+def test_a_question_mark_asks_for_the_hint_and_the_move_is_asked_again():
+    said, answers = [], iter(["?", "? 3"])
+    play("barbu", seat=0, policy="random", read=lambda prompt: next(answers, "1"), write=said.append)
+    hints = [line for line in said if line.startswith("hint: ")]
+    assert len(hints) == 2 and "over 8 deals" in hints[0] and "over 3 deals" in hints[1]

@@ -593,7 +593,7 @@ class RamiState(State):
         deck, restock = list(self.deck), list(self.restock)
         for places, cards, base in ((sorted(p for p in hidden if p < n), deck, 0),
                                     (sorted(p for p in hidden if p >= n), restock, n)):
-            kinds = [cards[p - base] for p in places]
+            kinds = sorted(cards[p - base] for p in places)  # not their order: the world follows the view alone
             for p, j in zip(places, rng.permutation(len(places))):
                 cards[p - base] = kinds[j]
         world = RamiState(self.o, self.dealer, deck, study=self.study, deal=self.deal, keys=self.keys,
