@@ -13,7 +13,7 @@ import pandas as pd
 from .common import game_totals, length_summary, mean_table, position_scores, score_matrix, share_table, win_shares
 from .common import run_header, run_meta
 from .plots import _yerr, new_figure, plain_numbers, whole_number_axis
-from .stats import proportion_ci
+from .stats import interval, proportion_ci
 from .strength import Figure, Ladder, format_strength_study, plot_strength_study, seat_edge, seat_mean, seat_result
 
 ALONE_NAMES = ("partnered", "alone by choice", "forced alone")
@@ -54,7 +54,7 @@ def contract_summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     for name, hit in (("march", tricks == 5), ("euchre", tricks < 3)):
         t = share_table(hit, kind, level=level)
         out[f"{name}_rate"] = t["share"]
-        out[f"{name}_ci"] = [f"{lo:.3f}-{hi:.3f}" for lo, hi in zip(t["ci_low"], t["ci_high"])]
+        out[f"{name}_ci"] = [interval(lo, hi) for lo, hi in zip(t["ci_low"], t["ci_high"])]
     return out.reindex([k for k in ALONE_NAMES if k in out.index])
 
 
@@ -276,7 +276,7 @@ def trump_by(df: pd.DataFrame, by: str, *, level: float = 0.95) -> pd.DataFrame:
     out = mean_table(df["maker_points"], keys, level=level, name="maker_points")
     e = mean_table(df["edge"], keys, level=level, name="edge")
     out["edge"] = e["edge"]
-    out["edge_ci"] = [f"{lo:.3f}..{hi:.3f}" for lo, hi in zip(e["ci_low"], e["ci_high"])]
+    out["edge_ci"] = [interval(lo, hi) for lo, hi in zip(e["ci_low"], e["ci_high"])]
     out["euchre_rate"] = share_table(df["maker_tricks"].to_numpy() < 3, keys)["share"]
     out["alone_rate"] = pd.Series(df["alone"].to_numpy() == 1).groupby(keys).mean()
     if by == "relation":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .stats import mean_ci, proportion_ci
+from .stats import interval, mean_ci, proportion_ci
 from .common import run_header, run_meta
 from .plots import _yerr, new_figure, plain_numbers, whole_number_axis
 from .strength import Ladder, format_strength_study, plot_strength_study
@@ -91,17 +91,17 @@ def _round_lines(df: pd.DataFrame) -> list[str]:
     rates = round_rates(df)
     lines = ["by position from the dealer:"]
     for r in pos.itertuples():
-        lines.append(f"  {r.position} {r.role:<12} score {r.mean_score:7.2f} [{r.low:.2f}, {r.high:.2f}]  "
-                     f"wins {100 * r.win_rate:5.1f}% [{100 * r.win_low:.1f}, {100 * r.win_high:.1f}]")
+        lines.append(f"  {r.position} {r.role:<12} score {r.mean_score:7.2f} ({interval(r.low, r.high, '.2f')})  "
+                     f"wins {100 * r.win_rate:5.1f}% ({interval(100 * r.win_low, 100 * r.win_high, '.1f')})")
     first, dealer = pos.iloc[0], pos.iloc[-1]
     lines.append(f"  first-player advantage (mean score, dealer minus first player): "
                  f"{dealer.mean_score - first.mean_score:+.2f}")
     lines.append("")
     for r in rates.itertuples():
         if r.figure == "turns per round":
-            lines.append(f"{r.figure}: {r.value:.2f} [{r.low:.2f}, {r.high:.2f}]")
+            lines.append(f"{r.figure}: {r.value:.2f} ({interval(r.low, r.high, '.2f')})")
         else:
-            lines.append(f"{r.figure}: {100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]")
+            lines.append(f"{r.figure}: {100 * r.value:.2f}% ({interval(100 * r.low, 100 * r.high, '.2f')})")
     score = _seat_matrix(df, "score_", n).ravel()
     q = np.percentile(score, [50, 90, 99])
     lines.append(f"round scores of all seats: mean {score.mean():.2f}, median {q[0]:.0f}, 90% {q[1]:.0f}, "
@@ -180,10 +180,10 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     mean, low, high = s["rounds_mean"]
     lines = [*run_header(run_meta(df, meta), f"whole-game report, {n} players (target {100 * (n - 1)}; 95% intervals)",
                          count=s["games"], unit="game"),
-             f"rounds per game: {mean:.2f} [{low:.2f}, {high:.2f}], median {np.median(s['rounds']):.0f}, "
+             f"rounds per game: {mean:.2f} ({interval(low, high, '.2f')}), median {np.median(s['rounds']):.0f}, "
              f"max {s['rounds'].max()}", "game wins by position from the first dealer (1 plays first):"]
     for r in s["wins"].itertuples():
-        lines.append(f"  {r.position}: {100 * r.win_rate:5.1f}% [{100 * r.low:.1f}, {100 * r.high:.1f}]")
+        lines.append(f"  {r.position}: {100 * r.win_rate:5.1f}% ({interval(100 * r.low, 100 * r.high, '.1f')})")
     lines.append("")
     lines += _round_lines(df)
     return "\n".join(lines)
@@ -257,7 +257,7 @@ def format_study(df: pd.DataFrame, meta: dict | None = None) -> str:
     kind = meta.get("study", "study")
 
     def shift(mean, low, high):
-        return " - " if np.isnan(mean) or np.isnan(low) else f"{mean:+.2f} ({low:+.2f} … {high:+.2f})"
+        return " - " if np.isnan(mean) or np.isnan(low) else f"{mean:+.2f} ({interval(low, high, '+.2f')})"
 
     table = pd.DataFrame({
         "turns": t["turns"].map("{:.2f}".format),

@@ -8,6 +8,16 @@ from statistics import NormalDist
 import numpy as np
 
 
+def interval(low, high, fmt: str = ".3f") -> str:
+    """An interval as every report writes it: ``low to high`` (``0.220 to 0.221``; ``fmt`` the digits and
+    sign, ``"+.2f"`` ...); prose puts it in parentheses after its figure: ``0.22 (0.20 to 0.24)``.
+
+    >>> interval(-0.267, -0.26)
+    '-0.267 to -0.260'
+    """
+    return f"{low:{fmt}} to {high:{fmt}}"
+
+
 def normal_quantile(level: float) -> float:
     """Return the two-sided normal critical value z for a confidence ``level`` in (0, 1).
 

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .common import registered_game, run_header, run_meta, unit_word
-from .stats import mean_ci
+from .stats import interval, mean_ci
 
 LADDER = ("random", "heuristic", "search")
 PAIRS = tuple((x, y) for x in LADDER for y in LADDER if x != y)
@@ -361,7 +361,7 @@ def _rounded(table: pd.DataFrame) -> str:
 
 def _interval(row, name: str) -> str:
     low, high = row[f"{name}_low"], row[f"{name}_high"]
-    return f"{row[name]:+.3f} ({low:+.3f} to {high:+.3f})" if np.isfinite(low) else f"{row[name]:+.3f} (no CI)"
+    return f"{row[name]:+.3f} ({interval(low, high, '+.3f')})" if np.isfinite(low) else f"{row[name]:+.3f} (no CI)"
 
 
 def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder | None = None,

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .common import run_header, run_meta, unit_word
-from .stats import mean_ci
+from .stats import interval, mean_ci
 
 
 def variants_of(df: pd.DataFrame) -> list[str]:
@@ -124,7 +124,7 @@ def format_variants(df: pd.DataFrame, meta: dict | None = None) -> str:
         lines.append(f"\n{figure}{unit}")
         width = max(len(v) for v in part["variant"])
         for r in part.itertuples():
-            shift = "" if r.variant == "default" else f"{r.shift:+9.3f}  [{r.low:+.3f}, {r.high:+.3f}]"
+            shift = "" if r.variant == "default" else f"{r.shift:+9.3f}  ({interval(r.low, r.high, '+.3f')})"
             lines.append(f"  {r.variant:<{width}}  {r.value:9.3f}  {shift}")
     skipped = (meta or {}).get("skipped") or {}
     if skipped:
