@@ -325,8 +325,8 @@ def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder 
                   level: float = 0.95) -> pd.DataFrame:
     """Each whole table's figures: per figure (and ``by`` group), its value with every seat playing each policy
     (a share in %), and the paired shift of every other policy from the heuristic table with its interval
-    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …, then your own policies'). A deal where a figure is NaN
-    (e.g. the maker's points when no trump is made) is left out of it.
+    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …, then your own policies'). A deal
+    where a figure is NaN (e.g. the maker's points when no trump is made) is left out of it.
 
     >>> t = table_figures(example_study(), ladder=EXAMPLE)
     >>> float(t.loc["score_*", "search"]), float(t.loc["score_*", "search_shift"])

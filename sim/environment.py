@@ -37,6 +37,7 @@ except ImportError as e:  # pragma: no cover - the extra is part of make setup
     raise ImportError("cardlab.sim.environment needs PettingZoo: pip install 'cardlab[rl]'") from e
 
 from cardlab.sim.games import game as game_of
+from cardlab.sim.state import names_in
 
 #: The fields of each game's ``observation(seat)`` besides the hand and the moves that hold cards
 #: every seat sees: one plane each (every card named anywhere inside the field).
@@ -92,18 +93,6 @@ def _rami_ids() -> tuple[int, ...]:
     return tuple(ids)
 
 
-def _cards_in(value):
-    """Every card name inside a field of an observation (strings, at any depth; dict keys excepted)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _cards_in(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _cards_in(v)
-
-
 class CardGameEnv(AECEnv):
     """One game as a PettingZoo AEC environment (module docstring). ``options`` are the game's own
     (``players=``, ``deck=``, ``contract=`` ...), as ``simulate`` takes them; ``seed`` the first reset's."""
@@ -127,7 +116,7 @@ class CardGameEnv(AECEnv):
         self.kinds = tuple(dict.fromkeys(names))
         self._column = {k: i for i, k in enumerate(self.kinds)}
         self._copies = copies = max(names.count(k) for k in self.kinds)
-        self.n_players = len(self.game_state.scores())
+        self.n_players = self.game.players(self.game_state.study.options)
         self.possible_agents = [f"player_{s}" for s in range(self.n_players)]
         self._public = PUBLIC_FIELDS.get(self.game.name, ())
         #: Row names of the planes.
@@ -238,10 +227,10 @@ class CardGameEnv(AECEnv):
             out[0, col[name]] += 1
         for entry in obs["actions"]:
             row = 1 + (entry["seat"] - seat) % self.n_players
-            for name in _cards_in([entry.get("card"), entry.get("cards")]):
+            for name in names_in([entry.get("card"), entry.get("cards")]):
                 out[row, col[name]] += 1
         for i, field in enumerate(self._public):
-            for name in _cards_in(obs.get(field)):
+            for name in names_in(obs.get(field)):
                 if name in col:  # a combination's label (Minchiate's "C4") is not a card
                     out[1 + self.n_players + i, col[name]] += 1
         return np.minimum(out, self._copies, out=out)  # a card named twice (taken, then laid off) counts once

@@ -96,8 +96,8 @@ def ladder_study(game, *, policy="heuristic", policies=None, **keywords):
 def table_policies(study, deals: np.ndarray, mask: np.ndarray, names=LADDER) -> np.ndarray:
     """The seat policies of every table of ladder ``names``, ``(len(tables) * len(deals), seats)``:
     table-major rows."""
-    own = study.game.numba_seat.kernel_id if study.game.numba_seat is not None else -1
-    ids = {name: study.game.policies.index(name) if name in study.game.policies else own for name in names}
+    game = study.game
+    ids = {name: game.policies.index(name) if name in game.policies else game.numba_seat.kernel_id for name in names}
     ladder = tables(names)
     policies = np.empty((len(ladder), len(deals), mask.shape[1]), np.int64)
     for k, (x, y) in enumerate(ladder):

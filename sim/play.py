@@ -5,10 +5,11 @@ You take one seat; the others play their policies (by default the heuristic, in 
 step API plays it, Barbu so far; random elsewhere). Before each of your moves you see your view of
 the deal (your hand, what has been played: the state's ``observation``, never a hidden card) and
 the legal moves, numbered. Answer with a number or a move's name (``K♥``, ``kh`` and ``KH`` too:
-letters c, d, h, s stand for the suits); ``?`` asks for a hint (each legal move's mean final score over
-deals resampled from your view, :func:`hint_means`; ``? 32`` samples 32 per move); ``q`` stops. A move the rules refuse is refused with the rule it
-breaks, and you answer again. The finished deal is saved as its JSON record, with the game, seed,
-deal and options, which ``cardlab replay <game> --record FILE`` checks move by move.
+letters c, d, h, s stand for the suits); ``?`` asks for a hint (each legal move's mean final score
+over deals resampled from your view, :func:`hint_means`; ``? 32`` samples 32 per move); ``q`` stops.
+A move the rules refuse is refused with the rule it breaks, and you answer again. The finished deal is
+saved as its JSON record, with the game, seed, deal and options, which ``cardlab replay <game> --record
+FILE`` checks move by move.
 """
 from __future__ import annotations
 
@@ -135,7 +136,7 @@ def hint_means(state, worlds: int = HINT_WORLDS) -> list[tuple]:
     game's state plays it, else at random. A determinized Monte Carlo search in plain Python, seeded
     by the deal and the moves so far, so it depends only on the seat's view."""
     seat, legal = state.current_player, state.legal_actions()
-    policy = "heuristic" if hasattr(state, "policy_action") else "random"
+    policy = _rollout_policy(state)
     rng = np.random.default_rng([state.study.seed, state.deal, len(state.observation(seat).get("actions", []))])
     means = []
     for action in legal:
@@ -150,14 +151,21 @@ def hint_means(state, worlds: int = HINT_WORLDS) -> list[tuple]:
     return means
 
 
+def _rollout_policy(state) -> str:
+    """The hint's play-out policy: the heuristic where the game's state plays it, else random."""
+    return "heuristic" if hasattr(state, "policy_action") else "random"
+
+
 def hint(state, worlds: int = HINT_WORLDS) -> str:
-    """:func:`hint_means` as lines, the best move first (higher scores are better in every game but Rami,
-    whose scores are penalties)."""
-    lower = state.study.game.name == "rami"
+    """:func:`hint_means` as lines, the best move first: the highest score, or the lowest in a game whose
+    scores are penalties (its strength ladder says ``lower_is_better``: Rami)."""
+    from cardlab.analysis.strength import ladder_of
+
+    lower = ladder_of({"game": state.study.game.name}).lower_is_better
     ranked = sorted(hint_means(state, worlds), key=lambda m: m[1], reverse=not lower)
+    by = "the heuristic" if _rollout_policy(state) == "heuristic" else "random moves"
     head = (f"hint: each move's mean final score over {worlds} deals resampled from what you have seen, "
-            f"played out by {'the heuristic' if hasattr(state, 'policy_action') else 'random moves'} "
-            f"({'lower' if lower else 'higher'} is better)")
+            f"played out by {by} ({'lower' if lower else 'higher'} is better)")
     return "\n".join([head] + [f"  {a.name}: {m:+.2f}" for a, m, _ in ranked])
 
 

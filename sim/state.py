@@ -169,6 +169,19 @@ class State:
 PythonPolicy = Callable[[dict, list], object]
 
 
+def names_in(value):
+    """Every string inside an observation or one of its fields, at any depth (dict values and list items,
+    not dict keys): the cards a seat is shown are written one per string."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from names_in(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from names_in(v)
+
+
 def _same_name(text: str, name: str) -> bool:
     """Names match ignoring case and runs of spaces: ``'k♥'`` is ``'K♥'``, ``'meld  7♠ 8♠ 9♠'``
     is ``'meld 7♠ 8♠ 9♠'``."""

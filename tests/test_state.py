@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from cardlab.sim.games import GAMES, game
-from cardlab.sim.state import Action, IllegalAction
+from cardlab.sim.state import Action, IllegalAction, names_in
 
 NAMES = list(GAMES)
 #: Deals per table. The thousands of deals the standard asks for are test_conformance's referee sweeps
@@ -50,18 +50,6 @@ def test_the_kernels_moves_replay_through_the_state(name, table):
     _played_through_state(name, table, range(DEALS))
 
 
-def _card_names(obj):
-    """Every string leaf of an observation (cards are written one per string)."""
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            yield from _card_names(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from _card_names(v)
-
-
 def _random_walk(name, deal, check, *, seed=0):
     """Play deal ``deal`` with random moves, calling ``check(state)`` before every move."""
     g = game(name)
@@ -92,7 +80,7 @@ def test_an_observation_never_holds_a_hidden_card(name):
             json.dumps(obs)  # JSON-ready
             hidden = Counter(state.card_name(c) for c in state.hidden_cards(seat))
             unseen = {c for c, k in hidden.items() if k == copies[c]}
-            shown = set(_card_names(obs))
+            shown = set(names_in(obs))
             assert not unseen & shown, (name, seat, sorted(unseen & shown))
 
     first = game(name).state(seed=0, deal=0)
