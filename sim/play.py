@@ -107,8 +107,8 @@ def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read
                 write("stopped; nothing saved")
                 return None
             words = answer.split()
-            if words and words[0] == "?" and len(words) <= 2 and all(w.isdigit() for w in words[1:]):
-                write(hint(state, int(words[1]) if len(words) == 2 and int(words[1]) > 0 else HINT_WORLDS))
+            if words and words[0] == "?" and len(words) <= 2 and all(w.isdigit() and int(w) > 0 for w in words[1:]):
+                write(hint(state, int(words[1]) if len(words) == 2 else HINT_WORLDS))
                 continue
             try:
                 state.apply(read_move(answer, legal))

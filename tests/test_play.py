@@ -135,7 +135,8 @@ def test_the_hint_ranks_every_legal_move_from_the_seats_view_alone(name):
 
 
 def test_a_question_mark_asks_for_the_hint_and_the_move_is_asked_again():
-    said, answers = [], iter(["?", "? 3"])
+    said, answers = [], iter(["?", "? 3", "? 0"])
     play("barbu", seat=0, policy="random", read=lambda prompt: next(answers, "1"), write=said.append)
     hints = [line for line in said if line.startswith("hint: ")]
     assert len(hints) == 2 and "over 8 deals" in hints[0] and "over 3 deals" in hints[1]
+    assert any(line.startswith("refused: seat 0: ? 0 is not legal") for line in said)  # no hint of zero deals
