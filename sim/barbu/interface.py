@@ -417,7 +417,8 @@ class Barbu(Game):
         return {"deals": "simulate, replay", "games": "simulate_games, replay_game",
                 "contracts_study": "contract_value_study", "trumps_study": "trump_study"}.get(name, name)
 
-    def build(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None, **keywords):
+    def build_study(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None,
+                    **keywords):
         """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
         ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
         spell, label = spell or current_spelling()[0], label or current_spelling()[1]  # the command line's spelling
