@@ -14,6 +14,7 @@ import contextvars
 import sys
 from pathlib import Path
 
+from cardlab.sim.balance import figures_text, numeric_options
 from cardlab.sim.game import spelling
 from cardlab.sim.options import add_option_flags, options_from_args, toml_value
 
@@ -43,6 +44,17 @@ def label(name: str, value) -> str:
     if value is None:
         return f"--{flag} none"
     return f"--{flag} " + (",".join(str(v) for v in value) if isinstance(value, tuple) else str(value))
+
+
+#: Flags of one study: flag -> (the study it applies to, the keyword it gives); given to another study, it is
+#: refused. A rule option spelled like one of them (Euchre's ``--target``, a whole game's) has no flag in
+#: ``cardlab study``, where it could not apply anyway: a variant file or ``--vary`` still sets it.
+STUDY_FLAGS = {"vary": ("variants", "vary"), "tune": ("balance", "tune"), "target": ("balance", "target"),
+               "range": ("balance", "range")}
+
+
+def _dest(flag: str) -> str:
+    return f"study_{flag}"
 
 
 class GameCommand:
@@ -77,11 +89,19 @@ class GameCommand:
                        help="a TOML file of house rules (name = value, one option a line); rule flags given beside "
                             "it override it")
         if command == "study":
-            p.add_argument("--vary", action="append", default=None, metavar="NAME=V1,V2",
+            p.add_argument("--vary", action="append", default=None, metavar="NAME=V1,V2", dest=_dest("vary"),
                            help="study variants: an option and the values to play it at (repeat for more options: "
                                 "every combination is played)")
+            p.add_argument("--tune", default=None, metavar="NAME", dest=_dest("tune"),
+                           help="study balance: the numeric option whose value is searched for")
+            p.add_argument("--target", default=None, metavar="EXPR", dest=_dest("target"),
+                           help="study balance: what the value must bring true, FIGURE = NUMBER or FIGURE = FIGURE, "
+                                f"e.g. \"{next(iter(game.figures()))} = 0\"; figures: {figures_text(game)}")
+            p.add_argument("--range", default=None, metavar="LO:HI", dest=_dest("range"),
+                           help="study balance: the values to search (default: the option's declared bounds or "
+                                "choices; needed when it has none)")
         game.add_flags(p, command)
-        add_option_flags(p, game.Options)
+        add_option_flags(p, game.Options, skip=STUDY_FLAGS if command == "study" else ())
 
     def keywords(self, args) -> dict:
         """The rule options given, policy, seed, the search's settings when given and the game's own keywords."""
@@ -123,10 +143,22 @@ class GameCommand:
         """``cardlab study <game> <name>``: the same deals played every way the study asks."""
         kind = self.game.all_studies()[args.study]
         keywords = self.keywords(args)
-        if args.study == "variants":
-            keywords["vary"] = args.vary
-        elif args.vary:
-            raise ValueError(f"--vary: {args.vary[0]} does not apply here; it applies only to study variants")
+        for flag, (study, keyword) in STUDY_FLAGS.items():
+            value = getattr(args, _dest(flag), None)
+            if args.study == study:
+                keywords[keyword] = value
+            elif value:
+                shown = value[0] if isinstance(value, list) else value
+                raise ValueError(f"--{flag}: {shown} does not apply here; it applies only to study {study}")
+        if args.study == "balance":
+            for flag in ("tune", "target"):
+                if keywords[flag] is None:
+                    raise ValueError(f"--{flag}: study balance needs --tune NAME and --target EXPR, e.g. "
+                                     f"--tune {(numeric_options(self.game) or ['NAME'])[0]} --target "
+                                     f"\"{next(iter(self.game.figures()))} = 0\"")
+            if getattr(args, "summary", False):
+                raise ValueError("--summary: study balance keeps one row per value tried, not deal rows; drop "
+                                 "--summary")
         with self.spelling(args):
             meta = {**kind.metadata(self.game, **keywords), "deals": args.deals}
             df = kind.run(self.game, deals=args.deals, threads=threads, progress=progress, out=out, **keywords)

@@ -176,6 +176,20 @@ class StudyKind(NamedTuple):
     deals: int = 100_000  # the command line's default --deals
 
 
+class Figure(NamedTuple):
+    """A balance figure a target of ``study balance`` may name (:mod:`cardlab.sim.balance`): ``of`` is a figure of
+    :func:`cardlab.analysis.variants.figure_values` (a column's mean, ``name_*`` the mean over sides,
+    ``<role>_edge`` the edge of the side of the seat in column ``<role>``, read from the ``sides`` columns);
+    with ``by`` (a column) the figure takes an argument and is read on the deals whose ``by`` is that
+    argument, one of ``args``: ``edge(no-queens)``."""
+
+    of: str
+    help: str
+    by: str | None = None
+    args: tuple = ()
+    sides: str = "score"
+
+
 def _games_only(context) -> bool:
     return context["unit"] == "games"
 
@@ -202,6 +216,7 @@ class Game:
     studies: dict = {}  # name -> StudyKind, beyond the shared ones
     study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
     variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
+    balance_figures: dict = {}  # name -> Figure: what a balance target may name beyond the variant figures
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
     numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
 
@@ -362,11 +377,27 @@ class Game:
         deals = parse_range("deal", deal, limit=1)
         return self.new_state(self.build("deals", **keywords), deals.start)
 
-    def all_studies(self) -> dict:
-        """Every study of the game: its own, then the strength ladder and the options study."""
-        from cardlab.sim import ladder, variants
+    def figures(self) -> dict:
+        """The figures a balance target may name (:class:`Figure` by name): each of :attr:`variant_figures`
+        (``score_*`` named ``score``), then the game's :attr:`balance_figures`."""
+        helps = {c.name.replace("{seat}", "*").replace("{team}", "*"): c.help for c in self.columns.get("deals", ())}
+        out = {}
+        for figure in self.variant_figures or ():
+            if figure.endswith("_*"):
+                out[figure[:-2]] = Figure(figure, f"the mean over sides of {figure[:-1]}<side>: {helps.get(figure)}")
+            elif figure.endswith("_edge"):
+                role = figure[:-5]
+                out[figure] = Figure(figure, f"the {role}'s edge: its score minus the mean of the others'")
+            else:
+                out[figure] = Figure(figure, helps.get(figure, figure))
+        return {**out, **self.balance_figures}
 
-        shared = {"strength": ladder.STUDY, "options": variants.STUDY, "variants": variants.VARIANTS}
+    def all_studies(self) -> dict:
+        """Every study of the game: its own, then the strength ladder, the options, variants and balance studies."""
+        from cardlab.sim import balance, ladder, variants
+
+        shared = {"strength": ladder.STUDY, "options": variants.STUDY, "variants": variants.VARIANTS,
+                  "balance": balance.STUDY}
         return {**shared, **self.studies} if not self.studies else {**self.studies,
                                                                      **{k: v for k, v in shared.items()
                                                                         if k not in self.studies}}
