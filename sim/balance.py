@@ -53,7 +53,6 @@ GROWTH = 4  # each stage plays the bracket's values on this many times the deals
 FIRST_SHARE = 16  # the first stage plays deals / FIRST_SHARE deals a value ...
 FIRST_MIN = 1_000  # ... and at least this many (every deal asked, when fewer)
 SCAN = 9  # values spread over the range, tried when its ends do not bracket the target
-WALK = 10  # steps outward (doubling) when a bracket is lost or the uncertainty is measured
 
 
 def plan_deals(deals: int, start: int | None = None) -> list[int]:
@@ -322,7 +321,7 @@ def search(gap_at: Callable[[int, int, int], Evaluation], size: int, plan: list[
         stage += 1
         n = plan[stage]
         if side(a) == side(b):  # more deals moved the answer out of the bracket: walk out to find it again
-            found = _walk(gap, a, b, size)
+            found = _walk(gap, a, b, size) or scan()
             if found is None:
                 return _closest(gap_at, size, plan, stage)
             a, b = found
@@ -330,16 +329,11 @@ def search(gap_at: Callable[[int, int, int], Evaluation], size: int, plan: list[
         return Outcome(True, True, a, b, a, b, n)
     low, high = a, b  # walk out from each neighbour whose interval holds 0 to the first value tried clear of 0
     for k, step in ((a, -1), (b, 1)):
-        e = gap_at(k, n, stage)
-        for i in range(WALK if e.low <= 0 <= e.high else 0):
-            nxt = min(size - 1, max(0, k + step * 2 ** i))
-            e = gap_at(nxt, n, stage)
-            if step < 0:
-                low = nxt
-            else:
-                high = nxt
-            if not e.low <= 0 <= e.high or nxt in (0, size - 1):
-                break
+        e, i = gap_at(k, n, stage), 0
+        while e.low <= 0 <= e.high and k not in (0, size - 1):  # doubling steps: at most log2(size) of them
+            k = min(size - 1, max(0, k + step * 2 ** i))
+            e, i = gap_at(k, n, stage), i + 1
+        low, high = (k, high) if step < 0 else (low, k)
     return Outcome(True, False, a, b, low, high, n)
 
 
@@ -362,17 +356,16 @@ def _narrow(gap, a: int, b: int) -> tuple[int, int]:
 
 def _walk(gap, a: int, b: int, size: int):
     """A bracket near ``a < b`` (whose gaps now share a sign), walking outward in doubling steps towards 0: to
-    lower values when the gap falls towards 0 there, else to higher ones. None when the range ends first."""
-    ga, gb = gap(a), gap(b)
-    down = abs(ga) < abs(gb)
-    start, other = (a, b) if down else (b, a)
-    k, last = start, start
-    for i in range(WALK):
-        k = max(0, last - 2 ** i) if down else min(size - 1, last + 2 ** i)
-        if (gap(k) >= 0) != (gap(start) >= 0):
-            return (k, last) if down else (last, k)
-        if k in (0, size - 1):
+    lower values when the gap falls towards 0 there, else to higher ones. None when the range ends first (the
+    caller then scans the range again)."""
+    down = abs(gap(a)) < abs(gap(b))
+    last = a if down else b
+    for i in range(size.bit_length() + 1):  # doubling steps reach either end within this many
+        if last in (0, size - 1):
             return None
+        k = max(0, last - 2 ** i) if down else min(size - 1, last + 2 ** i)
+        if (gap(k) >= 0) != (gap(last) >= 0):
+            return (k, last) if down else (last, k)
         last = k
     return None
 
@@ -419,7 +412,8 @@ def balance_study(game, *, tune, target, deals: int = 100_000, range=None, start
             with runner.run_options(summary=False):
                 df = game.run(base.with_options(**{name: value}), "deals", n - done, first=first_deal + done,
                               chunk_size=chunk_size, threads=threads)
-            left, right = (_extend(old, term_values(term, df)) for old, term in ((left, goal.left), (right, goal.right)))
+            left = _extend(left, term_values(goal.left, df))
+            right = _extend(right, term_values(goal.right, df))
             played[k] = (n, left, right)
         result = made[(k, n)] = evaluate(goal, left, right, n, value, stage)
         rows.append(result)
@@ -429,7 +423,10 @@ def balance_study(game, *, tune, target, deals: int = 100_000, range=None, start
         return result
 
     runner.set_threads(threads)
-    outcome = search(gap_at, len(values), plan)
+    try:
+        outcome = search(gap_at, len(values), plan)
+    except runner.RunInterrupted:  # Ctrl-C in one value's deals: the study as a whole stops, nothing written
+        raise KeyboardInterrupt from None
     frame = pd.DataFrame(rows, columns=Evaluation._fields)
     meta = {**meta, "deals": deals, "first_deal": first_deal, "plan": plan,
             "answer": _answer(outcome, values, made, name, goal, f"{game.unit}s")}
@@ -459,7 +456,8 @@ def _answer(outcome: Outcome, values, made: dict, name: str, goal: Target, units
         e = at[best]
         inside = e.low <= 0 <= e.high
         answer["text"] = (f"no value of {name} from {values[0]} to {values[-1]} brings {goal.text}: the gap stays "
-                          f"{'above' if e.gap > 0 else 'below'} 0 over the values tried; closest {name} = {values[best]}"
+                          f"{'above' if e.gap > 0 else 'below'} 0 over the values tried; closest {name} = "
+                          f"{values[best]}"
                           f" (gap {e.gap:+.4g}, {e.low:+.4g} to {e.high:+.4g}"
                           + (", whose interval holds 0: more deals or a wider range may reach it)" if inside else ")"))
         return answer

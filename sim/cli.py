@@ -379,8 +379,9 @@ def _study(args) -> None:
                          "Python, or drop --summary")
     df, meta = _run_scaled(args, lambda: game.study(args, threads=args.threads, progress=sys.stderr.isatty(),
                                                     out=args.out))
-    count = f"{len(df)} evaluations (at most {args.deals} deals a value)" if args.study == "balance" and df is not None \
-        else f"{args.deals} deals"
+    count = f"{args.deals} deals"
+    if args.study == "balance" and df is not None:  # one row per value tried, not per deal
+        count = f"{len(df)} evaluations (at most {args.deals} deals a value)"
     _finish_run(df, meta, args.out, args.plot, count, args)
 
 
@@ -485,8 +486,9 @@ def _interrupted(stop, args) -> int:
 
 
 def _negative_values(argv: list) -> list:
-    """``--flag -1,-2`` (or ``-5:10``) as ``--flag=-1,-2``: argparse reads a value that starts with a minus as an option and
-    answers "expected one argument"; a negative number after a flag is always that flag's value here."""
+    """``--flag -1,-2`` as ``--flag=-1,-2`` (and ``--range -5:10``): argparse reads a value that starts with a minus
+    as an option and answers "expected one argument"; a negative number after a flag is always that flag's value
+    here."""
     out = []
     for token in argv:
         if out and re.fullmatch(r"-\d[\d,.:\-]*", token) and out[-1].startswith("--") and "=" not in out[-1]:

@@ -375,7 +375,8 @@ def _toml_error(where: str, message: str, text: str) -> str:
         return f"{where} is not valid TOML: {message}"
     what, line, column = found.groups()
     lines = text.splitlines()
-    bare = re.fullmatch(r"\s*([\w-]+)\s*=\s*([A-Za-z_][\w-]*)\s*", lines[int(line) - 1] if int(line) <= len(lines) else "")
+    where_line = lines[int(line) - 1] if int(line) <= len(lines) else ""
+    bare = re.fullmatch(r"\s*([\w-]+)\s*=\s*([A-Za-z_][\w-]*)\s*", where_line)
     hint = f' (text goes in quotes: {bare.group(1)} = "{bare.group(2)}")' if bare else ""
     return f"{where} line {line}: not valid TOML: {what.lower()} at column {column}{hint}"
 
