@@ -195,6 +195,8 @@ def check_value(f, value) -> None:
         check_choice(f.name, value, meta["choices"])
     elif meta["between"] is not None:
         low, high = meta["between"]
+        if value is None and f.default is None:  # not given: the rules' own value
+            return
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
             raise ValueError(f"{f.name}: {value!r} is not allowed; use an integer from {low} to {high}")
     elif is_switch(f):

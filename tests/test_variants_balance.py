@@ -284,3 +284,12 @@ def test_a_variant_file_sets_the_base_of_a_balance_study(tmp_path):
     meta = df.attrs["cardlab"]
     assert meta["options"]["players"] == 3 and meta["variant"] == {"file": str(variant), "options": {"players": 3}}
     assert json.loads(json.dumps(meta)) == meta
+
+
+@pytest.mark.parametrize("module", ["cardlab.sim.balance", "cardlab.sim.options", "cardlab.analysis.variants"])
+def test_the_docstring_examples_of_the_option_machinery_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

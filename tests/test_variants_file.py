@@ -178,3 +178,13 @@ def test_a_switch_that_may_be_unset_reads_true_or_false(tmp_path):
     """Barbu's ``trumps`` (None: by the game's mode) takes true or false in a file, as ``--vary`` does."""
     variant = write_variant(tmp_path / "barbu.toml", {"geronimo": True, "trumps": False})
     assert games.game("barbu").build("games", variant=variant).options.trumps is False
+
+
+def test_play_takes_the_variant_file(tmp_path):
+    from cardlab.sim.play import play
+
+    variant = write_variant(tmp_path / "rami.toml", {"players": 3})
+    lines = []
+    assert play("rami", seat=0, deal=0, policy="random", read=lambda prompt: "q", write=lines.append,
+                variant=variant) is None
+    assert "seat 2" in lines[0] and "seat 3" not in lines[0]  # three players, as the file says
