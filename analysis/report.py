@@ -14,7 +14,6 @@ of the run's game and kind (deals, whole games or a study) through the registry.
 from __future__ import annotations
 
 import re
-import textwrap
 from typing import NamedTuple
 
 import numpy as np
