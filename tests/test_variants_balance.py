@@ -188,7 +188,7 @@ def test_the_command_line_writes_the_evaluations_reports_and_plots_them(tmp_path
             "--deals", 2000, "--seed", 4, "--threads", 1]
     code, stdout, stderr = run_cli(capsys, *argv, "--out", out, "--plot", plot)
     assert code == 0, stderr
-    assert "evaluations (at most 2000 deals a value)" in stdout and plot.stat().st_size > 0
+    assert "evaluations (at most 2,000 rounds a value)" in stdout and plot.stat().st_size > 0
     from cardlab.analysis import load_run
 
     df, meta = load_run(out)
