@@ -305,20 +305,29 @@ class Game:
         return self.run(study, "games", games, first=first_game, chunk_size=chunk_size, threads=threads,
                         progress=progress, out=out, summary=summary, executor=executor)
 
+    def replayed(self, study, unit: str, indices: range) -> Replay:
+        """Deals (``unit="deals"``) or whole games (``"games"``) of ``study`` replayed and checked, each record
+        opened by what reproduces it: the study's :meth:`~Study.metadata` (``game``, ``options``,
+        ``policies``, ``seed``, and the search's settings with a search seat). In a record of a whole game
+        ``game`` is the game's index, as in the run's rows; the game's name is the schema's."""
+        replay = self.replay_deals(study, indices) if unit == "deals" else self.replay_games(study, indices)
+        keys = study.metadata()
+        return Replay(replay.text, [{**keys, **record} for record in replay.records])
+
     def replay(self, *, deal, **keywords) -> Replay:
         """Replay deal ``deal`` (an index, ``'a:b'`` or a range) of a :meth:`simulate` run alone; the
         referee checks every move and the scores. Keywords as :meth:`simulate`."""
         from cardlab.sim.replay import parse_range
 
         deals = deal if isinstance(deal, range) else parse_range("deal", deal)
-        return self.replay_deals(self.build("deals", **keywords), deals)
+        return self.replayed(self.build("deals", **keywords), "deals", deals)
 
     def replay_game(self, *, game, **keywords) -> Replay:
         """Replay whole game ``game`` (an index, ``'a:b'`` or a range) of a :meth:`simulate_games` run."""
         from cardlab.sim.replay import parse_range
 
         games = game if isinstance(game, range) else parse_range("game_index", game)
-        return self.replay_games(self.build("games", **keywords), games)
+        return self.replayed(self.build("games", **keywords), "games", games)
 
     def state(self, *, deal: int = 0, **keywords):
         """Deal ``deal`` of :meth:`simulate` (same keywords: ``seed``, rule options ...) as a

@@ -170,10 +170,9 @@ def hint(state, worlds: int = HINT_WORLDS) -> str:
 
 
 def saved_record(state) -> dict:
-    """The deal's record with what rebuilds it: game, seed, deal, options and the seats' policies."""
-    study = state.study
-    return {"game": study.game.name, "seed": study.seed, "options": study.options.to_dict(),
-            "policies": list(study.policies), **state.record()}
+    """The deal's record opened by what rebuilds it, as ``replay --json`` writes it: the study's metadata
+    (game, options, policies, seed), then the state's record (deal, hands, actions, scores ...)."""
+    return {**state.study.metadata(), **state.record()}
 
 
 def check_record(game, record: dict):
