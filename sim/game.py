@@ -305,6 +305,14 @@ class Game:
         return self.run(study, "games", games, first=first_game, chunk_size=chunk_size, threads=threads,
                         progress=progress, out=out, summary=summary, executor=executor)
 
+    def record_schema(self) -> dict:
+        """The JSON Schema of the game's records, ``record.schema.json`` in the game's package (shipped with
+        it): every record of ``replay --json``, single deals and whole games, validates against it."""
+        from importlib.resources import files
+
+        package = type(self).__module__.rpartition(".")[0]
+        return json.loads((files(package) / "record.schema.json").read_text(encoding="utf-8"))
+
     def replayed(self, study, unit: str, indices: range) -> Replay:
         """Deals (``unit="deals"``) or whole games (``"games"``) of ``study`` replayed and checked, each record
         opened by what reproduces it: the study's :meth:`~Study.metadata` (``game``, ``options``,
