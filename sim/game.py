@@ -238,6 +238,11 @@ class Game:
     def replay_deals(self, study, deals: range) -> Replay:
         raise NotImplementedError
 
+    def record_keywords(self, record: dict) -> dict:
+        """The study's keywords beyond ``seed`` and ``options`` that a single deal's record rebuilds its deal
+        with (Barbu: ``contract``, from the record's ``contracts``); none by default."""
+        return {}
+
     def new_state(self, study, deal: int):
         """The :class:`~cardlab.sim.state.State` of deal ``deal`` of ``study``, before its first move."""
         raise NotImplementedError(f"{self.name} has no step API")

@@ -62,6 +62,13 @@ def test_a_replayed_record_is_one_the_record_check_accepts(name):
         assert list(check_record(g, record).scores()) == record["scores"]
 
 
+def test_a_barbu_record_rebuilds_its_deal_from_its_contracts():
+    barbu = games.game("barbu")
+    for record in barbu.replay(deal="0:4", seed=9, contract="domino,no-queens").records:
+        assert record["contract"] == ("domino", "no-queens")[record["deal"] % 2]
+        assert list(check_record(barbu, record).scores()) == record["scores"]
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_step_api_records_validate(name):
     g = games.game(name)
