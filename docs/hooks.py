@@ -123,9 +123,9 @@ def figures_markdown(name: str, where: str) -> str:
         if not path.is_file():
             raise ValueError(f"{where}: {path.relative_to(ROOT)} is missing; make figures draws it")
         link = os.path.relpath(path, (ROOT / "docs" / where).parent)
-        out += [f"![{game.title}: the report figure of {unit_word[unit]}]({link})", "",
+        out += [f"[![{game.title}: the report figure of {unit_word[unit]}]({link})]({link})", "",
                 f"*`cardlab report --plot` of {unit_word[unit]} (seed {figures.SEED}, the heuristic at every seat),"
-                f" drawn by `make figures`.*", ""]
+                f" drawn by `make figures`; click for full size.*", ""]
     return "\n".join(out).strip()
 
 
