@@ -118,9 +118,9 @@ def test_rami_twins_are_told_apart_by_their_copy():
 @pytest.mark.parametrize("name", NAMES)
 def test_thousands_of_records_validate(name, policy):
     g = games.game(name)
-    n = assert_valid(name, g.replay(deal="0:1500", seed=11, policy=policy).records)
+    n = assert_valid(name, g.replay(deal="0:1000", seed=11, policy=policy).records)
     n += assert_valid(name, g.replay_game(game="0:20", seed=11, policy=policy).records)
-    assert n > 1500
+    assert n > 1000
 
 
 @pytest.mark.slow
