@@ -325,7 +325,7 @@ class Game:
         ``game`` is the game's index, as in the run's rows; the game's name is the schema's."""
         replay = self.replay_deals(study, indices) if unit == "deals" else self.replay_games(study, indices)
         keys = study.metadata()
-        return replay._replace(records=[{**keys, **record} for record in replay.records])  # a game's Replay subclass kept
+        return replay._replace(records=[{**keys, **record} for record in replay.records])  # keeps a game's subclass
 
     def replay(self, *, deal, **keywords) -> Replay:
         """Replay deal ``deal`` (an index, ``'a:b'`` or a range) of a :meth:`simulate` run alone; the
