@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup study test test-fast bench docs notebooks clean
+.PHONY: setup study test test-fast bench docs figures notebooks clean
 
 setup: $(STAMP)
 
@@ -35,9 +35,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_barbu.py --memory
 
 # The documentation site (MkDocs): docs/ and mkdocs.yml into site/; the options and columns tables
-# are generated from each game's metadata while building (docs/hooks.py).
+# are generated from each game's metadata while building (docs/hooks.py), and the notebooks are executed
+# at the notebook tests' size (a few minutes), so the site shows their outputs.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 CARDLAB_DOCS_EXECUTE=true CARDLAB_NOTEBOOK_DEALS=7000 $(BIN)/mkdocs build --strict
+
+# Every figure the docs show (docs/figures/*.png, committed): small runs of each game, drawn afresh by
+# docs/figures.py, so no figure goes stale; a minute or two once the kernels are compiled.
+figures: $(STAMP)
+	$(BIN)/python docs/figures.py
 
 # The walkthroughs in notebooks/, in JupyterLab (installs the notebook extra into .venv first).
 notebooks: $(STAMP)

@@ -4,6 +4,7 @@ A page asks with a marker alone on its line:
 
     <!-- cardlab:options GAME -->          the game's rule options (its Options' field metadata)
     <!-- cardlab:columns GAME UNIT -->     the columns a run of UNIT ("deals" or "games") writes
+    <!-- cardlab:figures GAME -->          the game's report figures, drawn by docs/figures.py (make figures)
 
 and the build replaces it with the Markdown table made from :func:`cardlab.sim.options.options_table`
 (and each option's ``applies`` scope) or :func:`cardlab.sim.columns.columns_table`. Nothing in these
@@ -12,6 +13,8 @@ the build.
 """
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 from pathlib import Path
 
@@ -102,6 +105,30 @@ def columns_markdown(name: str, unit: str) -> str:
     return columns_table(game.columns[unit])
 
 
+def _figures_module():
+    spec = importlib.util.spec_from_file_location("cardlab_docs_figures", ROOT / "docs" / "figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def figures_markdown(name: str, where: str) -> str:
+    """The game's report figures (single deals, whole games) as images with a caption saying how they were
+    drawn; a missing file stops the build with the command that draws it."""
+    figures = _figures_module()
+    game, unit_word = games.game(name), {"deals": f"{figures.DEALS:,} {games.game(name).unit}s",
+                                         "games": f"{figures.GAMES:,} whole games"}
+    out = []
+    for unit, path in figures.figure_paths(name).items():
+        if not path.is_file():
+            raise ValueError(f"{where}: {path.relative_to(ROOT)} is missing; make figures draws it")
+        link = os.path.relpath(path, (ROOT / "docs" / where).parent)
+        out += [f"[![{game.title}: the report figure of {unit_word[unit]}]({link})]({link})", "",
+                f"*`cardlab report --plot` of {unit_word[unit]} (seed {figures.SEED}, the heuristic at every seat),"
+                f" drawn by `make figures`; click for full size.*", ""]
+    return "\n".join(out).strip()
+
+
 def expand(markdown: str, where: str = "") -> str:
     """``markdown`` with every cardlab marker replaced by its table."""
     def table(match):
@@ -110,6 +137,8 @@ def expand(markdown: str, where: str = "") -> str:
             return options_markdown(*args)
         if kind == "columns" and len(args) == 2:
             return columns_markdown(*args)
+        if kind == "figures" and len(args) == 1:
+            return figures_markdown(args[0], where)
         raise ValueError(f"{where}: unknown marker {match.group(0)!r}")
     return MARKER.sub(table, markdown)
 

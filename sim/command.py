@@ -203,10 +203,8 @@ class GameCommand:
         keywords = self.keywords(args)
         with self.spelling(args):
             study = self.game.build("deals" if deals is not None else "games", **keywords)
-        if deals is not None:
-            result = self.game.replay_deals(study, deals)
-        else:
-            result = self.game.replay_games(study, games)
+        result = self.game.replayed(study, "deals" if deals is not None else "games",
+                                    deals if deals is not None else games)
         if args.json:
             yield from result.records
         else:

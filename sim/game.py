@@ -270,6 +270,11 @@ class Game:
     def replay_deals(self, study, deals: range) -> Replay:
         raise NotImplementedError
 
+    def record_keywords(self, record: dict) -> dict:
+        """The study's keywords beyond ``seed`` and ``options`` that a single deal's record rebuilds its deal
+        with (Barbu: ``contract``, from the record's ``contracts``); none by default."""
+        return {}
+
     def new_state(self, study, deal: int):
         """The :class:`~cardlab.sim.state.State` of deal ``deal`` of ``study``, before its first move."""
         raise NotImplementedError(f"{self.name} has no step API")
@@ -354,20 +359,37 @@ class Game:
         return self.run(study, "games", games, first=first_game, chunk_size=chunk_size, threads=threads,
                         progress=progress, out=out, summary=summary, executor=executor)
 
+    def record_schema(self) -> dict:
+        """The JSON Schema of the game's records, ``record.schema.json`` in the game's package (shipped with
+        it): every record of ``replay --json``, single deals and whole games, validates against it."""
+        from importlib.resources import files
+
+        package = type(self).__module__.rpartition(".")[0]
+        return json.loads((files(package) / "record.schema.json").read_text(encoding="utf-8"))
+
+    def replayed(self, study, unit: str, indices: range) -> Replay:
+        """Deals (``unit="deals"``) or whole games (``"games"``) of ``study`` replayed and checked, each record
+        opened by what reproduces it: the study's :meth:`~Study.metadata` (``game``, ``options``,
+        ``policies``, ``seed``, and the search's settings with a search seat). In a record of a whole game
+        ``game`` is the game's index, as in the run's rows; the game's name is the schema's."""
+        replay = self.replay_deals(study, indices) if unit == "deals" else self.replay_games(study, indices)
+        keys = study.metadata()
+        return replay._replace(records=[{**keys, **record} for record in replay.records])  # keeps a game's subclass
+
     def replay(self, *, deal, **keywords) -> Replay:
         """Replay deal ``deal`` (an index, ``'a:b'`` or a range) of a :meth:`simulate` run alone; the
         referee checks every move and the scores. Keywords as :meth:`simulate`."""
         from cardlab.sim.replay import parse_range
 
         deals = deal if isinstance(deal, range) else parse_range("deal", deal)
-        return self.replay_deals(self.build("deals", **keywords), deals)
+        return self.replayed(self.build("deals", **keywords), "deals", deals)
 
     def replay_game(self, *, game, **keywords) -> Replay:
         """Replay whole game ``game`` (an index, ``'a:b'`` or a range) of a :meth:`simulate_games` run."""
         from cardlab.sim.replay import parse_range
 
         games = game if isinstance(game, range) else parse_range("game_index", game)
-        return self.replay_games(self.build("games", **keywords), games)
+        return self.replayed(self.build("games", **keywords), "games", games)
 
     def state(self, *, deal: int = 0, **keywords):
         """Deal ``deal`` of :meth:`simulate` (same keywords: ``seed``, rule options ...) as a

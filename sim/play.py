@@ -170,17 +170,17 @@ def hint(state, worlds: int = HINT_WORLDS) -> str:
 
 
 def saved_record(state) -> dict:
-    """The deal's record with what rebuilds it: game, seed, deal, options and the seats' policies."""
-    study = state.study
-    return {"game": study.game.name, "seed": study.seed, "options": study.options.to_dict(),
-            "policies": list(study.policies), **state.record()}
+    """The deal's record opened by what rebuilds it, as ``replay --json`` writes it: the study's metadata
+    (game, options, policies, seed), then the state's record (deal, hands, actions, scores ...)."""
+    return {**state.study.metadata(), **state.record()}
 
 
 def check_record(game, record: dict):
     """Replay a saved record through the game's state (the referee's rules): every action must be
     legal for the seat that made it, and the scores the record gives must be the rules'. Returns the
     finished state; a ``ValueError`` names the first action or score that is wrong."""
-    state = game.state(seed=record["seed"], deal=record["deal"], **record.get("options", {}))
+    state = game.state(seed=record["seed"], deal=record["deal"], **game.record_keywords(record),
+                       **record.get("options", {}))
     for k, entry in enumerate(record["actions"]):
         if entry.get("seat") != state.current_player:
             raise ValueError(f"record: action {k} is seat {entry.get('seat')}'s, but seat {state.current_player} "

@@ -55,7 +55,8 @@ class State:
       (the deal's JSON record, the shape of ``replay --json``);
     * ``deck_cards()``: every card id of the deal (a duplicate card once per copy) and
       ``card_name(card)`` its readable name (default: :func:`cardlab.sim.cards.card_name`);
-    * ``why_illegal(action)`` optionally: the rule a move breaks, for the error message.
+    * ``why_illegal(action)`` optionally: the rule a move breaks, for the error message;
+    * ``notes`` optionally: the keys its record adds to an action's entry (read past by :meth:`action`).
 
     A state keeps the :class:`~cardlab.sim.game.Study` it was made from as ``study`` (options,
     policies, seed) and its deal index as ``deal``.
@@ -63,6 +64,9 @@ class State:
 
     study = None
     deal = 0
+    #: Keys a record's action may carry that describe the move without choosing it (Rami: which copy of a
+    #: twin card moved); :meth:`action` reads a record's entry without them.
+    notes: tuple = ()
 
     @property
     def game(self):
@@ -83,6 +87,8 @@ class State:
         if self.is_over:
             raise IllegalAction(f"{move}: the deal is over; no move is legal")
         legal = self.legal_actions()
+        if isinstance(move, dict) and self.notes:
+            move = {k: v for k, v in move.items() if k not in self.notes}
         for a in legal:
             if (move == a if isinstance(move, Action) else
                     move == a.id if isinstance(move, (int,)) and not isinstance(move, bool) else

@@ -286,7 +286,9 @@ def test_replay_json_lines_for_a_range_of_deals_match_the_run_and_the_text(capsy
     assert code == 0
     records = _records(stdout)
     assert [r["deal"] for r in records] == list(range(10, 19))
-    assert all(list(r) == ["deal", "contract", "declarer", "trump", "hands", "actions", "scores"] for r in records)
+    assert all(list(r) == ["game", "options", "policies", "seed", "contracts", "deal", "contract", "declarer", "trump",
+                           "hands", "actions", "scores"] for r in records)
+    assert all(r["game"] == "barbu" and r["seed"] == 7 and r["policies"] == ["heuristic"] * 4 for r in records)
     rows = barbu.simulate(deals=9, first_deal=10, seed=7, threads=1)
     for r, (_, row) in zip(records, rows.iterrows()):
         assert r["contract"] == row["contract"] and r["declarer"] == row["declarer"]

@@ -14,6 +14,7 @@ from cardlab.sim.options import declared
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.fixture(scope="module")
@@ -38,13 +39,37 @@ def test_the_site_builds_strict_with_every_page(site):
 @pytest.mark.parametrize("name", list(games.GAMES))
 def test_each_game_page_has_its_generated_options_and_columns(site, name):
     html = (site / "games" / name / "index.html").read_text(encoding="utf-8")
-    assert "cardlab:" not in html, "every table marker was replaced"
+    assert "<!-- cardlab:" not in html, "every table marker was replaced"
     game = games.game(name)
     for f in declared(game.Options):
         assert f"--{f.name.replace('_', '-')}" in html and f"<code>{f.name}</code>" in html, f.name
     for unit, columns in game.columns.items():
         for col in columns:
             assert f"<code>{col.name}</code>" in html, (unit, col.name)
+
+
+@pytest.mark.parametrize("name", list(games.GAMES))
+def test_each_game_page_shows_its_figures_drawn_by_make_figures(site, name):
+    html = (site / "games" / name / "index.html").read_text(encoding="utf-8")
+    for unit in ("deals", "games"):
+        assert f"figures/{name}-{unit}.png" in html and (site / "figures" / f"{name}-{unit}.png").is_file(), unit
+
+
+def test_every_notebook_is_a_page(site):
+    for path in NOTEBOOKS:
+        assert (site / "notebooks" / path.stem / "index.html").is_file(), path.name
+        assert f"notebooks/{path.name}" in (ROOT / "mkdocs.yml").read_text(), path.name
+
+
+@pytest.mark.slow  # every notebook executed at the notebook tests' size: minutes
+def test_make_docs_shows_the_notebooks_executed_with_their_figures(tmp_path):
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", CARDLAB_DOCS_EXECUTE="true", CARDLAB_NOTEBOOK_DEALS="7000")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for path in NOTEBOOKS:
+        html = (tmp_path / "notebooks" / path.stem / "index.html").read_text(encoding="utf-8")
+        assert "data:image/png;base64" in html, f"{path.name} shows its figures"
 
 
 def test_the_api_pages_come_from_the_docstrings(site):

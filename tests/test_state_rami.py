@@ -62,7 +62,7 @@ def test_a_scripted_rami_sec_by_name():
     assert [a.name for a in state.legal_actions()] == ["discard K♠"]
     state.apply("discard K♠")
     assert state.is_over and state.result()["rami_sec"] and state.scores() == [200, 0]
-    assert state.record()["actions"][-1] == {"seat": 1, "kind": "discard", "card": "K♠"}
+    assert state.record()["actions"][-1] == {"seat": 1, "kind": "discard", "card": "K♠", "copy": 1}
 
 
 def test_an_opening_meld_is_refused_when_no_opening_can_follow():

@@ -462,6 +462,10 @@ class Barbu(Game):
                                 help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
                                      "heuristic,search, and report which conclusions change")
 
+    def record_keywords(self, record: dict) -> dict:
+        """A deal's contract comes from the run's contracts (deal ``i`` plays contract ``i % k``)."""
+        return {"contract": list(record["contracts"])} if "contracts" in record else {}
+
     def flag_keywords(self, args) -> dict:
         from cardlab.sim import command
 

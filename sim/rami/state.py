@@ -146,6 +146,14 @@ class RamiState(State):
     empty hand), the recycled stock and the blocked round. Card ids are kinds (``suit*13 + rank-1``, 52
     the joker); the deck's twins share one.
 
+    The deck's twins are told apart in the record only: a card is its deck position, written as its
+    ``copy`` (1 for the first of its kind in ``deck``, 2 for its twin; jokers 1 to ``n_jokers``). Which
+    copy a move takes from a hand is a convention the kernel does not see (it plays kinds): the card
+    just taken from the pile goes to the table first and to the pile last (it may not be discarded, a
+    twin of it may), otherwise the copy held longest goes first; a recycled stock keeps the pile's order
+    among twins. A record's action carries these as notes (:attr:`notes`), which :meth:`action` reads
+    past, and an observation never shows them (a copy number tells where the twin lay in the deck).
+
     The kernel shuffles a recycled stock from the round's stream after the policies' random draws,
     which plain Python does not follow: the state draws the cards in the order the kernel drew them
     (``restock``, read from the kernel's log of the deal), then the others in a shuffle seeded by
@@ -161,6 +169,8 @@ class RamiState(State):
         self.restock_hint = [int(k) for k in restock]
         self.restock = []
         self.hands = [[0] * HAND_W for _ in range(self.P)]
+        self.copies = [self.deck[:i].count(k) + 1 for i, k in enumerate(self.deck)]
+        self.held = [[] for _ in range(self.P)]  # each hand's cards as deck positions, in the order they arrived
         self.secret = [[] for _ in range(self.P)]  # deck positions in each hand that the others have not seen
         self.known = [Counter() for _ in range(self.P)]  # cards in each hand that everyone saw arrive
         dealt = self.P * o.hand_size
@@ -168,8 +178,11 @@ class RamiState(State):
             seat = (self.dealer + 1 + i % self.P) % self.P
             self.hands[seat][self.deck[i]] += 1
             self.secret[seat].append(i)
+            self.held[seat].append(i)
         self.dealt = [list(h) for h in self.hands]
         self.pile = [self.deck[dealt]]
+        self.pile_ids, self.restock_ids, self.table_ids = [dealt], [], []  # the same places, as deck positions
+        self.taken_id, self.opening, self.notes_log = -1, [], []
         self.stock = list(range(o.deck_size - 1, dealt, -1))  # positions, drawn from the end
         self.table = []
         self.opened = [False] * self.P
@@ -476,8 +489,84 @@ class RamiState(State):
 
     # ---------------------------------------------------------------- moves
 
+    notes = ("copy", "copies", "stands_for", "number", "melds", "points", "joker_copy")
+
     def _apply(self, action: Action) -> None:
-        self._play(self._move(action))
+        move = self._move(action)
+        note = self._track(move)
+        recycled = self.recycled_at
+        self._play(move)
+        self.notes_log.append(note)
+        if recycled is None and self.recycled_at is not None:
+            rest, self.pile_ids = self.pile_ids[:-1], self.pile_ids[-1:]
+            for k in self.restock:  # twins keep the pile's order
+                self.restock_ids.append(rest.pop(next(i for i, q in enumerate(rest) if self.deck[q] == k)))
+
+    # ---------------------------------------------------------------- which copy moves (the record's notes)
+
+    def _take_out(self, seat: int, kind: int, to_table: bool) -> int:
+        """The deck position of the copy of ``kind`` that leaves ``seat``'s hand (the class docstring's rule)."""
+        ids = [q for q in self.held[seat] if self.deck[q] == kind]
+        taken = self.taken_id if self.taken_id in ids else -1
+        pick = taken if taken >= 0 and (to_table or len(ids) == 1) else next(q for q in ids if q != taken)
+        self.held[seat].remove(pick)
+        return pick
+
+    def _stands_for(self, m, slots=None) -> list[str]:
+        """The naturals a meld's jokers stand for: in a run the card of each joker's position (or of
+        ``slots``), in a set every suit it lacks (a set's joker stands for any of them)."""
+        typ, a, b, c, d = (int(v) for v in m[:5])
+        if typ == 0:
+            return [card_name(s * 13 + a - 1) for s in range(4) if not b >> s & 1]
+        return [card_name(kind_at(a, p)) for p in (slots or [p for p in range(b, c + 1) if d >> p & 1])]
+
+    def _track(self, move) -> dict:
+        """Move the copies ``move`` moves (before it is played) and return its notes for the record."""
+        seat, kind, n = self.seat, move[0], len(self.deck)
+        copy = self.copies
+        if kind == "draw":
+            pos = self.stock[-1]
+            self.held[seat].append(pos if pos < n else self.restock_ids[pos - n])
+            return {}
+        if kind == "take":
+            self.taken_id = self.pile_ids.pop()
+            self.held[seat].append(self.taken_id)
+            return {"copy": copy[self.taken_id]}
+        if kind == "discard":
+            q = self._take_out(seat, move[1], False)
+            self.pile_ids.append(q)
+            self.taken_id = -1
+            return {"copy": copy[q]}
+        if kind == "open":
+            note = {"melds": self.opening, "points": sum(meld_points(m) for m in self.turn["pending"])}
+            self.opening = []
+            return note
+        if kind == "meld":
+            m = move[1]
+            typ, a, b, c, d = m
+            kinds = ([s * 13 + a - 1 for s in range(4) if b >> s & 1] + [JOKER] * c if typ == 0 else
+                     [JOKER if d >> p & 1 else kind_at(a, p) for p in range(b, c + 1)])
+            ids = [self._take_out(seat, k, True) for k in kinds]
+            slots = [s for s in range(4) if b >> s & 1] if typ == 0 else list(range(b, c + 1))
+            self.table_ids.append({**dict(zip(slots, ids)), "JK": ids[len(slots):]})
+            if not self.opened[seat]:
+                self.opening.append(len(self.table))
+            note = {"copies": [copy[q] for q in ids], "number": len(self.table)}
+            return {**note, "stands_for": self._stands_for(m)} if JOKER in kinds else note
+        _, mi, k, slot = move
+        m, places = self.table[mi], self.table_ids[mi]
+        q = self._take_out(seat, k, True)
+        if kind == "layoff":
+            if m[0] == 0 and k == JOKER:
+                places["JK"].append(q)
+            else:
+                places[slot] = q
+            stands = self._stands_for(m, [slot]) if k == JOKER else None
+            return {"copy": copy[q], "stands_for": stands} if stands else {"copy": copy[q]}
+        joker = places["JK"].pop() if m[0] == 0 else places[slot]
+        places[slot] = q
+        self.held[seat].append(joker)
+        return {"copy": copy[q], "joker_copy": copy[joker]}
 
     def _move(self, action: Action):
         """The move behind an action id (the encoding of the class docstring), read against the table."""
@@ -624,17 +713,22 @@ class RamiState(State):
     def scores(self) -> list:
         return self.result()["score"] if self.is_over else [0] * self.P
 
-    def _entries(self) -> list[dict]:
-        return [{"seat": s, **a.entry} for s, a in self.actions]
+    def _entries(self, notes: bool = False) -> list[dict]:
+        """The moves as record entries; with ``notes``, each with the copies it moved (the record's, never an
+        observation's)."""
+        if not notes:
+            return [{"seat": s, **a.entry} for s, a in self.actions]
+        return [{"seat": s, **a.entry, **note} for (s, a), note in zip(self.actions, self.notes_log)]
 
     def record(self) -> dict:
         """The round as ``replay --json`` writes it: the deal, dealt hands, moves, result and scores."""
         rec = {**self.keys, "dealer": self.dealer,
                "policies": list(self.study.policies) if self.study else None, "options": self.o.to_dict(),
                "deck": [card_name(k) for k in self.deck],
-               "hands": [hand_text(h).split() for h in self.dealt], "actions": self._entries()}
+               "hands": [hand_text(h).split() for h in self.dealt], "actions": self._entries(notes=True)}
         if self.recycled_at is not None:
             rec["restock"] = [card_name(k) for k in self.restock]
+            rec["restock_copies"] = [self.copies[q] for q in self.restock_ids]
         over = self.is_over
         rec["result"] = self.result() if over else None
         rec["scores"] = self.result()["score"] if over else None
