@@ -62,6 +62,22 @@ def test_a_replayed_record_is_one_the_record_check_accepts(name):
         assert list(check_record(g, record).scores()) == record["scores"]
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_record_of_a_variant_file_validates_and_replays(name, tmp_path):
+    """A run from a variant file records the file beside the options; its records still validate and check."""
+    from dataclasses import fields
+
+    g = games.game(name)
+    first = next(f for f in fields(g.Options) if isinstance(f.default, (bool, int, str)))
+    value = str(first.default).lower() if isinstance(first.default, bool) else repr(first.default)
+    path = tmp_path / "house.toml"
+    path.write_text(f"{first.name} = {value}\n".replace("'", '"'))
+    records = g.replay(deal="0:3", seed=4, variant=str(path)).records
+    assert assert_valid(name, records) == 3
+    assert all(r["variant"]["options"] == {first.name: first.default} for r in records)
+    assert [list(check_record(g, r).scores()) for r in records] == [r["scores"] for r in records]
+
+
 def test_a_barbu_record_rebuilds_its_deal_from_its_contracts():
     barbu = games.game("barbu")
     for record in barbu.replay(deal="0:4", seed=9, contract="domino,no-queens").records:
