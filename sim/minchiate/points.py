@@ -23,9 +23,8 @@ HI_KINGS = np.uint64(sum(1 << (k - SUIT_BASE) for k in KINGS))
 
 @njit(cache=True, error_model="numpy", inline="always")
 def points_nb(opts, c):
-    """Points of card ``c`` alone: its group's (0 for a blank, trump 29 among them)."""
-    g = CARD_GROUP[c]
-    return opts[OPT.GROUP_POINTS + g] if g >= 0 else 0
+    """Points of card ``c`` alone: its group's (0 for a blank, trump 29 among them), one read of ``opts``."""
+    return opts[OPT.CARD_POINTS + c]
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -44,8 +44,7 @@ from numba import njit
 
 from cardlab.sim.cards import ONE, ZERO, ctz, highest_card, nth_card, popcount
 from cardlab.sim.rng import below_n
-from cardlab.sim.minchiate.points import points_nb
-from cardlab.sim.minchiate.rules import CARD_GROUP, MATTO, N_TRUMPS, STRENGTH, SUIT_BASE, TRUMP_29
+from cardlab.sim.minchiate.rules import CARD_GROUP, MATTO, N_TRUMPS, OPT, STRENGTH, SUIT_BASE, TRUMP_29
 
 LO_TRUMPS = np.uint64((1 << N_TRUMPS) - 1)
 LO_MATTO = np.uint64(1 << MATTO)
@@ -65,16 +64,25 @@ DISCARD_LO, DISCARD_HI = (np.uint64(m) for m in _discardable())
 KEPT_29 = 2  # the points the dumping cost gives trump 29, a blank kept for the pile combinations
 
 
+def heuristic_tables(points) -> tuple[int, ...]:
+    """The heuristic's two card orders under the card ``points`` (by id), for the options array: each card's
+    dumping cost (blanks first, suit cards before trumps, weak before strong; 29 kept), then its smearing
+    worth (its points, except that trumps from 30 up are kept to win tricks)."""
+    cost = [100 * (KEPT_29 if c == TRUMP_29 else int(points[c])) + int(STRENGTH[c]) for c in range(97)]
+    smear = [(0 if c < N_TRUMPS and c + 1 >= 30 else int(points[c])) * 100 - int(STRENGTH[c]) for c in range(97)]
+    return tuple(cost + smear)
+
+
 @njit(cache=True, error_model="numpy", inline="always")
 def cost_nb(opts, c):
-    """Dumping cost of card ``c``: blanks first, suit cards before trumps, weak before strong; 29 kept."""
-    return 100 * (KEPT_29 if c == TRUMP_29 else points_nb(opts, c)) + STRENGTH[c]
+    """Dumping cost of card ``c`` under the options (:func:`heuristic_tables`)."""
+    return opts[OPT.DUMP_COST + c]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def smear_nb(opts, c):
-    """Smearing worth of card ``c``: its points, except that trumps from 30 up are kept to win tricks."""
-    return (0 if c < N_TRUMPS and c + 1 >= 30 else points_nb(opts, c)) * 100 - STRENGTH[c]
+    """Smearing worth of card ``c`` under the options (:func:`heuristic_tables`)."""
+    return opts[OPT.SMEAR_WORTH + c]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -137,7 +145,7 @@ def random_card(state, legal_lo, legal_hi):
     return state, nth_card(legal_hi, r - n_lo) + SUIT_BASE
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")  # inlined: an array argument costs a call its refcounts
 def heuristic_card(opts, seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
                    unseen_lo, unseen_hi):
     """The heuristic's card for ``seat`` (see the module docstring for each rule)."""
@@ -183,7 +191,7 @@ def heuristic_card(opts, seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win
     return cheapest
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _lead(opts, hand_lo, hand_hi, plain_lo, plain_hi, n, has_matto, unseen_lo, unseen_hi):
     """Lead (or play second after a led Matto): a sure winner, else a blank from the longest suit."""
     unseen_trumps = unseen_lo & LO_TRUMPS

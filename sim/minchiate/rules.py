@@ -242,13 +242,17 @@ class MinchiateOptions:
         return asdict(self)
 
     def kernel_flags(self) -> np.ndarray:
-        """The options as the integer array the kernels read (indices :data:`OPT`)."""
+        """The options as the integer array the kernels read (indices :data:`OPT`): the rules, the scoring
+        values, each card's points and the heuristic's card orders under them (precomputed: read per card)."""
+        from cardlab.sim.minchiate.policies import heuristic_tables
+
         return np.array([int(self.steal_29), self.cutter_cap, EXPOSE.index(self.expose_last_cards),
                          DEALER_TAKES.index(self.dealer_takes_from_fola), DISCARDS_TO.index(self.discards_to),
                          DECLARATIONS.index(self.declarations), int(self.c5_merge), int(self.combos_may_share),
                          int(self.matto_bonus_on_c3), int(self.score_pile_combos), int(self.cappotto_double),
                          self.last_trick, self.beyond_42, self.resto_unit, self.matto_bonus, self.combo_29,
-                         *self.group_points], dtype=np.int64)
+                         *self.group_points, *self.card_points(), *heuristic_tables(self.card_points())],
+                        dtype=np.int64)
 
     @property
     def group_points(self) -> tuple[int, ...]:
@@ -293,6 +297,9 @@ class Opt(NamedTuple):
     MATTO_BONUS: int = 14
     COMBO_29: int = 15
     GROUP_POINTS: int = 16  # one entry per group of POINT_GROUPS
+    CARD_POINTS: int = 21  # one entry per card id: MinchiateOptions.card_points(), read by the hot loops
+    DUMP_COST: int = 21 + N_CARDS  # one per card id: the heuristic's dumping cost (policies.heuristic_tables)
+    SMEAR_WORTH: int = 21 + 2 * N_CARDS  # one per card id: the heuristic's smearing worth
 
 
 OPT = Opt()
