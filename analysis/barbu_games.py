@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .games import _declarer, _mean_ci_row, _require, _scores, cluster_mean_ci, placings, seat_advantage
-from .common import run_header, run_meta
+from .common import run_header, run_meta, table_text
 from .report import _contract_categorical, _integer_array, _seat_columns, summary
 
 
@@ -361,23 +361,24 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     pct = level * 100
     lines = _game_header(meta, df, n)
     lines += ["", f"Seat advantage: game totals per seat ({pct:g}% CIs; edge = seat total − table mean total)",
-              seat_advantage(df, level=level).round(3).to_string()]
+              table_text(seat_advantage(df, level=level), percent=["win_share"])]
     places = placings(df, level=level)
     wide = (100 * places["share"]).unstack("place").round(1)
     wide.columns = [f"place {p}" for p in wide.columns]
     lines += ["", "Placings: % of games per seat and place (ties share the better place)", wide.to_string()]
-    lines += ["", "Contract points: share = Σ|score| over the contract's deals / Σ|score| over all deals",
-              contract_points(df, level=level).round(3).to_string()]
+    lines += ["", "Contract points: % = Σ|score| over the contract's deals / Σ|score| over all deals",
+              table_text(contract_points(df, level=level), percent=["share"])]
     deal_scores = summary(df, by="contract", role="declarer", level=level)
-    lines += ["", "Deal scores by contract and role (final scores)", deal_scores.round(3).to_string()]
+    lines += ["", "Deal scores by contract and role (final scores)", table_text(deal_scores)]
     if is_chosen_schedule(df, meta):
         timing = (100 * contract_timing(df)).round(1)
         lines += ["", f"Contract timing: % of deals per round (round = deal // {n})", timing.to_string()]
     if has_doubles(df):
-        lines += ["", "Doubling effects", doubling_effects(df).round(3).to_string()]
+        lines += ["", "Doubling effects", table_text(doubling_effects(df), percent=["doubled_deals", "redoubled_share"])]
         title = f"Double payoffs to the doubler, m·(raw doubler − raw target) ({pct:g}% CIs, games as clusters)"
-        pooled = double_payoffs(df, level=level, split_redoubled=False).round(3)
-        lines += ["", title + ": every double", pooled.to_string()]
+        payoff_shares = ["positive_share", "zero_share"]
+        lines += ["", title + ": every double",
+                  table_text(double_payoffs(df, level=level, split_redoubled=False), percent=payoff_shares)]
         lines += ["", "Double payoffs by whether the target redoubled (m = 2)",
-                  double_payoffs(df, level=level).round(3).to_string()]
+                  table_text(double_payoffs(df, level=level), percent=payoff_shares)]
     return "\n".join(lines) + "\n"

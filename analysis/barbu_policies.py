@@ -21,11 +21,14 @@ from matplotlib.figure import Figure
 
 from .games import _require
 from .stats import mean_ci, proportion_ci
-from .studies import _rounded, _study_header
+from .common import table_text
+from .studies import _study_header
 
 
 _POLICY_EXPECTED = ("expected a policy comparison, one row per deal: deal, declarer and, per policy p, the contract "
                     "study's p_pick, p_score_<c>, p_edge_<c> or the trump study's p_chosen, p_score_t0 … p_score_t3")
+#: The conclusions that are shares (of deals), shown in % in the report.
+SHARE_MEASURES = ("named suit is the best", "pick is the best contract")
 
 
 def _compared_policies(df: pd.DataFrame) -> tuple[str, list[str]]:
@@ -54,7 +57,7 @@ def _policy_measures(df: pd.DataFrame, kind: str, policy: str) -> dict:
         out[("declarer's score", "best suit")] = (best, False)
         out[("regret (best - named)", "trumps")] = (best - named, False)
         out[("gain over a random suit", "trumps")] = (named - score.mean(axis=1), False)
-        out[("named suit is the best", "trumps")] = ((named >= best).astype(np.float64), True)
+        out[(SHARE_MEASURES[0], "trumps")] = ((named >= best).astype(np.float64), True)
         return out
     prefix = f"{policy}_edge_"
     keys = [c[len(prefix):] for c in df.columns if isinstance(c, str) and c.startswith(prefix)]
@@ -73,7 +76,7 @@ def _policy_measures(df: pd.DataFrame, kind: str, policy: str) -> dict:
         raise ValueError(f"column {policy}_pick names a contract without {policy}_score_<c>: {_POLICY_EXPECTED}")
     picked = values[np.arange(len(values)), pick]
     out[("pick's loss (best - picked value)", "all")] = (values.max(axis=1) - picked, False)
-    out[("pick is the best contract", "all")] = ((picked >= values.max(axis=1)).astype(np.float64), True)
+    out[(SHARE_MEASURES[1], "all")] = ((picked >= values.max(axis=1)).astype(np.float64), True)
     return out
 
 
@@ -186,7 +189,8 @@ def format_policy_conclusions(df: pd.DataFrame, meta: dict | None = None, *, lev
         shown = shown.drop(columns=[f"rank_{a}", f"rank_{b}"])
     lines += ["", f"Each conclusion under both policies ({level:.0%} CIs; shift = {b} − {a}, paired per deal; "
                   "changes: sign = opposite signs with one CI excluding 0, shift = the shift's CI excludes 0, "
-                  "rank = its order against another contract, CI-clear under one policy, is reversed)", _rounded(shown).to_string()]
+                  "rank = its order against another contract, CI-clear under one policy, is reversed; shares in %)",
+              table_text(shown, percent_rows=SHARE_MEASURES)]
     changed = table[table["changes"] != ""]
     lines += ["", f"{len(changed)} of {len(table)} conclusions change with the policy"
                   + (": " + "; ".join(f"{m}, {i} ({c})" for (m, i), c in changed["changes"].items()) if len(changed)

@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 
 from .games import _require, cluster_mean_ci
-from .stats import mean_ci, proportion_ci
-from .studies import _numeric, _rounded, _study_header
+from .common import table_text
+from .stats import interval, mean_ci, proportion_ci
+from .studies import _numeric, _study_header
 
 
 SUITS = ("♣", "♦", "♥", "♠")
@@ -97,6 +98,10 @@ def trump_choice_summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFra
     return table
 
 
+#: The share columns of :func:`trump_by_length`, shown in % in the report.
+BY_LENGTH_SHARES = ("choice_rate", "chosen_is_best")
+
+
 def trump_by_length(df: pd.DataFrame, *, by: str = "length", level: float = 0.95) -> pd.DataFrame:
     """Return, per trump length (or honours) of a suit played as trump, the declarer's score and the choice's regret.
 
@@ -166,12 +171,12 @@ def format_trump_study(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     pct = level * 100
     lines = _study_header("trump-choice study", meta, len(df))
     lines += ["", f"Declarer's score: chosen suit vs best suit vs random suit (paired, {pct:g}% CIs)",
-              _rounded(summary).to_string()]
+              table_text(summary, percent_rows=["chosen_is_best"])]
     lines += ["", "Suit named (% of deals): " + ", ".join(f"{s} {100 * v:.1f}" for s, v in suit_share.items())]
     lines += ["", "By trump length: score with such a suit as trump; regret when the chosen suit has that length",
-              _rounded(trump_by_length(df, by="length", level=level)).to_string()]
+              table_text(trump_by_length(df, by="length", level=level), percent=BY_LENGTH_SHARES)]
     lines += ["", "By trump honours (A K Q J held in the trump suit)",
-              _rounded(trump_by_length(df, by="honours", level=level)).to_string()]
+              table_text(trump_by_length(df, by="honours", level=level), percent=BY_LENGTH_SHARES)]
     return "\n".join(lines) + "\n"
 
 
@@ -299,14 +304,14 @@ def format_contract_study(df: pd.DataFrame, meta: dict | None = None, *, level: 
     overall = table.loc["all"]
     lines = _study_header("contract-value study", meta, len(df))
     lines += ["", "What each contract is worth to the declarer (value = score − the contract's average declarer "
-              f"score; {pct:g}% CIs)", _rounded(table.drop(index="all")[worth]).to_string()]
+              f"score; {pct:g}% CIs)", table_text(table.drop(index="all")[worth], percent=["best_share"])]
     lines += ["", "How good the heuristic's picks are (loss = best value − picked value)",
-              _rounded(table[picks]).to_string()]
+              table_text(table[picks], percent=["pick_share", "pick_is_best", "best_ci_low", "best_ci_high"])]
     lines += [
         "",
         f"The pick was the best contract in {100 * overall['pick_is_best']:.1f}% of deals "
-        f"({100 * overall['best_ci_low']:.1f}–{100 * overall['best_ci_high']:.1f}%); mean loss "
-        f"{overall['loss']:.3f} ({overall['loss_ci_low']:.3f} … {overall['loss_ci_high']:.3f}) points per deal, "
+        f"({interval(100 * overall['best_ci_low'], 100 * overall['best_ci_high'], '.1f')}); mean loss "
+        f"{overall['loss']:.3f} ({interval(overall['loss_ci_low'], overall['loss_ci_high'])}) points per deal, "
         f"{overall['loss_if_not_best']:.3f} when not best.",
     ]
     return "\n".join(lines) + "\n"

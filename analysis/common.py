@@ -183,6 +183,44 @@ def run_header(meta: dict | None, title: str, *, count: int | None = None, unit:
     return lines
 
 
+def percent_name(column: str) -> str:
+    """How a report table names a column shown in %: ``win_share`` → ``win %``, ``march_rate`` →
+    ``march %``, ``share`` → ``%``, any other name with `` %`` after it (``ci_low %``).
+
+    >>> [percent_name(c) for c in ("share", "win_share", "euchre_rate", "buried")]
+    ['%', 'win %', 'euchre %', 'buried %']
+    """
+    stem = column[:-len("share")] if column.endswith("share") else column[:-len("rate")] if column.endswith("rate") \
+        else column + "_"
+    stem = stem.rstrip("_")
+    return f"{stem} %" if stem else "%"
+
+
+def table_text(table: pd.DataFrame, *, percent=(), percent_rows=(), digits: int = 3) -> str:
+    """A report's table as text, the same in every game: numbers rounded to ``digits`` decimals (-0.0
+    shown as 0.0), and every share in % with one decimal: the columns named in ``percent`` (a share
+    and the bounds of its interval, held as fractions) and the rows named in ``percent_rows`` (by the
+    index's first level), their names marked by :func:`percent_name`. The table itself (the API's DataFrame) keeps its fractions.
+
+    >>> t = pd.DataFrame({"games": [10], "win_share": [0.25], "ci_low": [0.0711], "ci_high": [0.5909]}, index=["seat 0"])
+    >>> print(table_text(t, percent=["win_share", "ci_low", "ci_high"]))
+            games  win %  ci_low %  ci_high %
+    seat 0     10   25.0       7.1       59.1
+    """
+    shown = table.copy()
+    for name in percent:
+        shown[name] = (100 * shown[name].astype(float)).round(1)
+    if len(percent_rows):
+        floats = shown.select_dtypes("float").columns
+        rows = shown.index.get_level_values(0).isin(percent_rows)
+        shown.loc[rows, floats] = (100 * shown.loc[rows, floats]).round(1)
+        shown = shown.rename(index={row: percent_name(row) for row in percent_rows}, level=0)
+    for c in shown.select_dtypes("float").columns:
+        if c not in percent:
+            shown[c] = shown[c].round(digits) + 0.0
+    return shown.rename(columns={c: percent_name(c) for c in percent}).to_string()
+
+
 def score_matrix(df: pd.DataFrame) -> np.ndarray:
     """The ``score_i`` columns as an int64 array (rows, seats)."""
     n = 0

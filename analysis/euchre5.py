@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .common import game_totals, length_summary, mean_table, position_scores, score_matrix, share_table, win_shares
-from .common import run_header, run_meta
+from .common import run_header, run_meta, table_text
 from .plots import _yerr, new_figure, plain_numbers, whole_number_axis
 from .stats import interval, proportion_ci
 from .strength import Figure, Ladder, format_strength_study, plot_strength_study, seat_edge, seat_mean, seat_result
@@ -35,7 +35,8 @@ def maker_points(df: pd.DataFrame) -> np.ndarray:
 
 def contract_summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """Per contract type (partnered, alone by choice, forced alone): share of hands, the maker's mean
-    points, the points a defender gains, march rate (5 tricks) and euchre rate (under 3), with intervals."""
+    points, the points a defender gains, march rate (5 tricks) and euchre rate (under 3), with intervals
+    (``<name>_low``, ``<name>_high``)."""
     made = _made(df)
     kind = made["alone"].map(dict(enumerate(ALONE_NAMES))).to_numpy()
     pts = mean_table(maker_points(made), kind, level=level, name="maker_points")
@@ -53,8 +54,7 @@ def contract_summary(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     out["defender_points"] = pd.Series(defend).groupby(kind).mean()
     for name, hit in (("march", tricks == 5), ("euchre", tricks < 3)):
         t = share_table(hit, kind, level=level)
-        out[f"{name}_rate"] = t["share"]
-        out[f"{name}_ci"] = [interval(lo, hi) for lo, hi in zip(t["ci_low"], t["ci_high"])]
+        out[f"{name}_rate"], out[f"{name}_low"], out[f"{name}_high"] = t["share"], t["ci_low"], t["ci_high"]
     return out.reindex([k for k in ALONE_NAMES if k in out.index])
 
 
@@ -129,20 +129,25 @@ def policy_edge(df: pd.DataFrame, meta: dict | None, *, level: float = 0.95) -> 
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _fmt(table: pd.DataFrame) -> str:
-    return table.round(3).to_string()
+#: The share columns of each table in the reports, shown in % (:func:`common.table_text`).
+WIN_SHARES = ("win_share", "ci_low", "ci_high")
+CONTRACT_SHARES = ("share", "march_rate", "march_low", "march_high", "euchre_rate", "euchre_low", "euchre_high")
+
+
+def _fmt(table: pd.DataFrame, *percent) -> str:
+    return table_text(table, percent=percent)
 
 
 def format_deal_report(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> str:
     """The report of a run of single hands."""
     meta = run_meta(df, meta)
     lines = run_header(meta, "hand report", count=len(df))
-    lines += ["", "How trump was made:", _fmt(bidding_summary(df, level=level))]
+    lines += ["", "How trump was made:", _fmt(bidding_summary(df, level=level), "share", "euchre_rate")]
     lines += ["", "Contract types (maker points per hand with 95% CI; defender points per defender):",
-              _fmt(contract_summary(df, level=level))]
-    lines += ["", "Attackers' tricks by contract type, share of hands (3-4: 1 point to each attacker, 5: the march; "
-              "1-2 and 0: the defenders' points):", _fmt(tricks_distribution(df))]
-    lines += ["", "Value of calling each kind of card:", _fmt(call_values(df, level=level))]
+              _fmt(contract_summary(df, level=level), *CONTRACT_SHARES)]
+    lines += ["", "Attackers' tricks by contract type, % of hands (3-4: 1 point to each attacker, 5: the march; "
+              "1-2 and 0: the defenders' points):", (100 * tricks_distribution(df)).round(1).to_string()]
+    lines += ["", "Value of calling each kind of card:", _fmt(call_values(df, level=level), "buried", "euchre_rate")]
     lines += ["", "Points per hand by seat relative to the dealer (edge = minus the table average):",
               _fmt(position_scores(df, level=level))]
     edge = policy_edge(df, meta, level=level)
@@ -220,19 +225,19 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None, *, level: flo
     lines += ["", "Game length:", _fmt(length_summary(totals["hands"].to_numpy(), level=level))]
     shared = (credit.max(axis=1) < 1).mean()
     lines += ["", f"Winners ({tie_rule} ties; {shared:.1%} of games end with a shared win):",
-              _fmt(win_shares(credit, level=level))]
+              _fmt(win_shares(credit, level=level), *WIN_SHARES)]
     first = df.groupby("game", sort=True)["dealer"].first().to_numpy()
     n = credit.shape[1]
     by_place = np.stack([credit[np.arange(len(credit)), (first + k) % n] for k in range(1, n + 1)], axis=1)
     labels = [f"dealer+{k}" for k in range(1, n)] + ["first dealer"]
-    lines += ["", "Win share by place after the first dealer:", _fmt(win_shares(by_place, level=level, labels=labels))]
+    lines += ["", "Win share by place after the first dealer:", _fmt(win_shares(by_place, level=level, labels=labels), *WIN_SHARES)]
     t = totals[[f"total_{p}" for p in range(n)]].to_numpy()
     by_place_total = np.stack([t[np.arange(len(t)), (first + k) % n] for k in range(1, n + 1)], axis=1)
     finals = mean_table(by_place_total.ravel(), np.tile(np.arange(n), len(t)), level=level, name="final_total")
     finals.index = labels
     finals["edge"] = (by_place_total - t.mean(axis=1, keepdims=True)).mean(axis=0)
     lines += ["", "Final points by place after the first dealer (edge: minus the game's average):", _fmt(finals)]
-    lines += ["", "Hands (all games pooled):", _fmt(contract_summary(df, level=level))]
+    lines += ["", "Hands (all games pooled):", _fmt(contract_summary(df, level=level), *CONTRACT_SHARES)]
     return "\n".join(lines)
 
 
@@ -322,12 +327,12 @@ def format_trump_study(df: pd.DataFrame, meta: dict | None = None, *, level: flo
                  "edge = maker points minus the other seats' mean")
     for by, title in (("relation", "trump relative to the upcard"), ("bowers", "bowers held"),
                       ("trumps", "trumps held (bowers included)"), ("seat", "maker's place after the dealer (5 = dealer)")):
-        lines += ["", f"By {title}:", _fmt(trump_by(df, by, level=level))]
+        lines += ["", f"By {title}:", _fmt(trump_by(df, by, level=level), "euchre_rate", "alone_rate")]
     lines += ["", "Paired against the upcard's suit (same cards, same maker):", _fmt(paired_relation(df, level=level))]
     curve = strength_curve(df, level=level)
     thresholds = (meta or {}).get("thresholds", {})
     lines += ["", "By the heuristic's bid strength (half points; thresholds "
-              + ", ".join(f"{k} {v}" for k, v in thresholds.items()) + "):", _fmt(curve)]
+              + ", ".join(f"{k} {v}" for k, v in thresholds.items()) + "):", _fmt(curve, "euchre_rate")]
     pays = curve.index[(curve["edge"] > 0).to_numpy()]
     if len(pays):
         lines.append(f"making trump gains on average from strength {int(pays.min())}; the heuristic bids from "

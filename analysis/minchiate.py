@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from .common import run_header, run_meta
+from .common import run_header, run_meta, table_text
 from .strength import Ladder, format_strength_study, plot_strength_study, team_result, team_value
 from .stats import mean_ci, proportion_ci
 
@@ -91,8 +91,12 @@ def combination_stats(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("combination")
 
 
-def _fmt(table: pd.DataFrame, digits: int = 3) -> str:
-    return table.round(digits).to_string()
+#: The share columns of :func:`role_edges`, shown in % in the reports.
+EDGE_SHARES = ("win", "win_low", "win_high", "tie")
+
+
+def _fmt(table: pd.DataFrame, *percent, digits: int = 3) -> str:
+    return table_text(table, percent=percent, digits=digits)
 
 
 def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
@@ -100,11 +104,11 @@ def format_deal_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     meta = run_meta(df, meta)
     dist = net_resti_distribution(df)
     lines = [*run_header(meta, "deal report", count=len(df)), "",
-             "net resti per deal (team 0 - team 1):", _fmt(dist), "",
-             "edges (net resti per deal, 95% CI):", _fmt(role_edges(df)), "",
-             "mean points per deal by source:", _fmt(points_by_source(df), 2), "",
-             "where the dealer's edge comes from (mean points per deal):", _fmt(points_by_role(df), 2), "",
-             "declared combinations:", _fmt(combination_stats(df))]
+             "net resti per deal (team 0 - team 1):", _fmt(dist, "share"), "",
+             "edges (net resti per deal, 95% CI):", _fmt(role_edges(df), *EDGE_SHARES), "",
+             "mean points per deal by source:", _fmt(points_by_source(df), "share", digits=2), "",
+             "where the dealer's edge comes from (mean points per deal):", _fmt(points_by_role(df), digits=2), "",
+             "declared combinations:", _fmt(combination_stats(df), "deals_with")]
     return "\n".join(lines)
 
 
@@ -114,9 +118,10 @@ def format_game_report(df: pd.DataFrame, meta: dict | None = None) -> str:
     n = int(df["n_deals"].iloc[0]) if "n_deals" in df else (meta.get("options") or {}).get("n_deals", "?")
     title = f"whole-game report ({n} deal{'' if n == 1 else 's'} a game)"
     lines = [*run_header(meta, title, count=len(df), unit="game"), "",
-             "net resti per game (team 0 - team 1):", _fmt(net_resti_distribution(df)), "",
-             "edges per game (95% CI; 'dealer' = the game's first dealer):", _fmt(role_edges(df, "first_dealer")), "",
-             "mean points per game by source:", _fmt(points_by_source(df), 2)]
+             "net resti per game (team 0 - team 1):", _fmt(net_resti_distribution(df), "share"), "",
+             "edges per game (95% CI; 'dealer' = the game's first dealer):",
+             _fmt(role_edges(df, "first_dealer"), *EDGE_SHARES), "",
+             "mean points per game by source:", _fmt(points_by_source(df), "share", digits=2)]
     return "\n".join(lines)
 
 

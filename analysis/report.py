@@ -14,14 +14,13 @@ of the run's game and kind (deals, whole games or a study) through the registry.
 from __future__ import annotations
 
 import re
-import textwrap
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .common import registered_game, run_header, run_meta
-from .stats import normal_quantile, paired_comparison
+from .common import registered_game, run_header, run_meta, table_text
+from .stats import interval, normal_quantile, paired_comparison
 
 ROLES = ("declarer", "others")  # the role names with the default ``role="declarer"``
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
@@ -427,7 +426,7 @@ def _edge_lines(df, by: str, role: str, level: float) -> list[str]:
              f"deal, in points per deal ({level:.0%} CI from the per-deal differences)"]
     width = max(len(str(name)) for name in table.index)
     for name, row in table.iterrows():
-        ci = f"({row['ci_low']:+.3f} … {row['ci_high']:+.3f})" if np.isfinite(row["ci_low"]) else "(no CI: one deal)"
+        ci = f"({interval(row['ci_low'], row['ci_high'], '+.3f')})" if np.isfinite(row["ci_low"]) else "(no CI: one deal)"
         lines.append(f"  {str(name):<{width}}  {row['edge']:+9.3f} points {ci}   "
                      f"{role} {row[f'{role}_mean']:+.3f}, others {row['others_mean']:+.3f}, {int(row['deals']):,} deals")
     return lines
@@ -497,7 +496,7 @@ def format_score_report(
         *_edge_lines(df, by, role, level),
         "",
         f"Seat scores by {by} and role (points per deal)",
-        table.round(3).to_string(),
+        table_text(table),
         "",
         "Score distribution: % of the role's seat scores",
     ]

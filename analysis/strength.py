@@ -30,7 +30,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .common import registered_game, run_header, run_meta, unit_word
+from .common import registered_game, run_header, run_meta, table_text, unit_word
 from .stats import interval, mean_ci
 
 LADDER = ("random", "heuristic", "search")
@@ -354,11 +354,6 @@ def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder 
 # ---------------------------------------------------------------- text and figure
 
 
-def _rounded(table: pd.DataFrame) -> str:
-    floats = table.select_dtypes("float").columns
-    return table.assign(**{c: table[c].round(3) + 0.0 for c in floats}).to_string()
-
-
 def _interval(row, name: str) -> str:
     low, high = row[f"{name}_low"], row[f"{name}_high"]
     return f"{row[name]:+.3f} ({interval(low, high, '+.3f')})" if np.isfinite(low) else f"{row[name]:+.3f} (no CI)"
@@ -390,15 +385,15 @@ def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, ladder:
         text = ", ".join(f"{m} {_interval(row, m)}" for m in measures)
         lines.append(f"  {key}: {text}" if ladder.by else f"  {text}")
     lines += ["", f"{who.capitalize()} {verb} by playing POLICY instead of AGAINST at a table of AGAINST players "
-                  f"(per {unit}, {level:.0%} CI)", _rounded(gains)]
+                  f"(per {unit}, {level:.0%} CI)", table_text(gains)]
     places = gains_by_place(df, meta, ladder=ladder, level=level)
     if places is not None and len(places) > 1:
         lines += ["", f"Search against heuristic by the {who}'s place from the {ladder.place} ({measures[0]} per "
-                      f"{unit}, {level:.0%} CI)", _rounded(places)]
+                      f"{unit}, {level:.0%} CI)", table_text(places)]
     figures = table_figures(df, meta, ladder=ladder, level=level)
     lines += ["", f"Whole tables (every seat one policy): each figure per {unit} (shares in %), and the paired shift "
                   f"of random and search from the heuristic table ({level:.0%} CI)",
-              _rounded(figures.drop(columns="share"))]
+              table_text(figures.drop(columns="share"))]
     return "\n".join(lines)
 
 

@@ -36,11 +36,3 @@ def _study_header(title: str, meta: dict | None, deals: int) -> list[str]:
     if contracts:
         lines.append("contracts: " + (", ".join(map(str, contracts)) if isinstance(contracts, list) else str(contracts)))
     return lines
-
-
-def _rounded(table: pd.DataFrame) -> pd.DataFrame:
-    """Float columns rounded to 3 decimals, with -0.0 shown as 0.0."""
-    floats = table.select_dtypes("float").columns
-    return table.assign(**{c: table[c].round(3) + 0.0 for c in floats})
-
-

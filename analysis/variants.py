@@ -36,24 +36,30 @@ def variants_of(df: pd.DataFrame) -> list[str]:
     return ["default"] + [v for v in seen if v != "default"]
 
 
-def figure_values(df: pd.DataFrame, figure: str, variant: str) -> np.ndarray:
-    """Per-deal values of ``figure`` under ``variant`` (a ``name_*`` figure: the mean over seats; ``<role>_edge``:
-    the score of the seat in column ``<role>`` minus the mean of the others', e.g. ``declarer_edge``)."""
-    if figure.endswith("_edge") and f"{figure[:-5]}@{variant}" in df.columns:
-        scores = np.stack([df[c].to_numpy(float) for c in sorted(
-            (c for c in df.columns if c.startswith("score_") and c.endswith(f"@{variant}")),
-            key=lambda c: int(c.split("@")[0][6:]))], axis=1)
-        seat = df[f"{figure[:-5]}@{variant}"].to_numpy().astype(int)
+def figure_values(df: pd.DataFrame, figure: str, variant: str | None, *, sides: str = "score") -> np.ndarray:
+    """Per-deal values of ``figure`` under ``variant`` (None: a plain run's rows, whose columns carry no
+    ``@variant``). A ``name_*`` figure is the mean over seats (sides); ``<role>_edge`` the ``sides``
+    column (``score_<side>``) of the side of the seat in column ``<role>`` minus the mean of the other
+    sides', e.g. ``declarer_edge``; with two sides of two seats each (Minchiate's teams), seat ``s``
+    is on side ``s % 2``."""
+    at = "" if variant is None else f"@{variant}"
+    if figure.endswith("_edge") and f"{figure[:-5]}{at}" in df.columns:
+        names = sorted((c[: len(c) - len(at)] for c in df.columns if c.startswith(f"{sides}_") and c.endswith(at)
+                        and c[len(sides) + 1: len(c) - len(at)].isdigit()), key=lambda c: int(c[len(sides) + 1:]))
+        if not names:
+            raise ValueError(f"figure {figure!r}: no column {sides}_<side>{at}")
+        scores = np.stack([df[c + at].to_numpy(float) for c in names], axis=1)
+        seat = df[f"{figure[:-5]}{at}"].to_numpy().astype(int) % scores.shape[1]
         own = scores[np.arange(len(df)), seat]
         return own - (scores.sum(axis=1) - own) / (scores.shape[1] - 1)
     if figure.endswith("_*"):
         stem = figure[:-1]
-        names = [c for c in df.columns if c.endswith(f"@{variant}") and c.startswith(stem)
-                 and c[len(stem):].split("@")[0].isdigit()]
+        names = [c for c in df.columns if c.endswith(at) and c.startswith(stem)
+                 and c[len(stem): len(c) - len(at)].isdigit()]
         if not names:
-            raise ValueError(f"figure {figure!r}: no column {stem}<seat>@{variant}")
+            raise ValueError(f"figure {figure!r}: no column {stem}<seat>{at}")
         return np.mean([df[c].to_numpy(float) for c in names], axis=0)
-    column = f"{figure}@{variant}"
+    column = f"{figure}{at}"
     if column not in df.columns:
         raise ValueError(f"figure {figure!r}: no column {column!r}")
     values = df[column].to_numpy()

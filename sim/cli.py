@@ -332,6 +332,13 @@ def _run_scaled(args, call):
                 cluster.close()
 
 
+def _count_text(game: str, count: int, unit: str) -> str:
+    """``20,000 hands``: a run's size as its report's header says it, in the game's word for a deal (Euchre's
+    hands, Rami's rounds) or in games."""
+    word = "game" if unit == "games" else games_registry.game(game).unit
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def _finish_run(df, meta, out, plot, count_text, args_of_run=None) -> None:
     """After a simulate or study: say what was written (and draw it), or print the report."""
     if df is not None and df.attrs.get("cardlab"):
@@ -361,7 +368,7 @@ def _simulate(args) -> None:
                                 else DEFAULT_CHUNK)
     df, meta = _run_scaled(args, lambda: game.simulate(args, threads=args.threads, chunk_size=chunk,
                                                        progress=sys.stderr.isatty(), out=args.out))
-    _finish_run(df, meta, args.out, args.plot, f"{getattr(args, unit)} {unit}", args)
+    _finish_run(df, meta, args.out, args.plot, _count_text(args.game, getattr(args, unit), unit), args)
 
 
 def _study(args) -> None:
@@ -379,7 +386,10 @@ def _study(args) -> None:
                          "Python, or drop --summary")
     df, meta = _run_scaled(args, lambda: game.study(args, threads=args.threads, progress=sys.stderr.isatty(),
                                                     out=args.out))
-    _finish_run(df, meta, args.out, args.plot, f"{args.deals} deals", args)
+    count = _count_text(args.game, args.deals, "deals")
+    if args.study == "balance" and df is not None:  # one row per value tried, not per deal
+        count = f"{len(df)} evaluations (at most {count} a value)"
+    _finish_run(df, meta, args.out, args.plot, count, args)
 
 
 COMPILE_TIME = "about 30 s to a minute"  # measured: 64 s for deals, 67 s for games on a shared 2-core machine
@@ -483,11 +493,12 @@ def _interrupted(stop, args) -> int:
 
 
 def _negative_values(argv: list) -> list:
-    """``--flag -1,-2`` as ``--flag=-1,-2``: argparse reads a value that starts with a minus as an option and
-    answers "expected one argument"; a negative number after a flag is always that flag's value here."""
+    """``--flag -1,-2`` as ``--flag=-1,-2`` (and ``--range -5:10``): argparse reads a value that starts with a minus
+    as an option and answers "expected one argument"; a negative number after a flag is always that flag's value
+    here."""
     out = []
     for token in argv:
-        if out and re.fullmatch(r"-\d[\d,.\-]*", token) and out[-1].startswith("--") and "=" not in out[-1]:
+        if out and re.fullmatch(r"-\d[\d,.:\-]*", token) and out[-1].startswith("--") and "=" not in out[-1]:
             out[-1] = f"{out[-1]}={token}"
         else:
             out.append(token)

@@ -9,11 +9,18 @@ imports a game's interface and options, never its kernels.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import contextvars
 import sys
 from pathlib import Path
 
+from cardlab.sim.balance import figures_text, numeric_options
 from cardlab.sim.game import spelling
-from cardlab.sim.options import add_option_flags, options_from_args
+from cardlab.sim.options import add_option_flags, options_from_args, toml_value
+
+#: The variant file of the command being run and the rule flags given beside it: an option set by the file
+#: (not by a flag) is named in messages as the file sets it (:func:`label`).
+_VARIANT: contextvars.ContextVar = contextvars.ContextVar("cardlab_variant_file", default=None)
 
 
 def spell(name: str) -> str:
@@ -26,13 +33,28 @@ def spell(name: str) -> str:
 
 
 def label(name: str, value) -> str:
-    """An option as the user typed it: ``--geronimo``, ``--no-early-stop``, ``--iterations 2``."""
+    """An option as the user typed it: ``--geronimo``, ``--no-early-stop``, ``--iterations 2``; an option the
+    variant file set reads as the file writes it: ``geronimo = true (in my_barbu.toml)``."""
+    variant = _VARIANT.get()
+    if variant is not None and name in variant[1] and value is not None:
+        return f"{name} = {toml_value(value)} (in {variant[0]})"
     flag = name.replace("_", "-")
     if isinstance(value, bool):
         return f"--{flag}" if value else f"--no-{flag}"
     if value is None:
         return f"--{flag} none"
     return f"--{flag} " + (",".join(str(v) for v in value) if isinstance(value, tuple) else str(value))
+
+
+#: Flags of one study: flag -> (the study it applies to, the keyword it gives); given to another study, it is
+#: refused. A rule option spelled like one of them (Euchre's ``--target``, a whole game's) has no flag in
+#: ``cardlab study``, where it could not apply anyway: a variant file or ``--vary`` still sets it.
+STUDY_FLAGS = {"vary": ("variants", "vary"), "tune": ("balance", "tune"), "target": ("balance", "target"),
+               "range": ("balance", "range")}
+
+
+def _dest(flag: str) -> str:
+    return f"study_{flag}"
 
 
 class GameCommand:
@@ -63,12 +85,23 @@ class GameCommand:
                        help=f"policy of every seat in the search's rollouts: {', '.join(game.rollouts)} "
                             "(default heuristic)")
         p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+        p.add_argument("--variant", default=None, metavar="FILE",
+                       help="a TOML file of house rules (name = value, one option a line); rule flags given beside "
+                            "it override it")
         if command == "study":
-            p.add_argument("--vary", action="append", default=None, metavar="NAME=V1,V2",
+            p.add_argument("--vary", action="append", default=None, metavar="NAME=V1,V2", dest=_dest("vary"),
                            help="study variants: an option and the values to play it at (repeat for more options: "
                                 "every combination is played)")
+            p.add_argument("--tune", default=None, metavar="NAME", dest=_dest("tune"),
+                           help="study balance: the numeric option whose value is searched for")
+            p.add_argument("--target", default=None, metavar="EXPR", dest=_dest("target"),
+                           help="study balance: what the value must bring true, FIGURE = NUMBER or FIGURE = FIGURE, "
+                                f"e.g. \"{next(iter(game.figures()))} = 0\"; figures: {figures_text(game)}")
+            p.add_argument("--range", default=None, metavar="LO:HI", dest=_dest("range"),
+                           help="study balance: the values to search (default: the option's declared bounds or "
+                                "choices; needed when it has none)")
         game.add_flags(p, command)
-        add_option_flags(p, game.Options)
+        add_option_flags(p, game.Options, skip=STUDY_FLAGS if command == "study" else ())
 
     def keywords(self, args) -> dict:
         """The rule options given, policy, seed, the search's settings when given and the game's own keywords."""
@@ -76,13 +109,30 @@ class GameCommand:
         for name in ("search_worlds", "search_rollout"):
             if getattr(args, name, None) is not None:
                 out[name] = getattr(args, name)
+        if getattr(args, "variant", None) is not None:
+            out["variant"] = args.variant
         return {**out, **self.game.flag_keywords(args)}
+
+    @contextlib.contextmanager
+    def spelling(self, args):
+        """Messages inside the block name flags (``--players``), units and, for an option the variant file set,
+        the file's line (:func:`label`)."""
+        variant, from_file = getattr(args, "variant", None), set()
+        if variant is not None:
+            with contextlib.suppress(ValueError):  # a bad file is refused when the study is built
+                from_file = set(self.game.read_variant(variant)[1]) - set(options_from_args(args, self.game.Options))
+        token = _VARIANT.set(None if variant is None else (variant, from_file))
+        try:
+            with spelling(spell, label):
+                yield
+        finally:
+            _VARIANT.reset(token)
 
     def simulate(self, args, *, threads, chunk_size, progress, out):
         """``cardlab simulate <game>``: single deals (``--deals``) or whole games (``--games``)."""
         unit = "games" if args.games is not None else "deals"
         count = args.games if unit == "games" else args.deals
-        with spelling(spell, label):
+        with self.spelling(args):
             study = self.game.build(unit, **self.keywords(args))
         summary = bool(getattr(args, "summary", False))
         df = self.game.run(study, unit, count, first=args.first_deal, chunk_size=args.chunk_size, threads=threads,
@@ -93,11 +143,23 @@ class GameCommand:
         """``cardlab study <game> <name>``: the same deals played every way the study asks."""
         kind = self.game.all_studies()[args.study]
         keywords = self.keywords(args)
-        if args.study == "variants":
-            keywords["vary"] = args.vary
-        elif args.vary:
-            raise ValueError(f"--vary: {args.vary[0]} does not apply here; it applies only to study variants")
-        with spelling(spell, label):
+        for flag, (study, keyword) in STUDY_FLAGS.items():
+            value = getattr(args, _dest(flag), None)
+            if args.study == study:
+                keywords[keyword] = value
+            elif value:
+                shown = value[0] if isinstance(value, list) else value
+                raise ValueError(f"--{flag}: {shown} does not apply here; it applies only to study {study}")
+        if args.study == "balance":
+            for flag in ("tune", "target"):
+                if keywords[flag] is None:
+                    raise ValueError(f"--{flag}: study balance needs --tune NAME and --target EXPR, e.g. "
+                                     f"--tune {(numeric_options(self.game) or ['NAME'])[0]} --target "
+                                     f"\"{next(iter(self.game.figures()))} = 0\"")
+            if getattr(args, "summary", False):
+                raise ValueError("--summary: study balance keeps one row per value tried, not deal rows; drop "
+                                 "--summary")
+        with self.spelling(args):
             meta = {**kind.metadata(self.game, **keywords), "deals": args.deals}
             df = kind.run(self.game, deals=args.deals, threads=threads, progress=progress, out=out, **keywords)
         return df, meta
@@ -108,7 +170,7 @@ class GameCommand:
 
         keywords = self.keywords(args)
         save = args.save or f"runs/play-{self.game.name}-{args.seed}-{args.deal}.json"
-        with spelling(spell, label):
+        with self.spelling(args):
             try:
                 play(self.game, seat=args.seat, deal=args.deal, save=save, **keywords)
             except EOFError:  # the input ended (Ctrl-D) before the deal did
@@ -139,7 +201,7 @@ class GameCommand:
         if (deals is None) == (games is None):
             raise ValueError("deal: give --deal (deals) or --game-index (whole games), an index or a range a:b")
         keywords = self.keywords(args)
-        with spelling(spell, label):
+        with self.spelling(args):
             study = self.game.build("deals" if deals is not None else "games", **keywords)
         if deals is not None:
             result = self.game.replay_deals(study, deals)

@@ -32,8 +32,8 @@ from typing import Callable, ClassVar, NamedTuple
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, search_settings,
-                                 with_rules)
+from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, read_variant,
+                                 search_settings, with_rules)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
@@ -77,16 +77,30 @@ class Replay(NamedTuple):
         return "\n".join(json.dumps(r, ensure_ascii=False) for r in self.records)
 
 
+class Variant(NamedTuple):
+    """The variant file a study's options came from (:func:`~cardlab.sim.options.read_variant`): its path
+    (None for a mapping given in Python) and the options it set, ``((name, value), ...)``."""
+
+    file: str | None
+    rules: tuple
+
+    def to_dict(self) -> dict:
+        """What a run file records: ``{"file": ..., "options": {name: value}}``."""
+        return {"file": self.file, "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.rules}}
+
+
 @dataclass(frozen=True)
 class Study:
     """Everything that decides a run's results: the options, each seat's policy, the seed and the
-    search's settings. A game's subclass sets :attr:`game` and plays the deals."""
+    search's settings (and the variant file the options came from, if any, for the record).
+    A game's subclass sets :attr:`game` and plays the deals."""
 
     options: object
     policies: tuple
     seed: int
     search_worlds: int
     search_rollout: str
+    variant: Variant | None = None
 
     game: ClassVar["Game"]
 
@@ -124,11 +138,14 @@ class Study:
         return self.game.policies.index(self.search_rollout)
 
     def metadata(self, unit: str = "deal") -> dict:
-        """What a run file records of the study: game, options, policies, seed (and the search's settings)."""
+        """What a run file records of the study: game, options, policies, seed (and the search's settings, and the
+        variant file the options came from: its path and the options it set)."""
         meta = {"game": self.game.name, "options": self.options.to_dict(), "policies": list(self.policies),
                 "seed": self.seed}
         if self.searching:
             meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
+        if self.variant is not None:
+            meta["variant"] = self.variant.to_dict()
         return {**meta, "unit": unit} if unit != "deal" else meta
 
     def with_options(self, **rules) -> "Study":
@@ -159,6 +176,20 @@ class StudyKind(NamedTuple):
     deals: int = 100_000  # the command line's default --deals
 
 
+class Figure(NamedTuple):
+    """A balance figure a target of ``study balance`` may name (:mod:`cardlab.sim.balance`): ``of`` is a figure of
+    :func:`cardlab.analysis.variants.figure_values` (a column's mean, ``name_*`` the mean over sides,
+    ``<role>_edge`` the edge of the side of the seat in column ``<role>``, read from the ``sides`` columns);
+    with ``by`` (a column) the figure takes an argument and is read on the deals whose ``by`` is that
+    argument, one of ``args``: ``edge(no-queens)``."""
+
+    of: str
+    help: str
+    by: str | None = None
+    args: tuple = ()
+    sides: str = "score"
+
+
 def _games_only(context) -> bool:
     return context["unit"] == "games"
 
@@ -185,6 +216,7 @@ class Game:
     studies: dict = {}  # name -> StudyKind, beyond the shared ones
     study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
     variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
+    balance_figures: dict = {}  # name -> Figure: what a balance target may name beyond the variant figures
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
     numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
 
@@ -265,8 +297,25 @@ class Game:
 
     # ---------------------------------------------------------------- built once for every game
 
-    def build(self, unit: str = "deals", *, study_name: str | None = None, **keywords):
-        """The study of a run of ``unit`` (``"deals"`` or ``"games"``), its options checked for where they apply."""
+    def build(self, unit: str = "deals", *, study_name: str | None = None, variant=None, **keywords):
+        """The study of a run of ``unit`` (``"deals"`` or ``"games"``), its options checked for where they apply.
+
+        ``variant`` is a variant file (a TOML path, or a mapping): the options it sets, each read and checked
+        as its flag is (:func:`~cardlab.sim.options.read_variant`); rule keywords given beside it override it.
+        The study records it (:attr:`Study.variant`), so the run's metadata holds it."""
+        if variant is None:
+            return self.build_study(unit, study_name=study_name, **keywords)
+        file, rules = self.read_variant(variant)
+        study = self.build_study(unit, study_name=study_name, **{**rules, **keywords})
+        return replace(study, variant=Variant(file, tuple(rules.items())))
+
+    def read_variant(self, variant) -> tuple:
+        """``(file, rules)`` of a variant file (or mapping) for this game (see :meth:`build`)."""
+        return read_variant(variant, self.Options, game=self.name, title=self.title)
+
+    def build_study(self, unit: str = "deals", *, study_name: str | None = None, **keywords):
+        """The game's study of a run (what :meth:`build` calls once the variant file is read): a game whose
+        studies take more than options, policies and seed overrides this."""
         cls = self.GameStudy if unit == "games" and self.GameStudy is not None else self.Study
         study = cls.build(**keywords)
         self.check_scope(study, unit=unit, study_name=study_name)
@@ -328,11 +377,27 @@ class Game:
         deals = parse_range("deal", deal, limit=1)
         return self.new_state(self.build("deals", **keywords), deals.start)
 
-    def all_studies(self) -> dict:
-        """Every study of the game: its own, then the strength ladder and the options study."""
-        from cardlab.sim import ladder, variants
+    def figures(self) -> dict:
+        """The figures a balance target may name (:class:`Figure` by name): each of :attr:`variant_figures`
+        (``score_*`` named ``score``), then the game's :attr:`balance_figures`."""
+        helps = {c.name.replace("{seat}", "*").replace("{team}", "*"): c.help for c in self.columns.get("deals", ())}
+        out = {}
+        for figure in self.variant_figures or ():
+            if figure.endswith("_*"):
+                out[figure[:-2]] = Figure(figure, f"the mean over sides of {figure[:-1]}<side>: {helps.get(figure)}")
+            elif figure.endswith("_edge"):
+                role = figure[:-5]
+                out[figure] = Figure(figure, f"the {role}'s edge: its score minus the mean of the others'")
+            else:
+                out[figure] = Figure(figure, helps.get(figure, figure))
+        return {**out, **self.balance_figures}
 
-        shared = {"strength": ladder.STUDY, "options": variants.STUDY, "variants": variants.VARIANTS}
+    def all_studies(self) -> dict:
+        """Every study of the game: its own, then the strength ladder, the options, variants and balance studies."""
+        from cardlab.sim import balance, ladder, variants
+
+        shared = {"strength": ladder.STUDY, "options": variants.STUDY, "variants": variants.VARIANTS,
+                  "balance": balance.STUDY}
         return {**shared, **self.studies} if not self.studies else {**self.studies,
                                                                      **{k: v for k, v in shared.items()
                                                                         if k not in self.studies}}

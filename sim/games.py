@@ -68,6 +68,8 @@ def report_for(meta: dict):
     game = meta.get("game", "barbu")
     kind = meta.get("study") or meta.get("unit", "deal")
     kind = {"variants": "options"}.get(kind, kind)  # the variants study reads as the options study does
+    if kind == "balance":  # every game's balance study has the one report of cardlab.analysis.balance
+        return importlib.import_module("cardlab.analysis.balance").REPORT
     table = reports(game).REPORTS
     if kind not in table:
         raise ValueError(f"path: a {game} run of kind {kind!r} has no report; known kinds: {', '.join(table)}")

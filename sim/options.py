@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import re
 from dataclasses import fields
 from typing import Callable, Mapping, NamedTuple
 
@@ -174,24 +175,34 @@ def allowed_of(f) -> str:
     return type(f.default).__name__
 
 
+def is_switch(f) -> bool:
+    """Whether a declared field is a yes/no switch (``--x``/``--no-x``), one that may also be left unset (None)."""
+    return isinstance(f.default, bool) or (f.default is None and f.type in ("bool | None", "bool"))
+
+
 def check_options(options) -> None:
-    """Check every declared field of ``options`` against its metadata: a bool is a bool (``None`` too
-    where that is the default), a value is one of its ``choices``, an integer lies ``between`` its
-    bounds. One ``ValueError`` naming the option, the value and what is allowed."""
+    """Check every declared field of ``options`` against its metadata (:func:`check_value`)."""
     for f in declared(type(options)):
-        value, meta = getattr(options, f.name), f.metadata
-        if meta["choices"] is not None:
-            check_choice(f.name, value, meta["choices"])
-        elif meta["between"] is not None:
-            low, high = meta["between"]
-            if value is None and f.default is None:  # not given: the rules' own value (a Barbu scoring item)
-                continue
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
-                raise ValueError(f"{f.name}: {value!r} is not allowed; use an integer from {low} to {high}")
-        elif isinstance(f.default, bool) or (f.default is None and f.type in ("bool | None", "bool")):
-            allowed = (True, False) if f.default is not None else (None, True, False)
-            if not (value is None and f.default is None) and not isinstance(value, bool):
-                raise ValueError(f"{f.name}: {value!r} is not allowed; choose {allowed_text(allowed)}")
+        check_value(f, getattr(options, f.name))
+
+
+def check_value(f, value) -> None:
+    """Check one value of the declared field ``f``: a bool is a bool (``None`` too where that is the default),
+    a value is one of its ``choices``, an integer lies ``between`` its bounds. One ``ValueError`` naming the
+    option, the value and what is allowed."""
+    meta = f.metadata
+    if meta["choices"] is not None:
+        check_choice(f.name, value, meta["choices"])
+    elif meta["between"] is not None:
+        low, high = meta["between"]
+        if value is None and f.default is None:  # not given: the rules' own value
+            return
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+            raise ValueError(f"{f.name}: {value!r} is not allowed; use an integer from {low} to {high}")
+    elif is_switch(f):
+        allowed = (True, False) if f.default is not None else (None, True, False)
+        if not (value is None and f.default is None) and not isinstance(value, bool):
+            raise ValueError(f"{f.name}: {value!r} is not allowed; choose {allowed_text(allowed)}")
 
 
 def given_options(options) -> dict:
@@ -242,7 +253,7 @@ def _parse_for(f):
 def parse_text(f, text: str):
     """An option's value from its text as typed (``--vary``, a command line): a switch reads ``true``/``false``,
     the others as their flag does."""
-    if isinstance(f.default, bool):
+    if is_switch(f):
         word = text.strip().lower()
         if word not in ("true", "false"):
             raise ValueError(f"{f.name}: {text!r} is not allowed; choose true or false")
@@ -325,3 +336,140 @@ def options_from_args(args, options_cls) -> dict:
                 raise value.error
             out[f.name] = value
     return out
+
+
+# ------------------------------------------------------------------ a variant file: house rules in TOML
+
+#: The one key of a variant file that is not an option: the game it is for (optional).
+VARIANT_GAME_KEY = "game"
+
+
+def toml_value(value) -> str:
+    """An option value as a variant file writes it: ``true``, ``3``, ``"broken"``, ``[45, 25, 10, 0]``.
+
+    >>> toml_value(True), toml_value("broken"), toml_value((45, 25, -6))
+    ('true', '"broken"', '[45, 25, -6]')
+    """
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _flag_text(value):
+    """A variant file's value as the text its flag would take (``true``, ``3``, ``45,25,10,0``), or None when
+    it is a table or a list of lists, which no option takes."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        if any(isinstance(v, (list, dict)) for v in value):
+            return None
+        return ",".join(_flag_text(v) for v in value)
+    if isinstance(value, dict):
+        return None
+    return str(value)
+
+
+def _toml_error(where: str, message: str, text: str) -> str:
+    """A TOML syntax error in one line that leads with its line: ``variant: f.toml line 2: not valid TOML: ...``;
+    a bare word where a value goes is most often text that needs quotes, so that error says so."""
+    found = re.match(r"(.*) \(at line (\d+), column (\d+)\)$", message)
+    if found is None:
+        return f"{where} is not valid TOML: {message}"
+    what, line, column = found.groups()
+    lines = text.splitlines()
+    where_line = lines[int(line) - 1] if int(line) <= len(lines) else ""
+    bare = re.fullmatch(r"\s*([\w-]+)\s*=\s*([A-Za-z_][\w-]*)\s*", where_line)
+    hint = f' (text goes in quotes: {bare.group(1)} = "{bare.group(2)}")' if bare else ""
+    return f"{where} line {line}: not valid TOML: {what.lower()} at column {column}{hint}"
+
+
+def read_variant(source, options_cls, *, game: str, title: str) -> tuple[str | None, dict]:
+    """``(file, rules)``: the rule options a variant file sets, read and checked as their flags are.
+
+    ``source`` is a TOML file (a path) of ``name = value`` lines, one per option, spelled as the
+    option (``hearts_lead``) or as its flag (``hearts-lead``), valued as TOML writes it (``3``,
+    ``true``, ``"broken"``, ``[45, 25, 10, 0, -6]``) or as text the flag would take; the key
+    ``game`` may name the game the file is for, and a file for another game is refused. A mapping
+    (Python) is read the same way, and its ``file`` is None. Each value is parsed and checked
+    alone as its flag is: a combination of options is checked when the study is built, with
+    the flags and keywords given beside the file, which override it.
+
+    Every error is one ``ValueError`` starting ``variant:``, naming the file (and the key's line)::
+
+        variant: my_barbu.toml line 3: players: 6 is not allowed; choose 3, 4 or 5
+    """
+    import difflib
+    import os
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the same parser, as a package
+        import tomli as tomllib
+
+    if isinstance(source, Mapping):
+        where, text, data = "variant:", "", dict(source)
+    else:
+        if not isinstance(source, (str, os.PathLike)) or not str(source).strip():
+            raise ValueError(f"variant: {source!r} is not allowed; give the path of a TOML file of house rules, "
+                             "e.g. my_rules.toml")
+        path = os.fspath(source)
+        where = f"variant: {path}"
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        except FileNotFoundError:
+            raise ValueError(f"{where} does not exist; give a TOML file of house rules (see 'Your own "
+                             "variant' in the docs)") from None
+        except IsADirectoryError:
+            raise ValueError(f"{where} is a directory; give a TOML file of house rules") from None
+        except OSError as err:
+            raise ValueError(f"{where} cannot be read ({err.strerror or err})") from None
+        try:
+            text = raw.decode("utf-8")
+            data = tomllib.loads(text)
+        except UnicodeDecodeError:
+            raise ValueError(f"{where} is not UTF-8 text; a variant file is TOML") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ValueError(_toml_error(where, str(err), text)) from None
+
+    def at(key) -> str:
+        """``variant: FILE line N:``, the line of ``key`` when it can be found."""
+        for number, line in enumerate(text.splitlines(), 1):
+            if re.match(rf"""\s*(\[+\s*)?["']?{re.escape(str(key))}["']?\s*[=\].]""", line):
+                return f"{where} line {number}:"
+        return where + ":" if not where.endswith(":") else where
+
+    if VARIANT_GAME_KEY in data:
+        named = data.pop(VARIANT_GAME_KEY)
+        if named != game:
+            raise ValueError(f"{at(VARIANT_GAME_KEY)} game: {named!r} is not allowed; this file is read for {game} "
+                             f"(give game = {toml_value(game)}, or leave the key out)")
+    known = {f.name: f for f in declared(options_cls)}
+    rules = {}
+    for key, value in data.items():
+        name = str(key).strip().lstrip("-").replace("-", "_")
+        if isinstance(value, dict):
+            raise ValueError(f"{at(key)} [{key}] is a table; a variant file holds one name = value line per option "
+                             f"of {title}, and no tables")
+        if name not in known:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"{title} options are {', '.join(known)}"
+            raise ValueError(f"{at(key)} {key!r} is not an option of {title}; {hint}")
+        if name in rules:
+            raise ValueError(f"{at(key)} {name!r} is set twice; set it once")
+        f = known[name]
+        flag = _flag_text(value)
+        try:
+            if flag is None:
+                raise ValueError(f"{name}: {value!r} is not allowed; give a number, true or false, a string or a "
+                                 "list of numbers")
+            parsed = parse_text(f, flag)
+            check_value(f, parsed)
+        except ValueError as err:
+            raise ValueError(f"{at(key)} {err}") from None
+        rules[name] = parsed
+    return (None if isinstance(source, Mapping) else os.fspath(source)), rules

@@ -617,6 +617,30 @@ class DatasetSink:
                 (self.folder / DATASET_METADATA).unlink()
 
 
+def refuse_existing(out, meta: dict, overwrite: bool | None = None) -> None:
+    """Before a study that writes its one small file at the end (``study balance``): refuse a dataset
+    directory, and an ``out`` that exists when ``overwrite`` is False (the command line's default
+    without ``--overwrite``), in one line naming it and what it holds."""
+    overwrite = _RUN_OPTIONS.get().get("overwrite") if overwrite is None else overwrite
+    if is_dataset_path(out):
+        raise ValueError(f"out: {str(out)!r} is a directory; this study writes one small file, e.g. "
+                         "runs/study.parquet")
+    path = Path(out)
+    if path.exists() and overwrite is False:
+        raise ValueError(_exists_message(path, read_file_metadata(path), meta))
+
+
+def write_frame(frame, out, meta: dict) -> Path:
+    """A study's table (not one row per deal) as one Parquet file carrying its run metadata, written whole to a
+    hidden part and renamed into place (nothing is left behind when writing fails)."""
+    import pyarrow.parquet as pq
+
+    path = check_output_path(out)
+    table = _arrow_table(frame, meta)
+    _write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+    return path
+
+
 class SummarySink:
     """Counts the rows (:class:`~cardlab.sim.summary.RowCounter`); the output is one small Parquet file.
 

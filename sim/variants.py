@@ -144,14 +144,20 @@ def parse_vary(game, vary) -> dict[str, list]:
     return out
 
 
+def check_single_deals(game, base, names, *, flag: str, study_name: str) -> None:
+    """Refuse, naming ``flag``, the first option of ``names`` that does not apply to single deals of ``base``
+    (a study plays single deals: a whole game's ``target`` cannot vary there)."""
+    scope, context = game.scope(), game.run_context(base, unit="deals", study_name=study_name)
+    for name in names:
+        if name in scope and not scope[name].applies(context):
+            where = re.sub(r"{(\w+)}", r"\1", scope[name].where)
+            raise ValueError(f"{flag}: {name} does not apply to single deals; it applies {where}")
+
+
 def vary_variants(game, base, grid: dict) -> tuple[dict, dict]:
     """``({variant name: rule changes}, {skipped variant name: why})``: ``default``, then every combination of
     the values of ``grid`` (:func:`parse_vary`'s; a combination equal to the study's own options is ``default``)."""
-    scope, context = game.scope(), game.run_context(base, unit="deals", study_name="variants")
-    for name in grid:
-        if name in scope and not scope[name].applies(context):
-            where = re.sub(r"{(\w+)}", r"\1", scope[name].where)
-            raise ValueError(f"vary: {name} does not apply to single deals; it applies {where}")
+    check_single_deals(game, base, grid, flag="vary", study_name="variants")
     variants, skipped = {"default": {}}, {}
     for combo in product(*grid.values()):
         change = dict(zip(grid, combo))
@@ -198,5 +204,5 @@ STUDY = StudyKind("every rule option switched from its setting in turn, paired o
 VARIANTS = StudyKind("the variants named by --vary NAME=v1,v2 (every combination), paired on the same deals",
                      variants_study, variants_metadata)
 
-__all__ = ["STUDY", "VARIANTS", "option_variants", "options_metadata", "options_study", "paired_variants",
-           "parse_vary", "spell_value", "vary_variants", "variants_metadata", "variants_study"]
+__all__ = ["STUDY", "VARIANTS", "check_single_deals", "option_variants", "options_metadata", "options_study",
+           "paired_variants", "parse_vary", "spell_value", "vary_variants", "variants_metadata", "variants_study"]

@@ -17,7 +17,7 @@ def test_simulate_report_and_plot(tmp_path, capsys):
     out = tmp_path / "runs" / "nt.parquet"
     code, stdout, _ = run_cli(capsys, "simulate", "barbu", "--contract", "no-tricks", "--players", "4", "--deck", "52",
                               "--deals", "5000", "--seed", "7", "--out", str(out), "--threads", "1")
-    assert code == 0 and "wrote 5000 deals" in stdout
+    assert code == 0 and "wrote 5,000 deals" in stdout
     table = pq.read_table(out)
     assert table.num_rows == 5000
     assert {"deal", "contract", "declarer", "score_0", "score_3"} <= set(table.column_names)
@@ -112,7 +112,8 @@ def test_replay_of_a_whole_game(capsys):
     (["simulate", "barbu", "--games", "5", "--deals", "5"], "give --games (whole games) or --deals"),
     (["simulate", "barbu", "--games", "5", "--domino-rules", "klondike"], "--domino-rules: 'klondike' is not allowed"),
     (["simulate", "barbu", "--games", "5", "--double", "--double-policy", "always"], "--double-policy: 'always' is not allowed"),
-    (["study", "barbu", "bridge"], "study: 'bridge' is not allowed; choose trumps, contracts, strength, options or variants"),
+    (["study", "barbu", "bridge"],
+     "study: 'bridge' is not allowed; choose trumps, contracts, strength, options, variants or balance"),
     (["simulate", "barbu", "--games", "5", "--skip-undoubled-negative"],
      "--skip-undoubled-negative does not apply here; it applies only to whole games with --double"),
     (["replay", "barbu"], "give --deal (deals) or --game-index (whole games)"),
@@ -252,7 +253,7 @@ def test_missing_directories_are_created_with_a_note_and_tiny_chunks_warn(tmp_pa
     out = tmp_path / "new" / "dir" / "x.parquet"
     code, stdout, stderr = run_cli(capsys, "simulate", "barbu", "--contract", "no-queens", "--deals", "2000",
                                    "--chunk-size", "1", "--out", str(out), "--threads", "1")
-    assert code == 0 and out.is_file() and "wrote 2000 deals" in stdout
+    assert code == 0 and out.is_file() and "wrote 2,000 deals" in stdout
     assert f"note: created the directory {out.parent} for --out" in stderr
     assert "warning: --chunk-size 1 is very small" in stderr
 

@@ -24,7 +24,7 @@ def test_simulate_report_and_plot(tmp_path, capsys):
     out = tmp_path / "runs" / "e5.parquet"
     code, stdout, _ = run_cli(capsys, "simulate", "euchre5", "--deals", "4000", "--seed", "7", "--out", str(out),
                               "--lone-march-points", "4", "--threads", "1")
-    assert code == 0 and "wrote 4000 deals" in stdout
+    assert code == 0 and "wrote 4,000 hands" in stdout
     table = pq.read_table(out)
     df = table.to_pandas()
     assert list(df.columns[:len(COLUMNS) - 5]) == COLUMNS[:-5] and set(COLUMNS) <= set(df.columns)

@@ -24,7 +24,7 @@ def test_simulate_columns_report_and_plot(tmp_path, capsys):
     out = tmp_path / "m.parquet"
     code, stdout, _ = run_cli(capsys, "simulate", "minchiate", "--deals", "3000", "--seed", "4", "--policy",
                               "heuristic", "--out", str(out), "--plot", str(tmp_path / "m.png"))
-    assert code == 0 and "wrote 3000 deals" in stdout and "dealer's team" not in stdout  # the report: below
+    assert code == 0 and "wrote 3,000 deals" in stdout and "dealer's team" not in stdout  # the report: below
     table = pq.read_table(out)
     assert table.column_names[:len(COLUMNS)] == COLUMNS
     df = table.to_pandas()

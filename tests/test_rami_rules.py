@@ -105,7 +105,7 @@ def test_cli_simulate_report_replay(tmp_path, capsys):
     out = tmp_path / "r.parquet"
     code, stdout, _ = run_cli(capsys, "simulate", "rami", "--players", "3", "--deals", "400", "--seed", "2", "--out",
                               str(out), "--open-threshold", "40", "--recycle-discards")
-    assert code == 0 and "wrote 400 deals" in stdout
+    assert code == 0 and "wrote 400 rounds" in stdout
     table = pq.read_table(out)
     meta = json.loads(table.schema.metadata[b"cardlab"])
     assert meta["game"] == "rami" and meta["options"]["open_threshold"] == 40 and meta["options"]["recycle_discards"]

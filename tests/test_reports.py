@@ -8,6 +8,8 @@ ladder's report is one report for every game (slow tier: it plays search seats).
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardlab import analysis
@@ -115,6 +117,27 @@ def test_whole_games_report_through_the_same_header(name):
     assert df.attrs["cardlab"]["unit"] == "game"
     header = header_of(analysis.format_report(df))
     assert header[0].startswith(f"{game.title} ({name}): whole-game report") and header[0].endswith("| 2 games")
+
+
+# A share shown as a fraction (a table column named ``share`` or ``*_rate``), an interval written ``a … b``,
+# ``a..b`` or ``[a, b]``: the styles every report gave up for one (shares in %, intervals ``low to high``).
+FRACTION_COLUMN = re.compile(r"(?<![\w%])(\w*share|\w+_rate)(?=\s|$)")
+OTHER_INTERVAL = re.compile(r"\d\.\d+\s*(?:…|\.\.)\s*[-+−]?\d|\[[-+]?\d+\.\d+, [-+]?\d")
+
+
+def table_headers(text: str) -> list[str]:
+    """The lines of ``text`` that head a table: column names apart by two spaces or more, no title's colon."""
+    return [line for line in text.splitlines() if ":" not in line and len(re.findall(r"\S {2,}(?=\S)", line)) >= 2]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("unit", ["deals", "games"])
+def test_every_report_shows_shares_in_percent_and_intervals_low_to_high(name, unit):
+    game = games.game(name)
+    df = game.simulate(deals=300, seed=4) if unit == "deals" else game.simulate_games(games=20, seed=4)
+    text = analysis.format_report(df)
+    assert table_headers(text) and not [line for line in table_headers(text) if FRACTION_COLUMN.search(line)], text
+    assert not [line for line in text.splitlines() if OTHER_INTERVAL.search(line)], text
 
 
 @pytest.mark.slow

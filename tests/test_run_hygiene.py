@@ -459,13 +459,14 @@ def test_an_existing_out_is_refused_without_overwrite(game, tmp_path, capsys, mo
 @EVERY_GAME
 def test_out_with_plot_prints_only_what_was_written(game, tmp_path, capsys):
     out, plot = tmp_path / "x.parquet", tmp_path / "x.png"
+    word = games_registry.game(game).unit  # every game says its size in its own word: deals, hands, rounds
     code, stdout, _ = run_cli(capsys, "simulate", game, "--deals", "300", "--out", out, "--plot", plot)
-    assert code == 0 and stdout == f"wrote 300 deals to {out}\nplot written to {plot}\n"
+    assert code == 0 and stdout == f"wrote 300 {word}s to {out}\nplot written to {plot}\n"
     assert plot.stat().st_size > 5_000
     code, stdout, _ = run_cli(capsys, "simulate", game, "--deals", "300", "--out", tmp_path / "y.parquet")
-    assert stdout == f"wrote 300 deals to {tmp_path / 'y.parquet'}\n"
+    assert stdout == f"wrote 300 {word}s to {tmp_path / 'y.parquet'}\n"
     out, plot = tmp_path / "s.parquet", tmp_path / "s.png"
     code, stdout, _ = run_cli(capsys, "study", game, cheap_study(game), "--deals", "100", "--out", out, "--plot", plot)
-    assert code == 0 and stdout == f"wrote 100 deals to {out}\nplot written to {plot}\n" and plot.is_file()
+    assert code == 0 and stdout == f"wrote 100 {word}s to {out}\nplot written to {plot}\n" and plot.is_file()
     code, stdout, _ = run_cli(capsys, "simulate", game, "--deals", "300", "--plot", tmp_path / "z.png")
     assert code == 0 and stdout.endswith(f"plot written to {tmp_path / 'z.png'}\n") and len(stdout.splitlines()) > 3

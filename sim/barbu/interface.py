@@ -44,7 +44,7 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.user import NumbaSeat, is_numba_name
@@ -400,6 +400,8 @@ class Barbu(Game):
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
+    balance_figures = {"edge": Figure("declarer_edge", "the declarer's edge on the deals of one contract",
+                                      by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
     numba_seat = NUMBA_SEAT
     studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
@@ -417,7 +419,8 @@ class Barbu(Game):
         return {"deals": "simulate, replay", "games": "simulate_games, replay_game",
                 "contracts_study": "contract_value_study", "trumps_study": "trump_study"}.get(name, name)
 
-    def build(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None, **keywords):
+    def build_study(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None,
+                    **keywords):
         """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
         ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
         spell, label = spell or current_spelling()[0], label or current_spelling()[1]  # the command line's spelling

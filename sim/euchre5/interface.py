@@ -32,7 +32,7 @@ from cardlab.sim import runner
 from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Game, Replay, Study, StudyKind
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
 COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")  # kernel rows 0-7
@@ -265,6 +265,8 @@ class Euchre5(Game):
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow
     variant_figures = ("maker_tricks", "score_*")
+    balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's edge: its points minus the mean of the "
+                                                            "others'")}  # study balance --target
     columns = SCHEMA
     studies = {"trumps": StudyKind("every hand played with each seat as maker and each trump suit (paired)",
                                    trump_study, trump_metadata)}

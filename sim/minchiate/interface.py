@@ -30,7 +30,7 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Game, Replay, Study
+from cardlab.sim.game import Figure, Game, Replay, Study
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 
@@ -194,6 +194,8 @@ class Minchiate(Game):
     name, title = "minchiate", "Minchiate"
     Options, Study = MinchiateOptions, MinchiateStudy
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
+    balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",
+                                             sides="resti")}  # study balance --target
     columns = SCHEMA
 
     def column_keys(self, options) -> dict:

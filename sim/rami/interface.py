@@ -19,7 +19,7 @@ import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Game, Replay, Study, StudyKind
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
 
@@ -294,6 +294,8 @@ class Rami(Game):
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
     study_deals = {"strength": 200}  # searched rounds are slow
     variant_figures = ("turns", "blocked", "rami_sec", "score_*")
+    balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's score minus the mean of the others' (lower "
+                                                            "is better)")}  # study balance --target
     columns = SCHEMA
     studies = {"threshold": StudyKind("every round played with the opening threshold at 30, 40 and 51",
                                       threshold_study, threshold_metadata)}
