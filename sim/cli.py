@@ -47,7 +47,7 @@ def _fail(message: str) -> int:
 
 def _flag(message: str) -> str:
     """Name the command-line flag in an API error: ``players: …`` → ``--players: …``."""
-    name = re.match(r"^([a-z_]+):", message)
+    name = re.match(r"^([a-z_][a-z0-9_]*):", message)  # names may hold digits: steal_29, beyond_42
     if name is None or name.group(1) in ("game", "path", "study"):
         return message
     return "--" + name.group(1).replace("_", "-") + message[len(name.group(1)):]

@@ -216,9 +216,12 @@ def options_table(options_cls) -> list[dict]:
              "allowed": allowed_of(f), "help": f.metadata["help"]} for f in declared(options_cls)]
 
 
-def parse_int(name: str):
-    """The command line's reader of an integer option: one line naming it when the text is not one."""
+def parse_int(name: str, *, none: bool = False):
+    """The command line's reader of an integer option: one line naming it when the text is not one; ``none``
+    also allows the word ``none`` (the option's ``None``)."""
     def parse(text):
+        if none and text.strip().lower() == "none":
+            return None
         try:
             return int(text)
         except ValueError:
@@ -242,8 +245,8 @@ def parse_ints(name: str, *, none: bool = False):
 def _parse_for(f):
     if f.metadata.get("parse") is not None:
         return f.metadata["parse"]
-    if isinstance(f.default, int):
-        return parse_int(f.name)
+    if isinstance(f.default, int) or f.metadata.get("between") is not None:
+        return parse_int(f.name, none=f.default is None)
     return str
 
 
@@ -293,7 +296,8 @@ def add_option_flags(parser, options_cls, *, skip=()) -> None:
         shown = ",".join(map(str, default)) if isinstance(default, tuple) else \
             ("none" if default is None else str(default).lower() if isinstance(default, bool) else str(default))
         text = f"{meta['help']} (default {shown})"
-        if isinstance(default, bool) or (default is None and meta["parse"] is None and meta["choices"] is None):
+        if isinstance(default, bool) or (default is None and meta["parse"] is None and meta["choices"] is None
+                                         and meta["between"] is None):
             group.add_argument(flag, dest=f.name, action=_switch_action(), default=argparse.SUPPRESS, help=text)
         else:
             if meta["choices"] is not None:

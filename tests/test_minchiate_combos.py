@@ -5,10 +5,14 @@ import numpy as np
 import pytest
 
 from cardlab.sim.minchiate.combos import combos_nb, find_combinations
-from cardlab.sim.minchiate.rules import COMBO_TYPES, KINGS, MATTO, split, suit_card, trump
+from cardlab.sim.minchiate.rules import COMBO_TYPES, KINGS, MATTO, MinchiateOptions, split, suit_card, trump
 
 OPTION_SETS = [dict(c5_merge=a, combos_may_share=b, matto_bonus_on_c3=c)
                for a, b, c in itertools.product((True, False), repeat=3)]
+# Issue 19: the values are options too; the two finders agree under changed card points, 29 and Matto bonus.
+OPTION_SETS += [dict(top_trumps=7, mid_trumps=4, low_trumps=2, matto_points=6, king_points=9, combo_29=11, matto_bonus=3),
+                dict(c5_merge=False, combos_may_share=False, matto_bonus_on_c3=True, top_trumps=1, mid_trumps=30,
+                     combo_29=0, matto_bonus=0, king_points=1)]
 RELEVANT = [trump(n) for n in (1, 2, 3, 4, 5, 10, 13, 20, *range(28, 41))] + [MATTO, *KINGS]
 
 
@@ -19,12 +23,12 @@ def T(*numbers):
 def kernel(cards, o):
     out = np.zeros(12, np.int64)
     lo, hi = split(cards)
-    total = combos_nb(np.uint64(lo), np.uint64(hi), o["c5_merge"], o["combos_may_share"], o["matto_bonus_on_c3"], out)
+    total = combos_nb(np.uint64(lo), np.uint64(hi), MinchiateOptions(**o).kernel_flags(), out)
     return int(total), out
 
 
 def agree(cards, o):
-    found = find_combinations(cards, **o)
+    found = find_combinations(cards, **MinchiateOptions(**o).combination_keywords())
     total, out = kernel(cards, o)
     assert total == sum(c.value for c in found), (sorted(cards), o)
     for i, kind in enumerate(COMBO_TYPES):

@@ -6,7 +6,9 @@ from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCAR
 from cardlab.sim.minchiate import Study, simulate
 from cardlab.sim.minchiate.interface import columns
 from cardlab.sim.minchiate.referee import RefereeError, check_agreement, referee_deal
-from cardlab.sim.minchiate.rules import MATTO, RESTO, SOURCES
+from cardlab.sim.minchiate.rules import MATTO, SOURCES, MinchiateOptions
+
+RESTO = MinchiateOptions.resto_unit  # the default resto unit
 
 OPTION_SETS = {
     "defaults": {},

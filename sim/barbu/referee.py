@@ -15,7 +15,7 @@ import numpy as np
 
 from cardlab.sim.cards import (HEARTS, KING, ACE, QUEEN, card, card_name, cards_of, mask_of, parse_card, rank_of,
                                suit_of, SUIT_SYMBOLS)
-from cardlab.sim.barbu.rules import VALUES, BarbuOptions
+from cardlab.sim.barbu.rules import BarbuOptions, item_values
 from cardlab.sim.replay import action as record_action, hand_names, suit_name
 from cardlab.sim.state import Action, State
 
@@ -89,15 +89,18 @@ def trick_winner(cards: list, trump: int | None = None) -> int:
 
 
 def trick_points(contract: str, cards: list, index: int, n_tricks: int, options: BarbuOptions) -> int:
-    """Points (§3) for taking ``cards`` as trick number ``index`` of ``n_tricks``."""
-    v = VALUES[(options.scoring, options.deck)]
+    """Points (§3) for taking ``cards`` as trick number ``index`` of ``n_tricks``: each item's value as the
+    options set it (:func:`~cardlab.sim.barbu.rules.item_values`), Salade the sum of the four contracts' items
+    times ``salade_factor``, Anti-Salade that sum reversed times ``anti_salade_factor``."""
+    v = item_values(options)
     hearts = sum(v["ace_hearts"] if c == AH else v["heart"] for c in cards if suit_of(c) == HEARTS)
     queens = v["queen"] * sum(1 for c in cards if rank_of(c) == QUEEN)
-    barbu = v["kh"] if KH in cards else 0
-    last = {n_tricks - 2: v["last2"][0], n_tricks - 1: v["last2"][1]}.get(index, 0)
+    barbu = v["king_hearts"] if KH in cards else 0
+    last = {n_tricks - 2: v["second_last"], n_tricks - 1: v["last"]}.get(index, 0)
     salade = v["trick"] + hearts + queens + barbu
     return {"no-tricks": v["trick"], "no-hearts": hearts, "no-queens": queens, "no-barbu": barbu,
-            "last-two": last, "salade": salade, "anti-salade": -salade, "trumps": v["trump_trick"]}[contract]
+            "last-two": last, "salade": salade * options.salade_factor,
+            "anti-salade": -salade * options.anti_salade_factor, "trumps": v["trumps_trick"]}[contract]
 
 
 def points_left(contract: str, cards: set, options: BarbuOptions) -> bool:

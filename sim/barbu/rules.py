@@ -16,6 +16,12 @@ sources leave room, each switchable by a named option of :class:`BarbuOptions`:
 * Wikipedia scoring uses the same values for every deck and player count (§7 item 1); with
   three players the Domino loser scores the table's third value, or its last value with
   ``domino_three_last='last_place'`` (§7 item 8).
+* Every §3 value is an option (issue 19): ``trick``, ``heart``, ``ace_hearts``, ``queen``,
+  ``king_hearts``, ``second_last``, ``last``, ``trumps_trick`` (points to the taker; ``None``, the
+  default, reads :data:`VALUES` for the ``scoring`` and ``deck``), and ``salade_factor`` /
+  ``anti_salade_factor`` (Salade's and Anti-Salade's sums of the items, times 1 by default). An item
+  scores wherever its contract's items do: the queen in No Queens, Salade and Anti-Salade. Policies
+  read the values from the kernel tables and the hand model is fitted per table, so play follows them.
 * Trumps duties (``overtrump_on_trump_lead``, ``must_trump``, ``overtrump_when_ruffing``) are
   independent: a void player under must-trump who cannot or need not overtrump still trumps
   (§7 item 16).
@@ -45,6 +51,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -103,13 +110,17 @@ REMOVED = {
     (5, 52): (card(TWO, DIAMONDS), card(TWO, CLUBS)),
 }
 
-# §3: the value of each item to the player who takes it, per scheme and deck.
-#            trick heart  A♥  queen  K♥  2nd-last last  trumps-trick
+# §3: the value of each item to the player who takes it, per scheme and deck. Every item is an option
+# of BarbuOptions (``None``, its default, reads this table); ``ace_hearts`` None: A♥ is a heart like any other.
 VALUES = {
-    ("basic", 32): dict(trick=-1, heart=-1, ace_hearts=-1, queen=-2, kh=-8, last2=(-3, -5), trump_trick=2),
-    ("basic", 52): dict(trick=-1, heart=-1, ace_hearts=-1, queen=-3, kh=-12, last2=(-4, -8), trump_trick=3),
-    ("wiki", 32): dict(trick=-2, heart=-2, ace_hearts=-6, queen=-6, kh=-20, last2=(-10, -20), trump_trick=5),
-    ("wiki", 52): dict(trick=-2, heart=-2, ace_hearts=-6, queen=-6, kh=-20, last2=(-10, -20), trump_trick=5),
+    ("basic", 32): dict(trick=-1, heart=-1, ace_hearts=None, queen=-2, king_hearts=-8, second_last=-3, last=-5,
+                        trumps_trick=2),
+    ("basic", 52): dict(trick=-1, heart=-1, ace_hearts=None, queen=-3, king_hearts=-12, second_last=-4, last=-8,
+                        trumps_trick=3),
+    ("wiki", 32): dict(trick=-2, heart=-2, ace_hearts=-6, queen=-6, king_hearts=-20, second_last=-10, last=-20,
+                       trumps_trick=5),
+    ("wiki", 52): dict(trick=-2, heart=-2, ace_hearts=-6, queen=-6, king_hearts=-20, second_last=-10, last=-20,
+                       trumps_trick=5),
 }
 DOMINO_PLACES = {("basic", 32): (20, 10, 0, 0), ("basic", 52): (25, 15, 5, 0),
                  ("wiki", 32): (45, 20, 5, -5), ("wiki", 52): (45, 20, 5, -5)}
@@ -139,12 +150,25 @@ def doubled(c) -> bool:
 
 
 # Where options apply (a run's context: its unit, study, the contracts it ``played`` and its options).
-TRUMP_DUTY = Scope(_plays("trumps"), "only to Trumps")
+TRUMPS_ONLY = Scope(_plays("trumps"), "only to Trumps")
+LAST_TWO_ONLY = Scope(_plays("last-two"), "only to Last Two")
 DOMINO_ONLY = Scope(_plays("domino"), "only to Domino")
 REGULAR_ONLY = Scope(_regular, "only to whole games in Regular mode (without {geronimo})")
 DOUBLED_ONLY = Scope(doubled, "only to whole games with {double}")
 GAMES = "whole games (with --games)"
 TRUMPS_AND_DOMINO = "trumps and domino"
+SCORING_VALUES = "scoring values (§3; none: the scoring table's for the pack)"
+
+
+def _points(help_text: str, between: tuple[int, int], scope: Scope):
+    """One §3 item's points to the player who takes it: ``None`` (the default) reads :data:`VALUES` for the
+    run's ``scoring`` and ``deck``; an integer from ``between`` replaces it wherever the item scores."""
+    return option(None, help_text, between=between, applies=scope, group=SCORING_VALUES)
+
+
+def _in_salades(contract: str, title: str) -> Scope:
+    """Where an item of ``contract`` scores: that contract, and Salade and Anti-Salade, which sum the items."""
+    return Scope(_plays(contract, "salade", "anti-salade"), f"only to {title}, Salade and Anti-Salade")
 
 
 @dataclass(frozen=True)
@@ -159,6 +183,25 @@ class BarbuOptions:
     players: int = option(4, "players at the table", choices=PLAYERS)
     deck: int = option(52, "cards in the pack", choices=DECKS)
     scoring: str = option("basic", "scoring table (wiki: Wikipedia's)", choices=SCHEMES)
+    # §3's values, each its own option; the default None reads the scoring table for the pack (VALUES).
+    trick: int | None = _points("points for each trick taken (No Tricks; Salade; reversed in Anti-Salade)", (-20, 0),
+                                _in_salades("no-tricks", "No Tricks"))
+    heart: int | None = _points("points for each heart taken (No Hearts; Salade; reversed in Anti-Salade)", (-20, 0),
+                                _in_salades("no-hearts", "No Hearts"))
+    ace_hearts: int | None = _points("points for the A♥ in place of a heart's (none: basic scoring counts it as a "
+                                     "heart, wiki -6)", (-50, 0), _in_salades("no-hearts", "No Hearts"))
+    queen: int | None = _points("points for each queen taken (No Queens; Salade; reversed in Anti-Salade)", (-50, 0),
+                                _in_salades("no-queens", "No Queens"))
+    king_hearts: int | None = _points("points for taking the K♥ (No K♥; Salade; reversed in Anti-Salade)", (-100, 0),
+                                      _in_salades("no-barbu", "No K♥"))
+    second_last: int | None = _points("Last Two: points for taking the second-last trick", (-100, 0), LAST_TWO_ONLY)
+    last: int | None = _points("Last Two: points for taking the last trick", (-100, 0), LAST_TWO_ONLY)
+    trumps_trick: int | None = _points("Trumps: points for each trick taken", (0, 20), TRUMPS_ONLY)
+    salade_factor: int = option(1, "Salade scores the sum of its items' points times this", between=(1, 5),
+                                applies=Scope(_plays("salade"), "only to Salade"), group=SCORING_VALUES)
+    anti_salade_factor: int = option(1, "Anti-Salade scores the sum of Salade's items' points reversed, times this",
+                                     between=(1, 5), applies=Scope(_plays("anti-salade"), "only to Anti-Salade"),
+                                     group=SCORING_VALUES)
     hearts_lead: str = option("anytime", "when a heart may be led in No Hearts and No K♥", choices=HEARTS_LEAD,
                               applies=Scope(lambda c: _plays("no-hearts", "no-barbu")(c)
                                             or ("salade" in c["played"] and c["hearts_lead_salade"]),
@@ -173,10 +216,10 @@ class BarbuOptions:
                                             "only to No Hearts, No Queens and No K♥ (the contracts that may stop "
                                             "early)"))
     # Trumps duties of §4, each switchable.
-    overtrump_on_trump_lead: bool = option(True, "overtrump when trumps are led", applies=TRUMP_DUTY,
+    overtrump_on_trump_lead: bool = option(True, "overtrump when trumps are led", applies=TRUMPS_ONLY,
                                            group=TRUMPS_AND_DOMINO)
-    must_trump: bool = option(True, "trump when void in the suit led", applies=TRUMP_DUTY, group=TRUMPS_AND_DOMINO)
-    overtrump_when_ruffing: bool = option(True, "overtrump a trump already played when void", applies=TRUMP_DUTY,
+    must_trump: bool = option(True, "trump when void in the suit led", applies=TRUMPS_ONLY, group=TRUMPS_AND_DOMINO)
+    overtrump_when_ruffing: bool = option(True, "overtrump a trump already played when void", applies=TRUMPS_ONLY,
                                           group=TRUMPS_AND_DOMINO)
     # Domino (§4, §7 items 6-8).
     domino_rules: str = option("upward", "Domino's layout rules", choices=DOMINO_RULES, applies=DOMINO_ONLY,
@@ -323,9 +366,30 @@ class ScoringTables(NamedTuple):
     domino_places: np.ndarray  # int32 (players,): points per finishing place
 
 
+#: The §3 items that are options of :class:`BarbuOptions`, named as the options are.
+ITEMS = tuple(VALUES[("basic", 52)])
+
+
+@lru_cache(maxsize=256)
+def item_values(options: BarbuOptions) -> dict[str, int]:
+    """Each §3 item's points to its taker under ``options``: the option where given, else the ``scoring``
+    table's for the pack; an A♥ left unset in a table without its own value counts as a heart.
+
+    >>> item_values(BarbuOptions(queen=-4))["queen"], item_values(BarbuOptions(heart=-2))["ace_hearts"]
+    (-4, -2)
+    """
+    table = VALUES[(options.scoring, options.deck)]
+    values = {name: table[name] if getattr(options, name) is None else getattr(options, name) for name in ITEMS}
+    if values["ace_hearts"] is None:
+        values["ace_hearts"] = values["heart"]
+    return values
+
+
 def scoring_tables(options: BarbuOptions) -> ScoringTables:
-    """Build the §3 tables for ``options`` (scheme and deck)."""
-    v = VALUES[(options.scoring, options.deck)]
+    """Build the §3 tables for ``options``: the items' values (:func:`item_values`) placed per contract,
+    Salade summing the four contracts' items times ``salade_factor``, Anti-Salade the same sum reversed times
+    ``anti_salade_factor``."""
+    v = item_values(options)
     n_contracts = len(CONTRACT_NAMES)
     cards = options.cards
     card_values = np.zeros((n_contracts, N_CARD_IDS), np.int32)
@@ -341,19 +405,19 @@ def scoring_tables(options: BarbuOptions) -> ScoringTables:
             hearts[c] = v["ace_hearts"] if c == AH else v["heart"]
         if c % 16 == QUEEN:
             queens[c] = v["queen"]
-    barbu[KH] = v["kh"]
+    barbu[KH] = v["king_hearts"]
 
     C = CONTRACT
     trick_values[C.NO_TRICKS] = v["trick"]
     card_values[C.NO_HEARTS] = hearts
     card_values[C.NO_QUEENS] = queens
     card_values[C.NO_BARBU] = barbu
-    last_two[C.LAST_TWO] = v["last2"]
-    card_values[C.SALADE] = hearts + queens + barbu
-    trick_values[C.SALADE] = v["trick"]
-    card_values[C.ANTI_SALADE] = -card_values[C.SALADE]
-    trick_values[C.ANTI_SALADE] = -v["trick"]
-    trick_values[C.TRUMPS] = v["trump_trick"]
+    last_two[C.LAST_TWO] = v["second_last"], v["last"]
+    card_values[C.SALADE] = (hearts + queens + barbu) * options.salade_factor
+    trick_values[C.SALADE] = v["trick"] * options.salade_factor
+    card_values[C.ANTI_SALADE] = -(hearts + queens + barbu) * options.anti_salade_factor
+    trick_values[C.ANTI_SALADE] = -v["trick"] * options.anti_salade_factor
+    trick_values[C.TRUMPS] = v["trumps_trick"]
 
     flags[C.NO_HEARTS] |= FLAG_HEARTS_LEAD
     flags[C.NO_BARBU] |= FLAG_HEARTS_LEAD

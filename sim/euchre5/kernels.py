@@ -310,12 +310,12 @@ def points_nb(rules, alone, maker_tricks):
     """§6: (points to each attacker, points to each defender)."""
     if maker_tricks >= 3:
         if maker_tricks < TRICKS:
-            return 1, 0
+            return (rules[RULE.MAKER_POINTS] if alone == PARTNERED else rules[RULE.ALONE_POINTS]), 0
         if alone == ALONE_BY_CHOICE:
             return rules[RULE.LONE_MARCH], 0
         if alone == FORCED_ALONE:
             return rules[RULE.FORCED_MARCH], 0
-        return 2, 0
+        return rules[RULE.MARCH_POINTS], 0
     if maker_tricks > 0:
         return 0, rules[RULE.DEFEND_LOW]
     return 0, rules[RULE.DEFEND_HIGH]

@@ -87,9 +87,9 @@ def callable_cards(options: Euchre5Options, hand: set, trump: int, upcard: int) 
 def points(options: Euchre5Options, alone: int, tricks: int) -> tuple[int, int]:
     """§6: points to each attacker and to each defender."""
     if tricks == 5:
-        return (2, options.lone_march_points, options.forced_alone_march_points)[alone], 0
+        return (options.march_points, options.lone_march_points, options.forced_alone_march_points)[alone], 0
     if tricks >= 3:
-        return 1, 0
+        return (options.maker_points, options.alone_points, options.alone_points)[alone], 0
     return 0, options.defender_points[1] if tricks == 0 else options.defender_points[0]
 
 

@@ -12,9 +12,10 @@ of :mod:`cardlab.sim.cards` (♣ 0, ♦ 1, ♥ 2, ♠ 3) the same-colour suit of
 
 Choices where the sources leave room, each a named option of :class:`Euchre5Options`:
 
-* ``lone_march_points`` (2; 4 or 5): a lone maker who takes all five tricks by choice;
+* The §6 table, every value an option: ``maker_points`` (1) to each attacker for 3 or 4 tricks
+  partnered, ``march_points`` (2) for all five; ``alone_points`` (1) to a lone maker for 3 or 4
+  tricks; ``lone_march_points`` (2; 4 or 5) to a lone maker who takes all five tricks by choice,
   ``forced_alone_march_points`` (2; 4 or 5) when alone because the called card was buried.
-  A lone maker taking 3 or 4 tricks gets 1 point.
 * ``defender_points`` ((2, 4)): each defender's points when the attackers take 1-2 or 0 tricks.
 * ``call_rule`` (``'any'``): ``'any'`` card, a ``'non_trump'`` card (by effective suit), or
   ``'ace_of_suit'`` (the maker names a suit; its Ace is the called card). Never the upcard,
@@ -157,6 +158,10 @@ class Euchre5Options:
     """
 
     players: int = option(PLAYERS, "always 5 (the game is for five)")
+    maker_points: int = option(1, "each attacker's points for 3 or 4 tricks, partnered", between=(1, 20))
+    march_points: int = option(2, "each attacker's points for all five tricks, partnered (a march)", between=(1, 20))
+    alone_points: int = option(1, "a lone maker's points for 3 or 4 tricks (alone by choice or forced)",
+                               between=(1, 20))
     lone_march_points: int = option(2, "a lone maker's march", choices=MARCH_POINTS)
     forced_alone_march_points: int = option(2, "march of a maker alone because the called card was buried",
                                             choices=MARCH_POINTS)
@@ -218,6 +223,9 @@ class Rule(NamedTuple):
     TIE_RULE: int = 9
     TARGET: int = 10
     MAX_HANDS: int = 11
+    MAKER_POINTS: int = 12  # each attacker, 3-4 tricks, partnered
+    MARCH_POINTS: int = 13  # each attacker, 5 tricks, partnered
+    ALONE_POINTS: int = 14  # a lone maker, 3-4 tricks
 
 
 RULE = Rule()
@@ -230,7 +238,7 @@ def kernel_rules(o: Euchre5Options) -> np.ndarray:
     return np.array([o.lone_march_points, o.forced_alone_march_points, o.defender_points[0], o.defender_points[1],
                      CALL_RULES.index(o.call_rule), o.allow_call_own_card, o.call_before_exchange,
                      o.dealer_may_discard_upcard, o.stick_the_dealer, TIE_RULES.index(o.tie_rule), o.target,
-                     o.max_hands], np.int64)
+                     o.max_hands, o.maker_points, o.march_points, o.alone_points], np.int64)
 
 
 def hand_points(o: Euchre5Options, alone: int, maker_tricks: int) -> tuple[int, int]:
@@ -241,8 +249,9 @@ def hand_points(o: Euchre5Options, alone: int, maker_tricks: int) -> tuple[int, 
     """
     if maker_tricks >= 3:
         if maker_tricks < 5:
-            return 1, 0
-        march = {PARTNERED: 2, ALONE_BY_CHOICE: o.lone_march_points, FORCED_ALONE: o.forced_alone_march_points}
+            return (o.maker_points if alone == PARTNERED else o.alone_points), 0
+        march = {PARTNERED: o.march_points, ALONE_BY_CHOICE: o.lone_march_points,
+                 FORCED_ALONE: o.forced_alone_march_points}
         return march[alone], 0
     return 0, o.defender_points[0] if maker_tricks > 0 else o.defender_points[1]
 

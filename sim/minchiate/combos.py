@@ -8,9 +8,10 @@
   (``c5_merge``) or both triples (``c5_merge=False``).
 * **C6** three or four Kings.
 
-A combination is worth the values of its cards, trump 29 counting 5 (and the Matto 5 in C3).
-*Matto bonus*: when the set holds the Matto, every combination found earns 5 more, C3 only with
-``matto_bonus_on_c3``. With ``combos_may_share`` (default) a card may serve in combinations of
+A combination is worth the values of its cards, trump 29 counting ``combo_29`` (5), the Matto its
+``matto_points`` (5) in C3. *Matto bonus*: when the set holds the Matto, every combination found earns
+``matto_bonus`` (5) more, C3 only with ``matto_bonus_on_c3``. The values are options
+(:class:`~cardlab.sim.minchiate.rules.MinchiateOptions`); the order below does not depend on them. With ``combos_may_share`` (default) a card may serve in combinations of
 different types (trump 1 in R1, C3 and C4); without it each card serves once, the types taking
 their cards in the order R1, R2, C3, C4, C5, C6 (runs are kept whole; with four C5 trumps and
 no merge, 20-30-40 is taken before 10-20-30 as it is worth more).
@@ -26,12 +27,11 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.cards import ONE, ZERO, ctz, popcount
-from cardlab.sim.minchiate.rules import CARD_VALUES, KINGS, MATTO, SUIT_BASE, TRUMP_29, trump
+from cardlab.sim.minchiate.points import combo_points_nb
+from cardlab.sim.minchiate.rules import KING_GROUP, KINGS, MATTO, OPT, SUIT_BASE, MinchiateOptions, trump
 
-COMBO_VALUES = CARD_VALUES.copy()
-COMBO_VALUES[TRUMP_29] = 5  # trump 29 is worth 5 inside a combination
 R1, R2, C3, C4, C5, C6 = range(6)
-MATTO_BONUS = 5
+DEFAULT = MinchiateOptions()
 
 
 class Combination(NamedTuple):
@@ -54,18 +54,21 @@ def _runs(numbers, low, high):
 
 
 def find_combinations(cards, *, c5_merge: bool = True, combos_may_share: bool = True,
-                      matto_bonus_on_c3: bool = False) -> list[Combination]:
-    """Every combination of §4 in the card set ``cards`` (ids), in the order R1, R2, C3, C4, C5, C6."""
+                      matto_bonus_on_c3: bool = False, combo_points=None,
+                      matto_bonus: int = DEFAULT.matto_bonus) -> list[Combination]:
+    """Every combination of §4 in the card set ``cards`` (ids), in the order R1, R2, C3, C4, C5, C6;
+    ``combo_points`` (by card id; default :meth:`MinchiateOptions.combo_points`) and ``matto_bonus`` value them."""
+    points = DEFAULT.combo_points() if combo_points is None else combo_points
     held = {int(c) for c in cards}
     free = set(held)  # cards not yet used by a combination (matters only without sharing)
-    bonus = MATTO_BONUS if MATTO in held else 0
+    bonus = matto_bonus if MATTO in held else 0
     found = []
 
     def trumps_free():
         return {c + 1 for c in free if c < 40}
 
     def add(kind, ids):
-        value = sum(int(COMBO_VALUES[c]) for c in ids)
+        value = sum(int(points[c]) for c in ids)
         if kind != "C3" or matto_bonus_on_c3:
             value += bonus
         found.append(Combination(kind, tuple(sorted(ids)), value))
@@ -108,18 +111,18 @@ M_KINGS = np.uint64(sum(1 << (k - SUIT_BASE) for k in KINGS))  # bit 13 of each 
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _mask_value(mask):
-    """Sum of the combination values (29 as 5) of the trump/Matto bits of ``mask``."""
+def _mask_value(mask, opts):
+    """Sum of the combination values (29 as ``combo_29``) of the trump/Matto bits of ``mask``."""
     v = 0
     while mask:
         c = ctz(mask)
-        v += COMBO_VALUES[c]
+        v += combo_points_nb(opts, c)
         mask &= mask - ONE
     return v
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _runs_nb(bits, shift, kind, bonus, share, free, out):
+def _runs_nb(bits, shift, kind, bonus, share, free, opts, out):
     """Record every run of >= 3 consecutive set bits of ``bits`` (trump ids from ``shift``); returns free."""
     total = 0
     b = bits
@@ -130,7 +133,7 @@ def _runs_nb(bits, shift, kind, bonus, share, free, out):
         run = ((ONE << np.uint64(length)) - ONE) << np.uint64(start)
         if length >= 3:
             m = run << shift
-            v = _mask_value(m) + bonus
+            v = _mask_value(m, opts) + bonus
             out[kind] += 1
             out[6 + kind] += v
             total += v
@@ -141,55 +144,57 @@ def _runs_nb(bits, shift, kind, bonus, share, free, out):
 
 
 @njit(cache=True, error_model="numpy")
-def combos_nb(lo, hi, c5_merge, share, matto_c3, out):
-    """Total value of the §4 combinations of the two-word set (lo, hi).
+def combos_nb(lo, hi, opts, out):
+    """Total value of the §4 combinations of the two-word set (lo, hi) under the options array ``opts``
+    (its rules ``c5_merge``, ``combos_may_share``, ``matto_bonus_on_c3`` and its values).
 
     ``out`` (length 12) receives the count (0..5) and the value (6..11) of each type R1..C6.
     """
+    c5_merge, share, matto_c3 = opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0, opts[OPT.MATTO_C3] != 0
     for i in range(12):
         out[i] = 0
-    bonus = MATTO_BONUS if lo & M_MATTO else 0
+    bonus = opts[OPT.MATTO_BONUS] if lo & M_MATTO else 0
     free = lo
     total = 0
-    v, free = _runs_nb(free & LOW_RUN, ZERO, R1, bonus, share, free, out)
+    v, free = _runs_nb(free & LOW_RUN, ZERO, R1, bonus, share, free, opts, out)
     total += v
-    v, free = _runs_nb((free >> HIGH_SHIFT) & HIGH_RUN, HIGH_SHIFT, R2, bonus, share, free, out)
+    v, free = _runs_nb((free >> HIGH_SHIFT) & HIGH_RUN, HIGH_SHIFT, R2, bonus, share, free, opts, out)
     total += v
     if free & M_C3 == M_C3:
-        v = _mask_value(M_C3) + (bonus if matto_c3 else 0)
+        v = _mask_value(M_C3, opts) + (bonus if matto_c3 else 0)
         out[C3] += 1
         out[6 + C3] += v
         total += v
         if not share:
             free &= ~M_C3
     if free & M_C4 == M_C4:
-        v = _mask_value(M_C4) + bonus
+        v = _mask_value(M_C4, opts) + bonus
         out[C4] += 1
         out[6 + C4] += v
         total += v
         if not share:
             free &= ~M_C4
     if c5_merge and free & M_C5_ALL == M_C5_ALL:
-        v = _mask_value(M_C5_ALL) + bonus
+        v = _mask_value(M_C5_ALL, opts) + bonus
         out[C5] += 1
         out[6 + C5] += v
         total += v
     else:
         if free & M_C5_HIGH == M_C5_HIGH:
-            v = _mask_value(M_C5_HIGH) + bonus
+            v = _mask_value(M_C5_HIGH, opts) + bonus
             out[C5] += 1
             out[6 + C5] += v
             total += v
             if not share:
                 free &= ~M_C5_HIGH
         if free & M_C5_LOW == M_C5_LOW:
-            v = _mask_value(M_C5_LOW) + bonus
+            v = _mask_value(M_C5_LOW, opts) + bonus
             out[C5] += 1
             out[6 + C5] += v
             total += v
     kings = popcount(hi & M_KINGS)
     if kings >= 3:
-        v = 5 * kings + bonus
+        v = opts[OPT.GROUP_POINTS + KING_GROUP] * kings + bonus
         out[C6] += 1
         out[6 + C6] += v
         total += v

@@ -177,7 +177,7 @@ def _deal_columns(dtype: str) -> tuple:
             Column("declared_{kind}", dtype, "pieces of combination type kind declared by the four players"),
             Column("declared_{kind}_value", dtype, "their total worth"),
             Column("tricks_{team}", dtype, "tricks the team took"),
-            Column("max_delta", dtype, "the largest |Δ| left after a settlement during the deal (below 60)"),
+            Column("max_delta", dtype, "the largest |Δ| left after a settlement during the deal (below the resto unit, 60)"),
             Column("matto_owed", dtype, "1 when the Matto excused a play in a trick the opponents won"))
 
 

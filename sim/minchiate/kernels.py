@@ -22,14 +22,18 @@ One deal, rule by rule (``D`` dealer, seats counter-clockwise so ``D + 1`` is ne
    highest card of the led suit. The winners score their opponents' counting cards in the
    trick (one event per trick); an excused Matto stays with its team, which owes the winners
    one card if they are opponents.
-8. **End**: the Matto debt is paid (:data:`PAY_ORDER`: the weakest blank of the pile; the Matto
-   itself only from a team without a trick); each team adds its pile's card points, its pile
-   combinations, one point per card beyond 42 and 10 for the last trick; the resti left are
-   rounded up in units of 60.
+8. **End**: the Matto debt is paid (:func:`matto_payment_nb`: the weakest blank of the pile, else its
+   card of the fewest points; the Matto itself only from a team without a trick); each team adds its
+   pile's card points, its pile combinations, ``beyond_42`` (1) per card beyond 42 and ``last_trick``
+   (10) for the last trick; the resti left are rounded up in units of ``resto_unit`` (60).
 
-Resti: Δ = points of team 0 - points of team 1, settled after every event (each full 60 is a
-resto and leaves Δ); at the end ⌈|Δ| / 60⌉ more go to the team ahead. ``cappotto_double``
+Resti: Δ = points of team 0 - points of team 1, settled after every event (each full resto unit is a
+resto and leaves Δ); at the end ⌈|Δ| / unit⌉ more go to the team ahead. ``cappotto_double``
 doubles both teams' resti when a team took no trick.
+
+Every scoring value is an option, read from the ``opts`` array (:data:`~cardlab.sim.minchiate.rules.OPT`):
+a card's points are its group's (:func:`points_nb`); which cards count (and so qualify, may be discarded
+or are taken from the Fola) is fixed by the groups, each worth at least one point.
 """
 from __future__ import annotations
 
@@ -46,8 +50,9 @@ from cardlab.sim.minchiate.combos import combos_nb
 from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, KING_BIT, LANE, LO_MATTO, LO_TRUMPS, NO_SUIT,
                                             TRUMP_SUIT, beats, heuristic_card, heuristic_discard_one,
                                             random_card, suit_of_nb)
-from cardlab.sim.minchiate.rules import (CARD_VALUES, LAST_TRICK_POINTS, MATTO, N_CARDS, N_TRUMPS, OPT, PILE_PAR,
-                                         RESTO, STRENGTH, SUIT_BASE, TRUMP_29)
+from cardlab.sim.minchiate.points import pile_value, points_nb
+from cardlab.sim.minchiate.rules import (CARD_GROUP, CARD_VALUES, MATTO, N_CARDS, N_TRUMPS, OPT, PILE_PAR, STRENGTH,
+                                         SUIT_BASE, TRUMP_29)
 
 # -------------------------------------------------------------- log and output layout
 
@@ -88,18 +93,17 @@ def _discard_order() -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-def _pay_order() -> np.ndarray:
-    blanks = sorted((c for c in range(N_CARDS) if CARD_VALUES[c] == 0 and c != TRUMP_29),
+def _blank_pay_order() -> np.ndarray:
+    blanks = sorted((c for c in range(N_CARDS) if CARD_GROUP[c] < 0 and c != TRUMP_29),
                     key=lambda c: (int(STRENGTH[c]), c))
-    rest = sorted((c for c in range(N_CARDS) if c not in blanks and c != MATTO),
-                  key=lambda c: (int(CARD_VALUES[c]), int(STRENGTH[c]), c))
-    return np.array(blanks + rest, dtype=np.int64)
+    return np.array(blanks, dtype=np.int64)
 
 
 #: Fallback discard order when a player lacks legal discards (the legal ones come first).
 DISCARD_ORDER = _discard_order()
-#: Order in which a team pays the Matto debt: its weakest blank, else its lowest-valued card.
-PAY_ORDER = _pay_order()
+#: Order in which a team pays the Matto debt from its blanks (29 aside), weakest first; a team without one pays
+#: its lowest-valued card (:func:`matto_payment_nb`).
+BLANK_PAY_ORDER = _blank_pay_order()
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -122,24 +126,9 @@ def hi_bit(c):
 @njit(cache=True, error_model="numpy", inline="always")
 def qualifies_nb(c, steal_29):
     """A counting card or a trump above 20 (29 only with ``steal_29``)."""
-    if CARD_VALUES[c] > 0:
+    if CARD_GROUP[c] >= 0:
         return True
     return 20 <= c < N_TRUMPS and (steal_29 or c != TRUMP_29)
-
-
-def _value_mask(v: int) -> np.uint64:
-    return np.uint64(sum(1 << c for c in range(MATTO + 1) if CARD_VALUES[c] == v))
-
-
-LO_TENS, LO_FIVES, LO_THREES = _value_mask(10), _value_mask(5), _value_mask(3)
-HI_KINGS = np.uint64(sum(1 << (c - SUIT_BASE) for c in range(SUIT_BASE, N_CARDS) if CARD_VALUES[c] == 5))
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def pile_value(lo, hi):
-    """Card points of a pile (trump 29 counts 0): tens, fives (the Kings among them) and threes by popcount."""
-    return (10 * popcount(lo & LO_TENS) + 5 * (popcount(lo & LO_FIVES) + popcount(hi & HI_KINGS))
-            + 3 * popcount(lo & LO_THREES))
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -162,14 +151,15 @@ def legal_cards(hand_lo, hand_hi, led, first_of_suit, trump_played):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def settle(delta, resti, max_delta):
-    """Turn every full 60 of Δ into a resto for the team ahead; track the largest |Δ| left."""
-    while delta >= RESTO:
+def settle(delta, resti, max_delta, unit):
+    """Turn every full ``unit`` (the resto unit, 60) of Δ into a resto for the team ahead; track the largest |Δ|
+    left."""
+    while delta >= unit:
         resti[0] += 1
-        delta -= RESTO
-    while delta <= -RESTO:
+        delta -= unit
+    while delta <= -unit:
         resti[1] += 1
-        delta += RESTO
+        delta += unit
     a = delta if delta >= 0 else -delta
     return delta, max(max_delta, a)
 
@@ -185,7 +175,7 @@ def single_card(legal_lo, legal_hi):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def heuristic_move_nb(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
+def heuristic_move_nb(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
                       fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi):
     """The heuristic's card for seat ``p``. Unseen by it: what is neither in its hand, the Fola nor played,
     nor a discard it has seen (its own, before the first trick; both, once that trick has shown them)."""
@@ -196,7 +186,7 @@ def heuristic_move_nb(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat,
     if trick > 0 or p == dealer:
         known_lo |= dd_lo
         known_hi |= dd_hi
-    return heuristic_card(p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
+    return heuristic_card(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
                           ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI)
 
 
@@ -239,7 +229,7 @@ def end_trick_nb(opts, trick, led, led_suits, cards, seats, win_seat, pile_lo, p
                 owed = True
             continue
         if seats[n] % 2 != w:
-            pts += CARD_VALUES[c]
+            pts += points_nb(opts, c)
         pile_lo[w] |= lo_bit(c)
         pile_hi[w] |= hi_bit(c)
     if trick == 0 and opts[OPT.DISCARDS_OWN] != 0:
@@ -337,11 +327,11 @@ def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, dec
         c = perm[k]
         hand_lo[cutter] |= lo_bit(c)
         hand_hi[cutter] |= hi_bit(c)
-        pts += CARD_VALUES[c]
+        pts += points_nb(opts, c)
         k += 1
     src[8 * (cutter % 2) + SRC_DRAWS] += pts
     delta += pts if cutter % 2 == 0 else -pts
-    delta, max_delta = settle(delta, resti, max_delta)
+    delta, max_delta = settle(delta, resti, max_delta, opts[OPT.RESTO_UNIT])
     # the deal: 10 then 11, from D + 1 to D
     pos = k
     for size in (10, 11):
@@ -357,10 +347,10 @@ def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, dec
         if j < 4 and opts[OPT.EXPOSE_ALL] == 0:
             continue
         p = (dealer + j) % 4
-        v = CARD_VALUES[perm[k + 40 + 11 * j - 1]]
+        v = points_nb(opts, perm[k + 40 + 11 * j - 1])
         src[8 * (p % 2) + SRC_EXPOSED] += v
         delta += v if p % 2 == 0 else -v
-        delta, max_delta = settle(delta, resti, max_delta)
+        delta, max_delta = settle(delta, resti, max_delta, opts[OPT.RESTO_UNIT])
     # the Fola and the dealer's draw
     taken = 0
     pts = 0
@@ -368,16 +358,16 @@ def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, dec
         c = perm[pos]
         hand_lo[dealer] |= lo_bit(c)
         hand_hi[dealer] |= hi_bit(c)
-        pts += CARD_VALUES[c]
+        pts += points_nb(opts, c)
         pos += 1
         taken += 1
     src[8 * (dealer % 2) + SRC_DRAWS] += pts
     delta += pts if dealer % 2 == 0 else -pts
-    delta, max_delta = settle(delta, resti, max_delta)
+    delta, max_delta = settle(delta, resti, max_delta, opts[OPT.RESTO_UNIT])
     fola_lo, fola_hi = ZERO, ZERO
     for i in range(pos, N_CARDS):
         c = perm[i]
-        if CARD_VALUES[c] > 0 or c == TRUMP_29 or (opts[OPT.DEALER_TAKES] == 1 and 20 <= c < N_TRUMPS):
+        if CARD_GROUP[c] >= 0 or c == TRUMP_29 or (opts[OPT.DEALER_TAKES] == 1 and 20 <= c < N_TRUMPS):
             hand_lo[dealer] |= lo_bit(c)
             hand_hi[dealer] |= hi_bit(c)
             taken += 1
@@ -399,8 +389,7 @@ def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, dec
     # declarations (both policies declare every combination)
     for j in range(1, 5):
         p = (dealer + j) % 4
-        v = combos_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
-                      opts[OPT.MATTO_C3] != 0, combo_scratch)
+        v = combos_nb(hand_lo[p], hand_hi[p], opts, combo_scratch)
         if record:
             declared[p] = v
         for t in range(6):
@@ -408,8 +397,24 @@ def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, dec
             out[COL.DECL_VALUE + t] += combo_scratch[6 + t]
         src[8 * (p % 2) + SRC_DECLARATIONS] += v
         delta += v if p % 2 == 0 else -v
-        delta, max_delta = settle(delta, resti, max_delta)
+        delta, max_delta = settle(delta, resti, max_delta, opts[OPT.RESTO_UNIT])
     return state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi
+
+
+@njit(cache=True, error_model="numpy")
+def matto_payment_nb(opts, lo, hi):
+    """The card a team pays for an owed Matto from its pile (lo, hi): its weakest blank other than 29, else its
+    card of the fewest points (then the weakest, then the lowest id), never the Matto; -1 for an empty pile."""
+    for i in range(BLANK_PAY_ORDER.shape[0]):
+        if has_card(lo, hi, BLANK_PAY_ORDER[i]):
+            return BLANK_PAY_ORDER[i]
+    best, best_points, best_strength = -1, 1 << 30, 1 << 30
+    for c in range(N_CARDS):
+        if c != MATTO and has_card(lo, hi, c):
+            points = points_nb(opts, c)
+            if points < best_points or (points == best_points and STRENGTH[c] < best_strength):
+                best, best_points, best_strength = c, points, STRENGTH[c]
+    return best
 
 
 @njit(cache=True, error_model="numpy")
@@ -420,28 +425,20 @@ def end_points_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_
     # the end: Matto debt, then every team's pile
     if matto_owed:
         payer = matto_owner % 2
-        if tricks[payer] == 0:
-            c = MATTO
-        else:
-            c = -1
-            for i in range(PAY_ORDER.shape[0]):
-                if has_card(pile_lo[payer], pile_hi[payer], PAY_ORDER[i]):
-                    c = PAY_ORDER[i]
-                    break
+        c = MATTO if tricks[payer] == 0 else matto_payment_nb(opts, pile_lo[payer], pile_hi[payer])
         if c >= 0:
             pile_lo[payer] &= ~lo_bit(c)
             pile_hi[payer] &= ~hi_bit(c)
             pile_lo[1 - payer] |= lo_bit(c)
             pile_hi[1 - payer] |= hi_bit(c)
     for t in range(2):
-        cp = pile_value(pile_lo[t], pile_hi[t])
+        cp = pile_value(pile_lo[t], pile_hi[t], opts)
         pc = 0
         if opts[OPT.PILE_COMBOS] != 0:
-            pc = combos_nb(pile_lo[t], pile_hi[t], opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0,
-                           opts[OPT.MATTO_C3] != 0, combo_scratch)
+            pc = combos_nb(pile_lo[t], pile_hi[t], opts, combo_scratch)
         size = popcount(pile_lo[t]) + popcount(pile_hi[t])
-        b42 = max(0, size - PILE_PAR)
-        lt = LAST_TRICK_POINTS if t == last_team else 0
+        b42 = max(0, size - PILE_PAR) * opts[OPT.BEYOND_42]
+        lt = opts[OPT.LAST_TRICK] if t == last_team else 0
         src[8 * t + SRC_CARD_POINTS] += cp
         src[8 * t + SRC_PILE_COMBOS] += pc
         src[8 * t + SRC_BEYOND42] += b42
@@ -458,10 +455,11 @@ def finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last
     totals."""
     src = out[COL.SOURCES:COL.SOURCES + 16]
     delta += end_points_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, src, combo_scratch)
+    unit = opts[OPT.RESTO_UNIT]
     if delta > 0:
-        resti[0] += (delta + RESTO - 1) // RESTO
+        resti[0] += (delta + unit - 1) // unit
     elif delta < 0:
-        resti[1] += (-delta + RESTO - 1) // RESTO
+        resti[1] += (-delta + unit - 1) // unit
     if opts[OPT.CAPPOTTO] != 0 and (tricks[0] == 0 or tricks[1] == 0):
         resti[0] *= 2
         resti[1] *= 2
@@ -513,7 +511,7 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
             if c >= 0:
                 pass  # a forced card: no decision
             elif policies[p] == POLICY.HEURISTIC:
-                c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
+                c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
                                       trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
                                       dd_lo, dd_hi)
             else:
@@ -532,7 +530,7 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
         matto_owed = matto_owed or owed
         src[8 * (win_seat % 2) + SRC_CAPTURES] += pts
         delta += pts if win_seat % 2 == 0 else -pts
-        delta, max_delta = settle(delta, resti, max_delta)
+        delta, max_delta = settle(delta, resti, max_delta, opts[OPT.RESTO_UNIT])
         leader = win_seat
     last_team = leader % 2
     finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last_team, delta, max_delta, resti, out,

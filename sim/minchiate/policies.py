@@ -32,6 +32,10 @@ uniformly random legal card (the Matto included where legal). Its draws come fro
 * Otherwise dump the cheapest legal card: blanks before counting cards, suit cards before
   trumps, weak before strong, trump 29 kept (it is worth 5 in a pile combination).
 * The King rule needs no care: when it binds, the King is the only legal card.
+
+The heuristic values cards by the run's scoring options (a card's group points, :mod:`.points`), so a
+changed value changes what it smears, dumps and saves, as a player would adapt; which cards count
+(blanks against counting cards) does not change with the values.
 """
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ from numba import njit
 
 from cardlab.sim.cards import ONE, ZERO, ctz, highest_card, nth_card, popcount
 from cardlab.sim.rng import below_n
-from cardlab.sim.minchiate.rules import CARD_VALUES, MATTO, N_TRUMPS, STRENGTH, SUIT_BASE, TRUMP_29
+from cardlab.sim.minchiate.rules import CARD_GROUP, MATTO, N_TRUMPS, OPT, STRENGTH, SUIT_BASE, TRUMP_29
 
 LO_TRUMPS = np.uint64((1 << N_TRUMPS) - 1)
 LO_MATTO = np.uint64(1 << MATTO)
@@ -51,18 +55,34 @@ TRUMP_SUIT = 4
 
 
 def _discardable() -> tuple[int, int]:
-    lo = sum(1 << c for c in range(N_TRUMPS) if CARD_VALUES[c] == 0 and c != TRUMP_29)
-    hi = sum(1 << (c - SUIT_BASE) for c in range(SUIT_BASE, 97) if CARD_VALUES[c] == 0)
+    lo = sum(1 << c for c in range(N_TRUMPS) if CARD_GROUP[c] < 0 and c != TRUMP_29)
+    hi = sum(1 << (c - SUIT_BASE) for c in range(SUIT_BASE, 97) if CARD_GROUP[c] < 0)
     return lo, hi
 
 
 DISCARD_LO, DISCARD_HI = (np.uint64(m) for m in _discardable())
-#: Dumping cost of each card: blanks first, suit cards before trumps, weak before strong; 29 kept.
-COST = np.array([100 * (2 if c == TRUMP_29 else int(CARD_VALUES[c])) + int(STRENGTH[c]) for c in range(97)],
-                dtype=np.int64)
-#: Smearing worth: the value, except that trumps from 30 up are kept to win tricks.
-SMEAR = np.array([(0 if c < N_TRUMPS and c + 1 >= 30 else int(CARD_VALUES[c])) * 100 - int(STRENGTH[c])
-                  for c in range(97)], dtype=np.int64)
+KEPT_29 = 2  # the points the dumping cost gives trump 29, a blank kept for the pile combinations
+
+
+def heuristic_tables(points) -> tuple[int, ...]:
+    """The heuristic's two card orders under the card ``points`` (by id), for the options array: each card's
+    dumping cost (blanks first, suit cards before trumps, weak before strong; 29 kept), then its smearing
+    worth (its points, except that trumps from 30 up are kept to win tricks)."""
+    cost = [100 * (KEPT_29 if c == TRUMP_29 else int(points[c])) + int(STRENGTH[c]) for c in range(97)]
+    smear = [(0 if c < N_TRUMPS and c + 1 >= 30 else int(points[c])) * 100 - int(STRENGTH[c]) for c in range(97)]
+    return tuple(cost + smear)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def cost_nb(opts, c):
+    """Dumping cost of card ``c`` under the options (:func:`heuristic_tables`)."""
+    return opts[OPT.DUMP_COST + c]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def smear_nb(opts, c):
+    """Smearing worth of card ``c`` under the options (:func:`heuristic_tables`)."""
+    return opts[OPT.SMEAR_WORTH + c]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -125,8 +145,8 @@ def random_card(state, legal_lo, legal_hi):
     return state, nth_card(legal_hi, r - n_lo) + SUIT_BASE
 
 
-@njit(cache=True, error_model="numpy")
-def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
+@njit(cache=True, error_model="numpy", inline="always")  # inlined: an array argument costs a call its refcounts
+def heuristic_card(opts, seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
                    unseen_lo, unseen_hi):
     """The heuristic's card for ``seat`` (see the module docstring for each rule)."""
     plain_lo = legal_lo & ~LO_MATTO
@@ -134,7 +154,7 @@ def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat,
         return MATTO
     has_matto = legal_lo & LO_MATTO != ZERO
     if n == 0 or win_card < 0:
-        return _lead(hand_lo, hand_hi, plain_lo, legal_hi, n, has_matto, unseen_lo, unseen_hi)
+        return _lead(opts, hand_lo, hand_hi, plain_lo, legal_hi, n, has_matto, unseen_lo, unseen_hi)
     last = n == 3
     partner = (seat + 2) % 4
     partner_sure = win_seat == partner and (last or sure_winner(win_card, -1, led, unseen_lo, unseen_hi))
@@ -147,10 +167,11 @@ def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat,
         while m:
             c = card_id(word, ctz(m))
             m &= m - ONE
-            if SMEAR[c] > best_smear_key:
-                best_smear, best_smear_key = c, SMEAR[c]
-            if COST[c] < cheapest_cost:
-                cheapest, cheapest_cost = c, COST[c]
+            smear, cost = smear_nb(opts, c), cost_nb(opts, c)
+            if smear > best_smear_key:
+                best_smear, best_smear_key = c, smear
+            if cost < cheapest_cost:
+                cheapest, cheapest_cost = c, cost
             if beats(c, win_card, led):
                 if STRENGTH[c] < weakest_win_s:
                     weakest_win, weakest_win_s = c, STRENGTH[c]
@@ -163,15 +184,15 @@ def heuristic_card(seat, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat,
             return weakest_win
         if weakest_sure >= 0:
             return weakest_sure
-        if weakest_win >= 0 and CARD_VALUES[weakest_win] == 0 and weakest_win != TRUMP_29:
+        if weakest_win >= 0 and CARD_GROUP[weakest_win] < 0 and weakest_win != TRUMP_29:
             return weakest_win
-        if has_matto and CARD_VALUES[cheapest] > 0:
+        if has_matto and CARD_GROUP[cheapest] >= 0:
             return MATTO
     return cheapest
 
 
-@njit(cache=True, error_model="numpy")
-def _lead(hand_lo, hand_hi, plain_lo, plain_hi, n, has_matto, unseen_lo, unseen_hi):
+@njit(cache=True, error_model="numpy", inline="always")
+def _lead(opts, hand_lo, hand_hi, plain_lo, plain_hi, n, has_matto, unseen_lo, unseen_hi):
     """Lead (or play second after a led Matto): a sure winner, else a blank from the longest suit."""
     unseen_trumps = unseen_lo & LO_TRUMPS
     if unseen_trumps:  # only trumps above every unseen trump are sure: the lowest of them
@@ -186,7 +207,7 @@ def _lead(hand_lo, hand_hi, plain_lo, plain_hi, n, has_matto, unseen_lo, unseen_
             while m:
                 c = card_id(word, ctz(m))
                 m &= m - ONE
-                if STRENGTH[c] < sure_s and CARD_VALUES[c] > 0 and sure_winner(c, -1, NO_SUIT, unseen_lo, unseen_hi):
+                if STRENGTH[c] < sure_s and CARD_GROUP[c] >= 0 and sure_winner(c, -1, NO_SUIT, unseen_lo, unseen_hi):
                     sure, sure_s = c, STRENGTH[c]
         if sure >= 0:
             return sure
@@ -214,8 +235,9 @@ def _lead(hand_lo, hand_hi, plain_lo, plain_hi, n, has_matto, unseen_lo, unseen_
         while m:
             c = card_id(word, ctz(m))
             m &= m - ONE
-            if COST[c] < cheapest_cost:
-                cheapest, cheapest_cost = c, COST[c]
+            cost = cost_nb(opts, c)
+            if cost < cheapest_cost:
+                cheapest, cheapest_cost = c, cost
     return cheapest
 
 

@@ -24,7 +24,7 @@ from itertools import combinations as subsets
 import numpy as np
 
 from cardlab.sim.minchiate.combos import find_combinations
-from cardlab.sim.minchiate.rules import (CARD_VALUES, KING, LAST_TRICK_POINTS, MATTO, N_CARDS, N_TRICKS, PILE_PAR, RESTO,
+from cardlab.sim.minchiate.rules import (CARD_GROUP, CARD_VALUES, KING, MATTO, N_CARDS, N_TRICKS, PILE_PAR,
                                          SOURCES, STRENGTH, TRUMP_29, MinchiateOptions, card_name, is_trump,
                                          qualifies, suit_card, suit_of)
 from cardlab.sim.state import Action, State
@@ -39,8 +39,9 @@ def _check(ok: bool, message: str) -> None:
         raise RefereeError(message)
 
 
-def value(c: int) -> int:
-    return int(CARD_VALUES[c])
+def is_blank(c: int) -> bool:
+    """A card that never scores alone (trump 29 among them): it is in no point group."""
+    return CARD_GROUP[c] < 0
 
 
 def legal_plays(hand: set, led: int | None, first_of_suit: bool, trump_played: bool) -> set:
@@ -68,21 +69,23 @@ def trick_winner(cards, seats, led) -> int:
 
 def discard_fallback_order() -> list[int]:
     """Legal discards first, then trumps 2-5, the fives, the tens and trump 29 last."""
-    return sorted(range(N_CARDS), key=lambda c: (c == TRUMP_29, value(c), c))
+    return sorted(range(N_CARDS), key=lambda c: (c == TRUMP_29, int(CARD_VALUES[c]), c))
 
 
-def matto_payment_card(pile: set) -> int:
-    """The weakest zero-value card of a pile other than 29; else its lowest-valued card (not the Matto)."""
-    blanks = [c for c in pile if value(c) == 0 and c != TRUMP_29]
+def matto_payment_card(pile: set, points=CARD_VALUES) -> int:
+    """The weakest zero-value card of a pile other than 29; else its card of the fewest ``points`` (by card id;
+    the run's :meth:`~cardlab.sim.minchiate.rules.MinchiateOptions.card_points`), then the weakest (not the Matto)."""
+    blanks = [c for c in pile if is_blank(c) and c != TRUMP_29]
     if blanks:
         return min(blanks, key=lambda c: (STRENGTH[c], c))
-    return min((c for c in pile if c != MATTO), key=lambda c: (value(c), STRENGTH[c], c))
+    return min((c for c in pile if c != MATTO), key=lambda c: (int(points[c]), STRENGTH[c], c))
 
 
 class Ledger:
     """Points by source per team, Δ and the resti settled after every scoring event."""
 
-    def __init__(self):
+    def __init__(self, unit: int = MinchiateOptions.resto_unit):
+        self.unit = unit  # the resto unit: points per resto (60)
         self.sources = [{s: 0 for s in SOURCES} for _ in range(2)]
         self.delta = 0
         self.resti = [0, 0]
@@ -92,26 +95,26 @@ class Ledger:
         self.sources[team][source] += points
         self.delta += points if team == 0 else -points
         if settle:
-            while self.delta >= RESTO:
+            while self.delta >= self.unit:
                 self.resti[0] += 1
-                self.delta -= RESTO
-            while self.delta <= -RESTO:
+                self.delta -= self.unit
+            while self.delta <= -self.unit:
                 self.resti[1] += 1
-                self.delta += RESTO
-            _check(abs(self.delta) < RESTO, "Δ not settled")
+                self.delta += self.unit
+            _check(abs(self.delta) < self.unit, "Δ not settled")
         self.events.append({"event": label, "team": team, "source": source, "points": points,
                             "delta": self.delta, "resti": list(self.resti)})
 
     def finish(self) -> None:
         if self.delta > 0:
-            self.resti[0] += -(-self.delta // RESTO)
+            self.resti[0] += -(-self.delta // self.unit)
         elif self.delta < 0:
-            self.resti[1] += -(self.delta // RESTO)
+            self.resti[1] += -(self.delta // self.unit)
 
 
 def may_discard(c: int) -> bool:
     """§5: a legal discard is a zero-value card other than trump 29."""
-    return value(c) == 0 and c != TRUMP_29
+    return is_blank(c) and c != TRUMP_29
 
 
 def legal_discards(hand: set, left: int) -> set:
@@ -183,7 +186,12 @@ class MinchiateState(State):
         self.options, self.deal, self.study, self.perm = options, deal, study, perm
         self.dealer = dealer = deal % 4
         self.cutter = cutter = (dealer + 3) % 4
-        self.ledger = led = Ledger()
+        self.ledger = led = Ledger(o.resto_unit)
+        self.points = points = o.card_points()  # by card id, as the options value the cards
+
+        def value(c):
+            return int(points[c])
+
         self.hands = hands = [set() for _ in range(4)]
         k = 0  # the cutter's draw (§2)
         while k < o.cutter_cap and qualifies(perm[k], o.steal_29):
@@ -215,18 +223,17 @@ class MinchiateState(State):
         led.score("dealer's draw", dealer % 2, "draws", sum(value(c) for c in self.dealer_scored))
 
         def extra(c):
-            return value(c) > 0 or c == TRUMP_29 or (o.dealer_takes_from_fola == "counting+trumps_above_20"
+            return not is_blank(c) or c == TRUMP_29 or (o.dealer_takes_from_fola == "counting+trumps_above_20"
                                                      and is_trump(c) and c + 1 > 20)
 
         self.dealer_draw = self.dealer_scored + [c for c in fola[i:] if extra(c)]
         self.fola_after = [c for c in fola[i:] if not extra(c)]
         hands[dealer].update(self.dealer_draw)
-        _check(all(value(c) == 0 and c != TRUMP_29 for c in self.fola_after), "the Fola keeps only blanks other than 29")
+        _check(all(is_blank(c) and c != TRUMP_29 for c in self.fola_after), "the Fola keeps only blanks other than 29")
         self.to_discard = {cutter: k, dealer: len(self.dealer_draw)}
         self.discards = {cutter: [], dealer: []}
         self.set_aside = set(self.fola_after)  # out of play: the Fola's blanks, then the discards
-        self.combo_options = dict(c5_merge=o.c5_merge, combos_may_share=o.combos_may_share,
-                                  matto_bonus_on_c3=o.matto_bonus_on_c3)
+        self.combo_options = o.combination_keywords()
         self.shown = {}  # seat -> the combinations it declared
         self.piles, self.tricks_won, self.led_suits = [set(), set()], [0, 0], set()
         self.matto_owner, self.matto_owed = None, False
@@ -363,7 +370,7 @@ class MinchiateState(State):
                 self.matto_owed = self.matto_owed or s % 2 != w
                 continue
             if s % 2 != w:
-                captured += value(c)
+                captured += int(self.points[c])
             self.piles[w].add(c)
         self.tricks.append(self.trick)
         self.trick, self.leader = [], winner
@@ -382,27 +389,30 @@ class MinchiateState(State):
         paid = None
         if self.matto_owed:
             payer = self.matto_owner % 2
-            paid = MATTO if won[payer] == 0 else matto_payment_card(piles[payer])
+            paid = MATTO if won[payer] == 0 else matto_payment_card(piles[payer], self.points)
             piles[payer].remove(paid)
             piles[1 - payer].add(paid)
         if o.discards_to == "fola":
             _check(len(piles[0]) + len(piles[1]) == 84, "piles of 84")
-            _check(sum(value(c) for pl in piles for c in pl) == 142, "142 card points in the piles")
+            _check(sum(int(self.points[c]) for pl in piles for c in pl) == int(self.points.sum()),
+                   "every card point in the piles")
         pile_combos = [find_combinations(piles[t], **self.combo_options) if o.score_pile_combos else [] for t in range(2)]
         last_team = self.leader % 2
         for t in range(2):
-            led.score(f"card points (team {t})", t, "card_points", sum(value(c) for c in piles[t]), settle=False)
+            led.score(f"card points (team {t})", t, "card_points", sum(int(self.points[c]) for c in piles[t]),
+                      settle=False)
             led.score(f"pile combinations (team {t})", t, "pile_combos", sum(cb.value for cb in pile_combos[t]),
                       settle=False)
-            led.score(f"cards beyond {PILE_PAR} (team {t})", t, "beyond42", max(0, len(piles[t]) - PILE_PAR),
+            led.score(f"cards beyond {PILE_PAR} (team {t})", t, "beyond42",
+                      max(0, len(piles[t]) - PILE_PAR) * o.beyond_42,
                       settle=False)
-            led.score(f"last trick (team {t})", t, "last_trick", LAST_TRICK_POINTS if t == last_team else 0,
+            led.score(f"last trick (team {t})", t, "last_trick", o.last_trick if t == last_team else 0,
                       settle=False)
         led.finish()
         resti = [2 * r for r in led.resti] if o.cappotto_double and 0 in won else list(led.resti)
         points = [sum(led.sources[t].values()) for t in range(2)]
-        _check(abs(resti[0] - resti[1] - (points[0] - points[1]) / RESTO) < 1 or (o.cappotto_double and 0 in won),
-               "net resti within 1 of Δ / 60")
+        _check(abs(resti[0] - resti[1] - (points[0] - points[1]) / o.resto_unit) < 1 or (o.cappotto_double and 0 in won),
+               "net resti within 1 of Δ / the resto unit")
         self.end = {"paid": paid, "pile_combos": pile_combos, "resti": resti}
 
     def _conserved(self) -> None:

@@ -37,6 +37,14 @@ Options (:class:`MinchiateOptions`, default first; the kernels receive them as i
 * ``score_pile_combos`` True: each team's pile combinations score at the end; False: not.
 * ``card_bonus_rule`` ``"beyond_42"``: one point per pile card beyond 42 (the only rule).
 * ``cappotto_double`` False; True: both teams' resti double when a team took no trick.
+
+Scoring values (issue 19), each an integer option, default first: the points of each counting group,
+``top_trumps`` 10 (trumps 36-40), ``mid_trumps`` 5 (trumps 1, 10, 13, 20, 28, 30-35), ``low_trumps`` 3
+(trumps 2-5), ``matto_points`` 5, ``king_points`` 5 (each at least 1, so the counting cards, the
+qualifying cards and the legal discards stay those above); ``combo_29`` 5 (trump 29 inside a
+combination); ``matto_bonus`` 5; ``beyond_42`` 1 (per pile card beyond 42); ``last_trick`` 10;
+``resto_unit`` 60 (points per resto). The kernels read them from :meth:`MinchiateOptions.kernel_flags`;
+the discard fallback order (trumps 2-5, the fives, the tens, 29) is a fixed order of the groups.
 """
 from __future__ import annotations
 
@@ -58,9 +66,7 @@ FANTE, CAVALLO, QUEEN, KING = 11, 12, 13, 14
 COURT_NAMES = {11: "Fante", 12: "Cavallo", 13: "Queen", 14: "King"}
 N_TRICKS = 21
 PLAYERS = 4
-RESTO = 60
-LAST_TRICK_POINTS = 10
-PILE_PAR = 42  # cards beyond this many in a team pile score one point each
+PILE_PAR = 42  # cards beyond this many in a team pile score (one point each by default: ``beyond_42``)
 
 
 def trump(n: int) -> int:
@@ -111,19 +117,21 @@ def card_name(c: int) -> str:
     return f"{COURT_NAMES.get(r + 1, str(r + 1))} of {SUIT_NAMES[s]}"
 
 
-def _value(c: int) -> int:
+#: The groups of counting cards, each worth its own option's points (defaults 10, 5, 3, 5, 5): trumps 36-40;
+#: trumps 1, 10, 13, 20, 28 and 30-35; trumps 2-5; the Matto; the four Kings.
+POINT_GROUPS = ("top_trumps", "mid_trumps", "low_trumps", "matto_points", "king_points")
+KING_GROUP = POINT_GROUPS.index("king_points")
+GROUP_TRUMPS = {"top_trumps": range(36, 41), "mid_trumps": (1, 10, 13, 20, 28, 30, 31, 32, 33, 34, 35),
+                "low_trumps": range(2, 6)}
+
+
+def _group(c: int) -> int:
+    """The index in :data:`POINT_GROUPS` of card ``c``'s group, -1 for a card that never scores (a blank)."""
     if c < N_TRUMPS:
-        n = c + 1
-        if n >= 36:
-            return 10
-        if 30 <= n <= 35 or n in (28, 20, 13, 10, 1):
-            return 5
-        if 2 <= n <= 5:
-            return 3
-        return 0
+        return next((g for g, name in enumerate(POINT_GROUPS[:3]) if c + 1 in GROUP_TRUMPS[name]), -1)
     if c == MATTO:
-        return 5
-    return 5 if rank_of(c) == KING else 0
+        return POINT_GROUPS.index("matto_points")
+    return KING_GROUP if rank_of(c) == KING else -1
 
 
 def _strength(c: int) -> int:
@@ -138,8 +146,12 @@ def _strength(c: int) -> int:
     return 11 - r if s in ROUND_SUITS else r
 
 
-#: Card value of every id (trump 29 is 0 here; it is worth 5 only inside a combination).
-CARD_VALUES = np.array([_value(c) for c in range(N_CARDS)], dtype=np.int64)
+#: Point group of every id (:data:`POINT_GROUPS`; -1: a blank, trump 29 among them).
+CARD_GROUP = np.array([_group(c) for c in range(N_CARDS)], dtype=np.int64)
+#: Default points of each group, and the other scoring values' defaults (each an option of MinchiateOptions).
+GROUP_POINTS = (10, 5, 3, 5, 5)
+#: Card value of every id under the default points (trump 29 is 0 here; it is worth 5 only inside a combination).
+CARD_VALUES = np.array([GROUP_POINTS[g] if g >= 0 else 0 for g in CARD_GROUP], dtype=np.int64)
 #: Trick strength of every id (compare only inside one suit, or trumps against anything).
 STRENGTH = np.array([_strength(c) for c in range(N_CARDS)], dtype=np.int64)
 COUNTING = tuple(int(c) for c in np.flatnonzero(CARD_VALUES))
@@ -148,7 +160,7 @@ TRUMP_29 = trump(29)
 
 def qualifies(c: int, steal_29: bool = True) -> bool:
     """A card the cutter's and dealer's draws may take: a counting card or a trump above 20."""
-    if CARD_VALUES[c] > 0:
+    if CARD_GROUP[c] >= 0:
         return True
     return is_trump(c) and c + 1 > 20 and (steal_29 or c != TRUMP_29)
 
@@ -179,6 +191,7 @@ CARD_BONUS_RULES = ("beyond_42",)
 #: Most deals in one whole game. A game is played whole in one kernel call, which Ctrl-C cannot stop: 10,000
 #: heuristic deals take about 0.05 s on a core, so a run still answers Ctrl-C within a second.
 N_DEALS_MAX = 10_000
+SCORING_VALUES = "scoring values"
 
 
 @dataclass(frozen=True)
@@ -201,6 +214,21 @@ class MinchiateOptions:
     score_pile_combos: bool = option(True, "score the combinations of each team's pile at the end")
     card_bonus_rule: str = option("beyond_42", "the pile card bonus (the only rule)", choices=CARD_BONUS_RULES)
     cappotto_double: bool = option(False, "double the resti of a deal in which a team took no trick")
+    # The scoring values (§1 card values, §4 combinations, §10-11 end of deal), each an option; defaults the seed's.
+    top_trumps: int = option(10, "points of each of trumps 36-40", between=(1, 30), group=SCORING_VALUES)
+    mid_trumps: int = option(5, "points of each of trumps 1, 10, 13, 20, 28 and 30-35", between=(1, 30),
+                             group=SCORING_VALUES)
+    low_trumps: int = option(3, "points of each of trumps 2-5", between=(1, 30), group=SCORING_VALUES)
+    matto_points: int = option(5, "points of the Matto", between=(1, 30), group=SCORING_VALUES)
+    king_points: int = option(5, "points of each King", between=(1, 30), group=SCORING_VALUES)
+    combo_29: int = option(5, "points of trump 29 inside a combination (alone it is a blank)", between=(0, 30),
+                           group=SCORING_VALUES)
+    matto_bonus: int = option(5, "points added to each combination of a set that holds the Matto", between=(0, 30),
+                              group=SCORING_VALUES)
+    beyond_42: int = option(1, "points for each card of a team's pile beyond 42", between=(0, 10),
+                            group=SCORING_VALUES)
+    last_trick: int = option(10, "points for taking the last trick", between=(0, 100), group=SCORING_VALUES)
+    resto_unit: int = option(60, "points that make one resto", between=(1, 600), group=SCORING_VALUES)
 
     def __post_init__(self):
         check_options(self)
@@ -214,12 +242,39 @@ class MinchiateOptions:
         return asdict(self)
 
     def kernel_flags(self) -> np.ndarray:
-        """The options as the integer array the kernels read (indices :data:`OPT`)."""
+        """The options as the integer array the kernels read (indices :data:`OPT`): the rules, the scoring
+        values, each card's points and the heuristic's card orders under them (precomputed: read per card)."""
+        from cardlab.sim.minchiate.policies import heuristic_tables
+
         return np.array([int(self.steal_29), self.cutter_cap, EXPOSE.index(self.expose_last_cards),
                          DEALER_TAKES.index(self.dealer_takes_from_fola), DISCARDS_TO.index(self.discards_to),
                          DECLARATIONS.index(self.declarations), int(self.c5_merge), int(self.combos_may_share),
-                         int(self.matto_bonus_on_c3), int(self.score_pile_combos), int(self.cappotto_double)],
+                         int(self.matto_bonus_on_c3), int(self.score_pile_combos), int(self.cappotto_double),
+                         self.last_trick, self.beyond_42, self.resto_unit, self.matto_bonus, self.combo_29,
+                         *self.group_points, *self.card_points(), *heuristic_tables(self.card_points())],
                         dtype=np.int64)
+
+    @property
+    def group_points(self) -> tuple[int, ...]:
+        """The points of each group of :data:`POINT_GROUPS`, as the options set them."""
+        return tuple(getattr(self, name) for name in POINT_GROUPS)
+
+    def card_points(self) -> np.ndarray:
+        """Points of every card id alone (trump 29 and the other blanks 0), as the options set them."""
+        points = np.array(self.group_points + (0,), dtype=np.int64)
+        return points[CARD_GROUP]
+
+    def combination_keywords(self) -> dict:
+        """The keywords of :func:`~cardlab.sim.minchiate.combos.find_combinations` for these options."""
+        return dict(c5_merge=self.c5_merge, combos_may_share=self.combos_may_share,
+                    matto_bonus_on_c3=self.matto_bonus_on_c3, combo_points=self.combo_points(),
+                    matto_bonus=self.matto_bonus)
+
+    def combo_points(self) -> np.ndarray:
+        """Points of every card id inside a combination: its own, trump 29 ``combo_29``."""
+        points = self.card_points()
+        points[TRUMP_29] = self.combo_29
+        return points
 
 
 class Opt(NamedTuple):
@@ -236,6 +291,15 @@ class Opt(NamedTuple):
     MATTO_C3: int = 8
     PILE_COMBOS: int = 9
     CAPPOTTO: int = 10
+    LAST_TRICK: int = 11
+    BEYOND_42: int = 12
+    RESTO_UNIT: int = 13
+    MATTO_BONUS: int = 14
+    COMBO_29: int = 15
+    GROUP_POINTS: int = 16  # one entry per group of POINT_GROUPS
+    CARD_POINTS: int = 21  # one entry per card id: MinchiateOptions.card_points(), read by the hot loops
+    DUMP_COST: int = 21 + N_CARDS  # one per card id: the heuristic's dumping cost (policies.heuristic_tables)
+    SMEAR_WORTH: int = 21 + 2 * N_CARDS  # one per card id: the heuristic's smearing worth
 
 
 OPT = Opt()

@@ -12,7 +12,7 @@ At each card decision with more than one legal card, a ``search`` seat ``s``
 3. plays the card with the best mean outcome for its **side**: the partnership's final points for
    the whole deal minus the opponents' (draws, exposed cards, declarations, captures, card points,
    pile combinations, cards beyond 42, last trick). The net resti are that difference settled in
-   units of 60 (within one resto of it), so the points difference is the resti's finer measure.
+   resto units (60; within one resto of it), so the points difference is the resti's finer measure.
    Ties go to the card the heuristic would play, then to the lowest card id.
 
 Every candidate card is tried on the same worlds, so their comparison is paired.
@@ -182,7 +182,7 @@ def rollout_nb(opts, rollout, state, first_card, dealer, cutter, t, n, leader, l
                 c = single_card(legal_lo, legal_hi)
                 if c < 0:
                     if rollout == POLICY.HEURISTIC:
-                        c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
+                        c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
                                               win_card, t, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi,
                                               cd_lo, cd_hi, dd_lo, dd_hi)
                     else:
@@ -473,7 +473,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
             elif policies[p] == POLICY.RANDOM:
                 state, c = random_card(state, legal_lo, legal_hi)
             else:
-                c = heuristic_move_nb(p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
+                c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
                                       trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
                                       dd_lo, dd_hi)
                 if policies[p] == SEARCH:
@@ -516,7 +516,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
         matto_owed = matto_owed or owed
         src[8 * (win_seat % 2) + SRC_CAPTURES] += pts
         delta += pts if win_seat % 2 == 0 else -pts
-        delta, max_delta = settle(delta, resti, max_delta)
+        delta, max_delta = settle(delta, resti, max_delta, opts[OPT.RESTO_UNIT])
         leader = win_seat
     finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, leader % 2, delta, max_delta, resti, out,
                    combo_scratch)

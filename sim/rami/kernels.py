@@ -26,7 +26,7 @@ from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, freed_joker_usable)
 from cardlab.sim.policy import POLICY
-from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, NEVER_OPENED_SURCHARGE, OPT
+from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state
 
 EV_DRAW, EV_TAKE, EV_MELD, EV_OPEN, EV_LAYOFF, EV_RETRIEVE, EV_DISCARD, EV_OUT, EV_RECYCLE, EV_BLOCKED = range(1, 11)
@@ -163,7 +163,8 @@ def shuffle(state, cards, lo, hi):
 
 @njit(cache=True)
 def round_scores(o, winners, opened, hv, rami_sec, score):
-    """The seed's scores (§7): winners 0; rami sec the penalty; opened H; never opened min(H + 25, cap)."""
+    """The seed's scores (§7): winners 0; rami sec the penalty; opened H; never opened min(H + surcharge (25),
+    the cap in force (min(100, half the target)))."""
     for p in range(o[OPT.players]):
         if winners[p]:
             score[p] = 0
@@ -172,7 +173,7 @@ def round_scores(o, winners, opened, hv, rami_sec, score):
         elif opened[p]:
             score[p] = hv[p]
         else:
-            score[p] = min(hv[p] + NEVER_OPENED_SURCHARGE, o[OPT.never_opened_cap])
+            score[p] = min(hv[p] + o[OPT.never_opened_surcharge], o[OPT.never_opened_cap])
 
 
 @njit(cache=True)

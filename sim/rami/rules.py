@@ -29,7 +29,8 @@ The rules as coded (every choice is a named option of :class:`RamiOptions`, defa
   player first in turn order from the player to move (``'next_in_turn'``).
 * Scoring (exact): winners 0; rami sec: every other player ``rami_sec_penalty`` (200); a loser
   who opened pays H, the hand value left; one who never opened pays min(H + 25, 100, T/2) with
-  the target T = 100 per opponent. A game ends after the round in which some total reaches T
+  the target T = 100 per opponent. The 25 (``never_opened_surcharge``), the 100 (``never_opened_cap``)
+  and the target per opponent (``target_per_opponent``) are options (issue 19). A game ends after the round in which some total reaches T
   and one player alone has the lowest total; otherwise everyone plays another round.
 * ``discard_take_first_round`` (off): the top discard may be taken in the first n turns.
   ``discard_take_must_use`` (on): the taken discard must reach the table that turn.
@@ -64,6 +65,7 @@ FREED_JOKER_USE = ("new_meld", "anywhere")
 BLOCKED_TIE = ("all_zero", "next_in_turn")
 NEVER_OPENED_SURCHARGE = 25
 NEVER_OPENED_CAP = 100
+TARGET_PER_OPPONENT = 100
 JOKER_HAND_VALUE = 20
 
 
@@ -90,14 +92,14 @@ RUN_VALUE = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11], np.int6
 DECK_HAND_VALUE = 840
 
 
-def target(players: int) -> int:
-    """The game's target: 100 points per opponent."""
-    return 100 * (players - 1)
+def target(players: int, per_opponent: int = TARGET_PER_OPPONENT) -> int:
+    """The game's target: ``per_opponent`` (100) points per opponent."""
+    return per_opponent * (players - 1)
 
 
-def never_opened_cap(players: int) -> int:
-    """The most a never-opened loser pays: min(100, half the target)."""
-    return min(NEVER_OPENED_CAP, target(players) // 2)
+def never_opened_cap(players: int, cap: int = NEVER_OPENED_CAP, per_opponent: int = TARGET_PER_OPPONENT) -> int:
+    """The most a never-opened loser pays: min(``cap`` (100), half the target)."""
+    return min(cap, target(players, per_opponent) // 2)
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,12 @@ class RamiOptions:
     go_out_requires_discard: bool = option(False, "going out needs a final discard")
     rami_sec_exempt_from_opening: bool = option(False, "a rami sec need not meet the opening conditions")
     rami_sec_penalty: int = option(200, "what each opponent pays for a rami sec", between=(0, 10_000))
+    never_opened_surcharge: int = option(NEVER_OPENED_SURCHARGE, "a loser who never opened pays its hand value plus "
+                                         "this", between=(0, 1000))
+    never_opened_cap: int = option(NEVER_OPENED_CAP, "the most a loser who never opened pays (and at most half the "
+                                   "target)", between=(0, 10_000))
+    target_per_opponent: int = option(TARGET_PER_OPPONENT, "the game's target per opponent (it also halves into "
+                                      "the never-opened cap)", between=(1, 10_000))
     recycle_discards: bool = option(False, "reshuffle the discards once when the stock ends")
     blocked_tie: str = option("all_zero", "who wins a blocked round's tie for the lowest hand", choices=BLOCKED_TIE)
 
@@ -136,7 +144,12 @@ class RamiOptions:
 
     @property
     def target(self) -> int:
-        return target(self.players)
+        return target(self.players, self.target_per_opponent)
+
+    @property
+    def never_opened_limit(self) -> int:
+        """The most a never-opened loser pays under these options: min(``never_opened_cap``, half the target)."""
+        return never_opened_cap(self.players, self.never_opened_cap, self.target_per_opponent)
 
     @property
     def jokers_per_meld(self) -> int:
@@ -162,7 +175,8 @@ class RamiOptions:
         o[OPT.recycle_discards] = self.recycle_discards
         o[OPT.blocked_tie_next] = self.blocked_tie == "next_in_turn"
         o[OPT.target] = self.target
-        o[OPT.never_opened_cap] = never_opened_cap(self.players)
+        o[OPT.never_opened_cap] = self.never_opened_limit
+        o[OPT.never_opened_surcharge] = self.never_opened_surcharge
         return o
 
     def to_dict(self) -> dict:
@@ -188,7 +202,8 @@ class OptIndex(NamedTuple):
     recycle_discards: int = 13
     blocked_tie_next: int = 14
     target: int = 15
-    never_opened_cap: int = 16
+    never_opened_cap: int = 16  # the limit in force: min(cap, half the target)
+    never_opened_surcharge: int = 17
 
 
 OPT = OptIndex()
@@ -263,12 +278,12 @@ def round_scores(options: RamiOptions, winners, opened, hand_values, rami_sec: b
         elif opened[p]:
             out.append(int(hand_values[p]))
         else:
-            out.append(min(int(hand_values[p]) + NEVER_OPENED_SURCHARGE, never_opened_cap(n)))
+            out.append(min(int(hand_values[p]) + options.never_opened_surcharge, options.never_opened_limit))
     return out
 
 
-def game_over(totals, players: int) -> bool:
+def game_over(totals, players: int, per_opponent: int = TARGET_PER_OPPONENT) -> bool:
     """§8: some total reached the target and one player alone holds the lowest total."""
     totals = list(totals)
     low = min(totals)
-    return max(totals) >= target(players) and totals.count(low) == 1
+    return max(totals) >= target(players, per_opponent) and totals.count(low) == 1
