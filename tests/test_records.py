@@ -133,10 +133,12 @@ def test_rami_twins_are_told_apart_by_their_copy():
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 @pytest.mark.parametrize("name", NAMES)
 def test_thousands_of_records_validate(name, policy):
+    """500 deals and 10 whole games per game and table: 4,000 deals in all, with the fast tier's and the
+    step API's; Rami's referee takes about 0.2 s a round, so more would cost CI minutes for no new check."""
     g = games.game(name)
-    n = assert_valid(name, g.replay(deal="0:1000", seed=11, policy=policy).records)
-    n += assert_valid(name, g.replay_game(game="0:20", seed=11, policy=policy).records)
-    assert n > 1000
+    n = assert_valid(name, g.replay(deal="0:500", seed=11, policy=policy).records)
+    n += assert_valid(name, g.replay_game(game="0:10", seed=11, policy=policy).records)
+    assert n > 500
 
 
 @pytest.mark.slow
