@@ -15,7 +15,7 @@ The ladder's row adds ``others_<X>_in_<Y>`` (the other four seats' points) to ``
 >>> bool((games.groupby("game")[[f"score_{p}" for p in range(5)]].sum().max(axis=1) >= 10).all())
 True
 >>> EUCHRE5.replay(deal=3, seed=7).text.startswith("deal 3: dealer seat 3"), EUCHRE5.replay_game(game="0:2").json[:8]
-(True, '{"deal":')
+(True, '{"game":')
 >>> from cardlab.sim.ladder import strength_study
 >>> df = strength_study(EUCHRE5, deals=10, seed=1, search_worlds=2)
 >>> len(df), bool((df["lone"] == (df["deal"] // 5) % 5).all()), len(trump_study(EUCHRE5, deals=50, seed=3))
