@@ -49,7 +49,7 @@ def all_melds(hand, jmax):
     return out
 
 
-def brute(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min_left=0, jmax=1):
+def brute(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min_left=0, jmax=1, values=HAND_VALUE):
     """Best objective over every multiset of disjoint melds (-1 when none meets the constraints)."""
     melds = all_melds(hand, jmax)
     best = -1
@@ -59,7 +59,7 @@ def brute(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min_
         nonlocal best
         used = hand - left
         mval = sum(melds[m][1] for m in chosen)
-        obj = mval if mode == MODE_MELD else int(used @ HAND_VALUE)
+        obj = mval if mode == MODE_MELD else int(used @ values)
         pure = any(melds[m][2][0] == RUN and melds[m][2][4] == 0 for m in chosen)
         if ((not need_pure or pure) and mval >= min_value and (force < 0 or used[force] > 0)
                 and used[JOKER] >= min_jokers and total - used.sum() >= min_left):
@@ -95,9 +95,10 @@ def random_hand(rng, size):
 SCRATCH = new_scratch()
 
 
-def search(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min_left=0, jmax=1):
+def search(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min_left=0, jmax=1, values=HAND_VALUE):
     out = np.zeros((MAX_MELDS, MELD_W), np.int64)
-    value, n, mval = best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left, jmax, out, SCRATCH)
+    value, n, mval = best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left, jmax, values, out,
+                                   SCRATCH)
     if value >= 0:  # the melds returned are legal, disjoint, drawn from the hand and worth what is claimed
         used = np.zeros(53, np.int64)
         for i in range(n):
@@ -105,7 +106,7 @@ def search(hand, mode, need_pure=False, min_value=0, force=-1, min_jokers=0, min
             add_meld_cards(out[i], used, 1)
         assert (used <= hand).all()
         assert mval == sum(meld_value(out[i]) for i in range(n))
-        assert value == (mval if mode == MODE_MELD else int(used @ HAND_VALUE))
+        assert value == (mval if mode == MODE_MELD else int(used @ values))
         assert mval >= min_value and used[JOKER] >= min_jokers and hand.sum() - used.sum() >= min_left
         if force >= 0:
             assert used[force] > 0

@@ -1,15 +1,19 @@
-"""Issue 19 (Rami, first part): the never-opened surcharge, its cap and the target per opponent are options,
-and each changes exactly the scores it names.
+"""Issue 19 (Rami): the never-opened surcharge, its cap, the target per opponent and the card values left in
+hand (joker, ace, faces, pips) are options, and each changes exactly the scores it names.
 
-The kernels score a round with the integer options; the referee replaying each round's log rescores it with
-``rules.round_scores`` from the options. The card values left in hand are not options yet (see the report of
-issue 19): the meld search and the policies read them from one table.
+The kernels score a round with the integer options (the card values are their last 53 entries); the referee
+replaying each round's log rescores it with ``rules.round_scores`` and ``rules.hand_value`` from the options.
+The card values also steer the play: which melds the meld search lays (the most hand value), the heuristic's
+discards and the search's shortlist; the opening count (meld points) does not read them.
 """
 import numpy as np
 import pytest
 
 from cardlab.sim.rami.interface import RamiStudy as Study
-from cardlab.sim.rami.rules import RamiOptions, game_over, round_scores
+from cardlab.sim.rami.melds import MODE_HAND, MODE_MELD
+from cardlab.sim.rami.referee import dealt_state, play_log
+from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT, RamiOptions, game_over, hand_value, round_scores
+from test_rami_melds import brute, random_hand, search
 from test_rami_referee import check
 
 ROUNDS = 120
@@ -68,6 +72,102 @@ def test_whole_games_end_at_the_target_in_force():
     (dict(target_per_opponent=0), "target_per_opponent: 0 is not allowed; use an integer from 1 to 10000"),
 ])
 def test_bad_values_are_refused(rules, message):
+    with pytest.raises(ValueError) as error:
+        Study.build(**rules)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+# ------------------------------------------------------------------ the card values left in hand
+
+CARD_VALUES = {"joker_value": 50, "ace_value": 1, "face_value": 5, "pip_value": 3}
+
+
+def test_the_card_values_default_to_the_seeds_table():
+    o = RamiOptions()
+    assert (o.joker_value, o.ace_value, o.face_value, o.pip_value) == (20, 11, 10, None)
+    assert (o.card_values == HAND_VALUE).all() and (o.kernel_ints()[OPT.card_values:] == HAND_VALUE).all()
+    changed = RamiOptions(**CARD_VALUES).card_values
+    assert list(changed[:13]) == [1] + [3] * 9 + [5] * 3 and (changed[:52].reshape(4, 13) == changed[:13]).all()
+    assert changed[JOKER] == 50
+    assert list(RamiOptions(pip_value=None, ace_value=2).card_values[:13]) == [2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10,
+                                                                                10]
+
+
+@pytest.mark.parametrize("jmax", [1, 2])
+def test_the_meld_search_is_exact_under_other_card_values(jmax):
+    """The hand mode maximises the value melded by the values given (brute force agrees); the meld mode (the
+    opening count) does not read them."""
+    rng = np.random.default_rng(90 + jmax)
+    for trial in range(40):
+        values = RamiOptions(joker_value=int(rng.integers(1, 101)), ace_value=int(rng.integers(1, 101)),
+                             face_value=int(rng.integers(1, 101)), pip_value=int(rng.integers(1, 101))).card_values
+        hand = random_hand(rng, int(rng.integers(6, 9)))
+        for case in (dict(mode=MODE_HAND), dict(mode=MODE_HAND, min_left=1), dict(mode=MODE_HAND, min_jokers=1)):
+            assert search(hand, jmax=jmax, values=values, **case) == brute(hand, jmax=jmax, values=values, **case)
+        assert search(hand, MODE_MELD, jmax=jmax, values=values) == search(hand, MODE_MELD, jmax=jmax)
+
+
+@pytest.mark.parametrize("policy,players", [("heuristic", 4), ("random", 3), ("heuristic,random,heuristic", 3)])
+def test_the_referee_rescores_the_card_values_as_the_kernels_do(policy, players):
+    """A few hundred seeded rounds under changed card values: the referee, replaying each log and scoring the
+    hands left by the options' values, agrees with the kernels' H and scores."""
+    study = Study.build(policy=policy, seed=71, players=players, **CARD_VALUES)
+    cols = check(study, 100)
+    assert (cols["hand_value_0"] > 0).any()
+
+
+def hands_left(options, cols, i):
+    log = cols["logs"][i][: cols["log_rows"][i]]
+    state = dealt_state(options, int(cols["dealer"][i]), cols["decks"][i], log)
+    play_log(state, log)
+    return state.hands
+
+
+@pytest.mark.parametrize("name,value", [("joker_value", 50), ("ace_value", 1), ("face_value", 25),
+                                        ("pip_value", 5)])
+def test_a_changed_card_value_rescores_only_the_cards_it_names(name, value):
+    """Random play: rounds whose moves are unchanged (the value steers only which melds the meld search picks,
+    so most are) keep every column but H, the scores and a blocked round's winners, and H is the hand left by
+    the new values, changing only where named cards are left. Rounds whose melds differ are still scored right (the referee agrees)."""
+    players = 3
+    base_study = Study.build(policy="random", seed=73, players=players)
+    base = base_study.play(0, ROUNDS, record=True)
+    study = Study.build(policy="random", seed=73, players=players, **{name: value})
+    cols = check(study, ROUNDS)
+    same = np.array([(cols["logs"][i] == base["logs"][i]).all() for i in range(ROUNDS)])
+    assert same.mean() > 0.5
+    changed_h = 0
+    for i in np.flatnonzero(same):
+        hands = hands_left(base_study.options, base, i)
+        for p in range(players):
+            assert cols[f"hand_value_{p}"][i] == hand_value(hands[p], study.options.card_values)
+            assert base[f"hand_value_{p}"][i] == hand_value(hands[p])
+            named = np.asarray(study.options.card_values != HAND_VALUE, np.int64) @ np.asarray(hands[p], np.int64)
+            differs = cols[f"hand_value_{p}"][i] != base[f"hand_value_{p}"][i]
+            assert named > 0 or not differs  # (pips changed both ways may also cancel out)
+            changed_h += differs
+        for column in ("turns", "blocked", "rami_sec") + tuple(f"opened_{p}" for p in range(players)):
+            assert cols[column][i] == base[column][i]
+        if not base["blocked"][i]:  # a blocked round goes to the lowest H, which the values may move
+            assert all(cols[f"won_{p}"][i] == base[f"won_{p}"][i] for p in range(players))
+    assert changed_h > 0
+
+
+def test_the_heuristic_adapts_its_discards_to_the_card_values():
+    """The heuristic discards its costliest loose card: with aces cheap and pips dear the play changes."""
+    base = Study.build(seed=79).play(0, 40, record=True)
+    cols = Study.build(seed=79, ace_value=1, pip_value=30).play(0, 40, record=True)
+    assert any((cols["logs"][i] != base["logs"][i]).any() for i in range(40))
+
+
+@pytest.mark.parametrize("rules,message", [
+    (dict(joker_value=0), "joker_value: 0 is not allowed; use an integer from 1 to 100"),
+    (dict(ace_value=101), "ace_value: 101 is not allowed; use an integer from 1 to 100"),
+    (dict(face_value="10"), "face_value: '10' is not allowed; use an integer from 1 to 100"),
+    (dict(pip_value=0), "pip_value: 0 is not allowed; use an integer from 1 to 100"),
+    (dict(pip_value=2.5), "pip_value: 2.5 is not allowed; use an integer from 1 to 100"),
+])
+def test_bad_card_values_are_refused(rules, message):
     with pytest.raises(ValueError) as error:
         Study.build(**rules)
     assert message in str(error.value) and "\n" not in str(error.value)

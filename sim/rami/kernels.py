@@ -26,7 +26,7 @@ from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, freed_joker_usable)
 from cardlab.sim.policy import POLICY
-from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, OPT
+from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state
 
 EV_DRAW, EV_TAKE, EV_MELD, EV_OPEN, EV_LAYOFF, EV_RETRIEVE, EV_DISCARD, EV_OUT, EV_RECYCLE, EV_BLOCKED = range(1, 11)
@@ -110,7 +110,7 @@ def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
         if lone:
             return PLAN_NONE, -1, 0
         v, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], tk, 0, min_left,
-                                jmax, out, scratch)
+                                jmax, o[OPT.card_values:], out, scratch)
         return (PLAN_OPEN, -1, n) if v >= 0 else (PLAN_NONE, -1, 0)
     if cards_in(hand) - 1 >= min_left:
         for t in range(nt):
@@ -121,7 +121,7 @@ def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
                 return PLAN_RETRIEVE, t, 0
     if lone:
         return PLAN_NONE, -1, 0
-    v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, out, scratch)
+    v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, tk, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
     return (PLAN_MELD, -1, n) if v >= 0 else (PLAN_NONE, -1, 0)
 
 
@@ -135,7 +135,8 @@ def retrieve(seat, hand, t, kind, table, nt, o, min_left, out, scratch, log, li,
     li = log_event(log, li, EV_RETRIEVE, seat, t, kind, slot, 0, 0)
     used_tk = kind == tk
     if not o[OPT.freed_joker_anywhere]:
-        _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld], out, scratch)
+        _, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld],
+                                o[OPT.card_values:], out, scratch)
         nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
         used_tk = used_tk or used
     return nt, li, used_tk
@@ -295,7 +296,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
                 nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
         # opening
         if not opened[seat] and o[OPT.rami_sec_exempt] and nobody:
-            v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, out, scratch)
+            v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
             if v >= 0 and n > 0:
                 melded = np.zeros(HAND_W, np.int64)
                 for j in range(n):
@@ -377,7 +378,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
     for p in range(P):
         h = 0
         for k in range(HAND_W):
-            h += hands[p, k] * HAND_VALUE[k]
+            h += hands[p, k] * o[OPT.card_values + k]
         res[R_HAND, p] = h
         res[R_OPENED, p] = opened[p]
         res[R_WON, p] = 0

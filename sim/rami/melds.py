@@ -296,7 +296,7 @@ def _put(cand, top, ctx, typ, a, b, c, d, gain, value, weight, nj, used_force, i
 
 
 @njit(cache=True)
-def _candidates(cnt, c, ctx, wts, cand, top):
+def _candidates(cnt, c, ctx, wts, values, cand, top):
     """Write every meld through card ``c`` (the lowest card left) to ``cand`` from ``top``; returns the new top.
 
     Sets: c and naturals of its rank in higher suits (lower suits are already decided), with or
@@ -327,7 +327,7 @@ def _candidates(cnt, c, ctx, wts, cand, top):
                 if sub >> s2 & 1 and s2 * 13 + r == force:
                     used_force = True
             value = SET_VALUE[r] * size
-            gain = HAND_VALUE[c] * nat + HAND_VALUE[JOKER] * j if mode_hand else value
+            gain = values[c] * nat + values[JOKER] * j if mode_hand else value
             top = _put(cand, top, ctx, SET, r + 1, (1 << s) | sub, j, 0, gain, value, wts[c] * nat, j, used_force,
                        False)
         sub = (sub - 1) & avail
@@ -363,7 +363,7 @@ def _candidates(cnt, c, ctx, wts, cand, top):
                     nj = bits(jmask)
                     if bits(extra) <= lim and nj < length - nj:
                         value = 0
-                        gain = HAND_VALUE[c] + HAND_VALUE[JOKER] * nj
+                        gain = values[c] + values[JOKER] * nj
                         weight = wts[c]
                         used_force = c == force
                         for p in range(lo, hi + 1):
@@ -371,7 +371,7 @@ def _candidates(cnt, c, ctx, wts, cand, top):
                             if p != q and not (jmask >> p & 1):
                                 k = kind_at(s, p)
                                 weight += wts[k]
-                                gain += HAND_VALUE[k]
+                                gain += values[k]
                                 used_force = used_force or k == force
                         if not mode_hand:
                             gain = value
@@ -403,7 +403,7 @@ def _leaf(f, L, cnt, ctx, cur, best):
 
 
 @njit(cache=True)
-def _search(cnt, ctx, cur, best, wts, jw, remw, cand, f):
+def _search(cnt, ctx, cur, best, wts, jw, values, remw, cand, f):
     """Branch and bound over the lowest undecided card, with an explicit stack of ``f`` frames."""
     for k in range(FRAME_W):
         f[0, k] = 0
@@ -428,7 +428,7 @@ def _search(cnt, ctx, cur, best, wts, jw, remw, cand, f):
                 continue
             f[L, F_C] = c
             f[L, F_CAND0] = top
-            top = _candidates(cnt, c, ctx, wts, cand, top)
+            top = _candidates(cnt, c, ctx, wts, values, cand, top)
             f[L, F_CAND1] = top
             f[L, F_NEXT] = f[L, F_CAND0]
             f[L, F_APPLIED] = APPLIED_NONE
@@ -487,10 +487,12 @@ def _search(cnt, ctx, cur, best, wts, jw, remw, cand, f):
 
 
 @njit(cache=True)
-def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left, jmax, out, scratch):
+def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left, jmax, values, out, scratch):
     """Best disjoint melds of ``hand`` (count vector); returns (objective, melds written to ``out``, meld value).
 
-    ``mode``: MODE_MELD maximises the meld value, MODE_HAND the hand value melded. Constraints:
+    ``mode``: MODE_MELD maximises the meld value, MODE_HAND the hand value melded, by ``values`` (what each
+    entry of a count vector costs left in hand, every one at least 1: :attr:`RamiOptions.card_values`, in the
+    kernels ``o[OPT.card_values:]``). Constraints:
     ``need_pure`` a joker-free run; meld value >= ``min_value``; card ``force`` (or -1) used;
     at least ``min_jokers`` jokers used; at least ``min_left`` cards left in hand; ``jmax``
     jokers per meld. Objective -1 (and no melds) when no choice meets the constraints.
@@ -508,19 +510,20 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     ctx[C_MINLEFT] = min_left
     ctx[C_JMAX] = jmax
     ctx[C_BEST] = -1
+    mode_hand = mode == MODE_HAND
     for k in range(HAND_W):
         cnt[k] = hand[k]
     remw = 0
     for k in range(52):
-        # the most a natural adds (its hand value; also its highest meld value, ace 11), or 0 when it
-        # fits no meld of the hand at all: such a card is never melded, so the bound stays exact
-        wts[k] = HAND_VALUE[k] if cnt[k] > 0 and not isolated(cnt, k, jmax) else 0
+        # the most a natural adds (its hand value by ``values``, or its highest meld value, ace 11), or 0 when
+        # it fits no meld of the hand at all: such a card is never melded, so the bound stays exact
+        wts[k] = (values[k] if mode_hand else HAND_VALUE[k]) if cnt[k] > 0 and not isolated(cnt, k, jmax) else 0
         remw += cnt[k] * wts[k]
-    jw = HAND_VALUE[JOKER] if mode == MODE_HAND else 11
+    jw = values[JOKER] if mode_hand else 11
     remw += cnt[JOKER] * jw
     for i in range(MAX_MELDS):
         cur[i, M_OWNER] = 0
-    _search(cnt, ctx, cur, out, wts, jw, remw, cand, frames)
+    _search(cnt, ctx, cur, out, wts, jw, values, remw, cand, frames)
     if ctx[C_OVERFLOW]:
         raise ValueError("hand: too large for the meld search")
     if ctx[C_BEST] < 0:
@@ -595,8 +598,8 @@ def best_opening(hand, *, open_needs_pure_run: bool = True, max_jokers_per_meld:
         raise ValueError(f"hand: a count vector has {HAND_W} entries, got shape {counts.shape}")
     jmax = NO_JOKER_LIMIT if max_jokers_per_meld is None else int(max_jokers_per_meld)
     out = np.zeros((MAX_MELDS, MELD_W), np.int64)
-    value, n, _ = best_melds_nb(counts.astype(np.int64), MODE_MELD, bool(open_needs_pure_run), 0, -1, 0, 0, jmax, out,
-                                _scratch())
+    value, n, _ = best_melds_nb(counts.astype(np.int64), MODE_MELD, bool(open_needs_pure_run), 0, -1, 0, 0, jmax,
+                                HAND_VALUE, out, _scratch())
     if value <= 0:
         return Opening(0, [])
     return Opening(int(value), [meld_text(out[i]) for i in range(n)])

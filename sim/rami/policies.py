@@ -34,7 +34,7 @@ from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES as POLICY_NAMES  # the s
 
 from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, best_melds_nb, in_natural_meld, kind_at, layoff_slot,
                                     meld_jokers, meld_size, retrieve_slot)
-from cardlab.sim.rami.rules import HAND_VALUE, JOKER, OPT
+from cardlab.sim.rami.rules import JOKER, OPT
 from cardlab.sim.rng import below_n
 
 
@@ -68,7 +68,7 @@ def choose_draw(pol, state, usable, offered):
 def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
     """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
     value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
-                                o[OPT.jokers_per_meld], out, scratch)
+                                o[OPT.jokers_per_meld], o[OPT.card_values:], out, scratch)
     if value < 0:
         return state, 0, False
     if pol == POLICY.HEURISTIC:
@@ -85,7 +85,8 @@ def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out
 @njit(cache=True)
 def choose_melds(pol, state, hand, o, min_left, out, scratch):
     """New melds for an opened player (written to ``out``; their count)."""
-    value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, o[OPT.jokers_per_meld], out, scratch)
+    value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, o[OPT.jokers_per_meld],
+                                o[OPT.card_values:], out, scratch)
     if value <= 0:
         return state, 0
     if pol == POLICY.HEURISTIC:
@@ -106,7 +107,8 @@ def freed_joker_usable(hand, kind, o, min_left, out, scratch):
         return True
     hand[kind] -= 1
     hand[JOKER] += 1
-    value, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld], out, scratch)
+    value, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld],
+                                o[OPT.card_values:], out, scratch)
     hand[kind] += 1
     hand[JOKER] -= 1
     return value >= 0
@@ -218,7 +220,7 @@ def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_c
                 if layoff_slot(table[t], k, o[OPT.jokers_per_meld]) >= 0:
                     keep += 8
                     break
-        score = weight * HAND_VALUE[k] - keep
+        score = weight * o[OPT.card_values + k] - keep
         if score >= best_score:
             best_score = score
             best = k

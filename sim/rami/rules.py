@@ -13,7 +13,8 @@ The rules as coded (every choice is a named option of :class:`RamiOptions`, defa
   one joker per meld (``max_jokers_per_meld=1``; ``2`` or ``None`` = any number, always fewer
   jokers than naturals). A joker counts as the card it stands for.
 * Meld value (for the opening): pips, J Q K 10, ace 1 low in a run and 11 high or in a set.
-  Hand value (what a loser pays): pips, J Q K 10, ace 11, joker 20; the whole deck holds 840.
+  Hand value (what a loser pays): pips, J Q K 10, ace 11, joker 20 by default (the options ``pip_value``,
+  ``face_value``, ``ace_value``, ``joker_value``); the whole deck holds 840 by default.
 * A turn: draw (stock, or the top discard when it goes to the table this turn), table actions,
   discard. Opening needs new melds worth ``open_threshold`` (51) with a joker-free run
   (``open_needs_pure_run``). Once opened a player may lay new melds, lay off on any table meld,
@@ -28,7 +29,9 @@ The rules as coded (every choice is a named option of :class:`RamiOptions`, defa
   value wins a blocked round; ties all score 0 (``blocked_tie='all_zero'``) or go to the tied
   player first in turn order from the player to move (``'next_in_turn'``).
 * Scoring (exact): winners 0; rami sec: every other player ``rami_sec_penalty`` (200); a loser
-  who opened pays H, the hand value left; one who never opened pays min(H + 25, 100, T/2) with
+  who opened pays H, the hand value left (joker ``joker_value`` 20, ace ``ace_value`` 11, J Q K
+  ``face_value`` 10, 2-10 ``pip_value``, by default their rank; the meld points that count toward the
+  opening stay ace 11/1, faces 10, pips their rank); one who never opened pays min(H + 25, 100, T/2) with
   the target T = 100 per opponent. The 25 (``never_opened_surcharge``), the 100 (``never_opened_cap``)
   and the target per opponent (``target_per_opponent``) are options (issue 19). A game ends after the round in which some total reaches T
   and one player alone has the lowest total; otherwise everyone plays another round.
@@ -49,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cardlab.sim.options import check_options, option
+from cardlab.sim.options import check_options, option, parse_int
 
 N_KINDS = 52  # natural cards: kind = suit * 13 + rank - 1 (rank 1 = ace .. 13 = king)
 JOKER = 52  # index of the joker in a count vector
@@ -67,6 +70,8 @@ NEVER_OPENED_SURCHARGE = 25
 NEVER_OPENED_CAP = 100
 TARGET_PER_OPPONENT = 100
 JOKER_HAND_VALUE = 20
+ACE_HAND_VALUE = 11
+FACE_HAND_VALUE = 10
 
 
 def parse_jokers(text: str):
@@ -83,7 +88,9 @@ def _rank_hand_value(rank: int) -> int:
     return 11 if rank == 1 else min(rank, 10)
 
 
-#: Hand value of each entry of a count vector (ace 11, J Q K 10, joker 20).
+#: Hand value of each entry of a count vector by default (ace 11, J Q K 10, joker 20); a run's own table is
+#: :attr:`RamiOptions.card_values` (the options ``joker_value``, ``ace_value``, ``face_value``, ``pip_value``).
+#: As a natural's highest meld value it also bounds the opening count's search (meld points, not options).
 HAND_VALUE = np.array([_rank_hand_value(k % 13 + 1) for k in range(N_KINDS)] + [JOKER_HAND_VALUE], np.int64)
 #: Meld value of a set card by rank index 0..12 (ace 11).
 SET_VALUE = np.array([_rank_hand_value(r + 1) for r in range(13)], np.int64)
@@ -119,6 +126,11 @@ class RamiOptions:
     freed_joker_use: str = option("new_meld", "where a joker taken back may go", choices=FREED_JOKER_USE)
     go_out_requires_discard: bool = option(False, "going out needs a final discard")
     rami_sec_exempt_from_opening: bool = option(False, "a rami sec need not meet the opening conditions")
+    joker_value: int = option(JOKER_HAND_VALUE, "what a joker left in hand costs", between=(1, 100))
+    ace_value: int = option(ACE_HAND_VALUE, "what an ace left in hand costs", between=(1, 100))
+    face_value: int = option(FACE_HAND_VALUE, "what a J, Q or K left in hand costs", between=(1, 100))
+    pip_value: int | None = option(None, "what a 2 to 10 left in hand costs (none: its rank)", between=(1, 100),
+                                   parse=parse_int("pip_value", none=True))
     rami_sec_penalty: int = option(200, "what each opponent pays for a rami sec", between=(0, 10_000))
     never_opened_surcharge: int = option(NEVER_OPENED_SURCHARGE, "a loser who never opened pays its hand value plus "
                                          "this", between=(0, 1000))
@@ -156,9 +168,17 @@ class RamiOptions:
         """The kernel's joker limit per meld (99 = no limit beyond fewer jokers than naturals)."""
         return 99 if self.max_jokers_per_meld is None else int(self.max_jokers_per_meld)
 
+    @property
+    def card_values(self) -> np.ndarray:
+        """What each entry of a count vector costs left in hand (H) under these options: 53 integers."""
+        ranks = [self.ace_value] + [r if self.pip_value is None else self.pip_value for r in range(2, 11)]
+        ranks += [self.face_value] * 3
+        return np.array(ranks * 4 + [self.joker_value], np.int64)
+
     def kernel_ints(self) -> np.ndarray:
-        """The options as the kernels read them (see :data:`OPT`)."""
-        o = np.zeros(len(OPT._fields), np.int64)
+        """The options as the kernels read them (see :data:`OPT`); the card values left in hand are the last
+        ``HAND_W`` entries, from ``OPT.card_values``."""
+        o = np.zeros(OPT.card_values + HAND_W, np.int64)
         o[OPT.players] = self.players
         o[OPT.n_jokers] = self.n_jokers
         o[OPT.hand_size] = self.hand_size
@@ -177,6 +197,7 @@ class RamiOptions:
         o[OPT.target] = self.target
         o[OPT.never_opened_cap] = self.never_opened_limit
         o[OPT.never_opened_surcharge] = self.never_opened_surcharge
+        o[OPT.card_values:] = self.card_values
         return o
 
     def to_dict(self) -> dict:
@@ -204,6 +225,7 @@ class OptIndex(NamedTuple):
     target: int = 15
     never_opened_cap: int = 16  # the limit in force: min(cap, half the target)
     never_opened_surcharge: int = 17
+    card_values: int = 18  # the first of HAND_W entries: what each card of a count vector costs left in hand
 
 
 OPT = OptIndex()
@@ -258,9 +280,10 @@ def hand_text(counts) -> str:
     return " ".join(card_name(k) for k in range(HAND_W) for _ in range(int(counts[k])))
 
 
-def hand_value(counts) -> int:
-    """H: the hand value of a count vector (ace 11, joker 20)."""
-    return int(np.dot(np.asarray(counts, np.int64), HAND_VALUE))
+def hand_value(counts, values=HAND_VALUE) -> int:
+    """H: the hand value of a count vector, by ``values`` (53 integers, :attr:`RamiOptions.card_values`; by
+    default ace 11, J Q K 10, pips their rank, joker 20)."""
+    return int(np.dot(np.asarray(counts, np.int64), np.asarray(values, np.int64)))
 
 
 # ------------------------------------------------------------------------------- round scoring

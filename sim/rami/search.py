@@ -69,7 +69,7 @@ from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards
 from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
                                        choose_opening, choose_retrieval, neighbours)
 from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES
-from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, OPT
+from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state, mix64
 
 SEARCH = 2  # the policy id of a search seat (after heuristic 0 and random 1)
@@ -255,7 +255,7 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
         else:
             nt, li, tk_used = lay_melds(out, sc[S_PLAN_N], seat, hand, table, nt, log, li, tk)
     if not seats[OPENED, seat] and o[OPT.rami_sec_exempt] and nobody:
-        v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, out, scratch)
+        v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
         if v >= 0 and n > 0:
             melded = np.zeros(HAND_W, np.int64)
             for j in range(n):
@@ -354,7 +354,7 @@ def finish_round_nb(sc, o, hands, seats, res):
     for p in range(P):
         h = 0
         for k in range(HAND_W):
-            h += hands[p, k] * HAND_VALUE[k]
+            h += hands[p, k] * o[OPT.card_values + k]
         res[R_HAND, p] = h
         res[R_OPENED, p] = seats[OPENED, p]
         res[R_WON, p] = 0
@@ -531,7 +531,7 @@ def shortlist_nb(hand, forbidden, heuristic, table, nt, opened, o, close, cands,
                 if layoff_slot(table[t], k, o[OPT.jokers_per_meld]) >= 0:
                     keep += 8
                     break
-        score[k] = weight * HAND_VALUE[k] - keep
+        score[k] = weight * o[OPT.card_values + k] - keep
     if heuristic != JOKER and hand[JOKER] > 0 and forbidden != JOKER:
         score[JOKER] = -(1 << 39)  # a joker: searched last, when the hand has room for it
     cands[0] = heuristic

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cardlab.sim.rami.rules import (HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, hand_text,
+from cardlab.sim.rami.rules import (HAND_VALUE, HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, hand_text,
                                     hand_value, round_scores)
 from cardlab.sim.state import Action, State
 
@@ -98,15 +98,17 @@ def formable_melds(hand, jmax: int) -> list[tuple]:
     return out
 
 
-def _search(hand, *, mode=0, need_pure=False, min_value=0, force=-1, min_jokers=0, min_left=0, jmax=1):
-    """The exact meld search of :func:`cardlab.sim.rami.melds.best_melds_nb` (objective, melds), -1 when none."""
+def _search(hand, *, mode=0, need_pure=False, min_value=0, force=-1, min_jokers=0, min_left=0, jmax=1,
+            values=HAND_VALUE):
+    """The exact meld search of :func:`cardlab.sim.rami.melds.best_melds_nb` (objective, melds), -1 when none;
+    ``values`` the card values left in hand (mode 1)."""
     from cardlab.sim.rami.melds import MAX_MELDS, MELD_W, _scratch, best_melds_nb
 
     if force == JOKER:
         force, min_jokers = -1, max(min_jokers, 1)
     out = np.zeros((MAX_MELDS, MELD_W), np.int64)
     v, n, _ = best_melds_nb(np.asarray(hand, np.int64), mode, bool(need_pure), int(min_value), int(force),
-                            int(min_jokers), int(min_left), int(jmax), out, _scratch())
+                            int(min_jokers), int(min_left), int(jmax), np.asarray(values, np.int64), out, _scratch())
     return int(v), int(n)
 
 
@@ -451,8 +453,9 @@ class RamiState(State):
             rest = list(hand)
             if k >= 0:
                 rest[k] -= 1
-            v, n = _search(rest, mode=1, force=forced if forced >= 0 and rest[forced] else -1, jmax=o.jokers_per_meld)
-            if v == hand_value(rest) and (n > 0 or self.turn["pending"]):
+            v, n = _search(rest, mode=1, force=forced if forced >= 0 and rest[forced] else -1, jmax=o.jokers_per_meld,
+                           values=o.card_values)
+            if v == hand_value(rest, o.card_values) and (n > 0 or self.turn["pending"]):
                 return True
         return False
 
@@ -696,7 +699,7 @@ class RamiState(State):
     def result(self) -> dict:
         """§6-§7: the winner (or a blocked round's lowest hands), rami sec and the round's scores."""
         o, P = self.o, self.P
-        hv = [hand_value(h) for h in self.hands]
+        hv = [hand_value(h, o.card_values) for h in self.hands]
         if self.winner is not None:
             won = [p == self.winner for p in range(P)]
             rami_sec = self.open_turn[self.winner] == self.t and not any(
