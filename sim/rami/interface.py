@@ -278,7 +278,7 @@ _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players;
           Column("rami_sec", "bool", "the winner opened and went out in one turn while no opponent had opened (each opponent pays rami_sec_penalty)"),
           Column("won_{seat}", "bool", "the seat went out"),
           Column("opened_{seat}", "bool", "the seat opened"),
-          Column("hand_value_{seat}", "int16", "H, the value of the cards left in hand (by default joker 20, ace 11: the card values are options)"),
+          Column("hand_value_{seat}", "int16", "H, the cards left in hand at their values (options: joker 20, ace 11 by default)"),
           Column("score_{seat}", "int16", "the round's score (lower is better)"))
 SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (seed, deal))"),) + _ROUND,
           "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
