@@ -18,7 +18,8 @@ The search (:func:`search`) is paired: every value is played on the same deals `
 ``first_deal + 1`` … (common random numbers), so two values differ by the rule alone. It spends
 deals where they matter: the first stage plays each value tried on ``deals / 16`` deals (at
 least 1,000), brackets the target between the range's ends (or, when they do not bracket it,
-between two of nine values spread over the range), and narrows the bracket to two neighbouring
+between two of nine values spread over the range, played on four times the deals, and again,
+while no bracket is found and some of their intervals of the gap hold 0), and narrows the bracket to two neighbouring
 values by secant and bisection steps in turn; then only those two values are played on four
 times the deals, and again, up to ``deals``. It stops when the answer is pinned to the grain
 (the 95% intervals of the gap at the two neighbours exclude 0 on either side) or the deals are
@@ -301,14 +302,28 @@ def search(gap_at: Callable[[int, int, int], Evaluation], size: int, plan: list[
     def side(k):
         return gap(k) >= 0
 
+    spread = sorted({round(i * (size - 1) / (SCAN - 1)) for i in range(SCAN)})
+
     def scan():
         """A bracket among values spread over the range, or None."""
-        spread = sorted({round(i * (size - 1) / (SCAN - 1)) for i in range(SCAN)})
         return next(((a, b) for a, b in zip(spread, spread[1:]) if side(a) != side(b)), None)
+
+    def settled():
+        """Whether every spread value's interval of the gap is clear of 0: then no bracket is not noise."""
+        return not any(e.low <= 0 <= e.high for e in (gap_at(k, n, stage) for k in spread))
+
+    def rescan():
+        """A bracket by a scan of the range, on more deals while no bracket may be noise; None when none
+        is found on all the deals or the scan's intervals all clear 0 on one side."""
+        nonlocal stage, n
+        while (found := scan()) is None and not settled() and stage < len(plan) - 1:
+            stage += 1
+            n = plan[stage]
+        return found
 
     a, b = 0, size - 1
     if side(a) == side(b):
-        found = scan()
+        found = rescan()
         if found is None:
             return _closest(gap_at, size, plan, stage)
         a, b = found
@@ -321,7 +336,7 @@ def search(gap_at: Callable[[int, int, int], Evaluation], size: int, plan: list[
         stage += 1
         n = plan[stage]
         if side(a) == side(b):  # more deals moved the answer out of the bracket: walk out to find it again
-            found = _walk(gap, a, b, size) or scan()
+            found = _walk(gap, a, b, size) or rescan()
             if found is None:
                 return _closest(gap_at, size, plan, stage)
             a, b = found

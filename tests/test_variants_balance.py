@@ -83,6 +83,30 @@ def test_the_search_finds_a_crossing_the_ends_do_not_bracket_and_says_when_there
     assert not out.reached and values[out.below] == 0  # closest: the lowest value, where the gap is smallest
 
 
+def test_a_bracket_hidden_by_the_first_stage_s_noise_is_found_on_more_deals():
+    """On the first stage's deals the gap reads below 0 at every value tried, but its intervals hold 0 at the
+    top of the range: no value is said to miss the target before more deals look again (as a real Barbu run
+    of --tune queen did on too few deals)."""
+    values = range(-50, 1)
+
+    def gap_at(k, n, stage):  # truly 0.005·(value + 15); the first stage's noise pulls every reading down by 0.3
+        true = 0.005 * (values[k] + 15)
+        g, h = true - (0.3 if stage == 0 else 0.0), 0.4 * math.sqrt(1000 / n)
+        return Evaluation(values[k], n, g, g - h, g + h, 0.0, math.nan, math.nan, g, g - h, g + h, stage)
+
+    out = search(gap_at, len(values), plan_deals(16_000))
+    assert out.reached and values[out.below] <= -15 <= values[out.above]
+    later = set()
+
+    def settled(k, n, stage):  # every interval clear of 0: no second look, only the closest value is played on
+        if stage:
+            later.add(k)
+        return gap_at(k, n, stage)._replace(gap=-1.0 - k / 100, low=-1.1 - k / 100, high=-0.9 - k / 100)
+
+    out = search(settled, len(values), plan_deals(16_000))
+    assert not out.reached and later == {out.below} == {0}
+
+
 def test_plan_deals_grows_by_four_to_the_budget():
     assert plan_deals(100_000) == [6250, 25_000, 100_000]
     assert plan_deals(3000, start=500) == [500, 2000, 3000]
