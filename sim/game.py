@@ -7,7 +7,8 @@ A game is a :class:`Game` (one instance, registered in :mod:`cardlab.sim.games`)
   (help, allowed values, where the option applies): checks, command-line flags, "does not apply
   here" errors and the docs' options tables all come from it;
 * ``policies``: the seat policies, ids in the shared order of :mod:`cardlab.sim.policy` (``random``,
-  ``heuristic``, ``search``, then the game's own), and the search's settings;
+  ``heuristic``, ``search``, ``oracle``, then the game's own), and the search's settings; ``oracle``
+  (search that sees the true deal) is refused with a one-line error unless the game sets ``oracle = True``;
 * its ``Study`` (options, policies, seed, search settings) with ``play(first, count, record=...)``
   for single deals and ``play_games(first, count)`` for whole games, each returning columns;
 * ``replay_deals(study, deals)`` and ``replay_games(study, games)``: deals or games replayed alone,
@@ -38,6 +39,11 @@ from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.user import is_numba_name, seat_policies
+
+
+def searches(policies) -> bool:
+    """Whether any of the seat ``policies`` (names) searches: ``search``, or ``oracle`` (search over the true deal)."""
+    return "search" in policies or "oracle" in policies
 
 
 #: How messages spell options and units: ``(spell, label)``, the facade's by default; the command line
@@ -113,14 +119,18 @@ class Study:
         options = game.make_options(options, **rules)
         policy, numba_names = seat_policies(policy, game, game.players(options))
         policies = parse_per_seat("policy", policy, game.players(options), game.policies + numba_names)
-        worlds, rollout = search_settings("search" in policies, search_worlds, search_rollout,
+        if "oracle" in policies and not game.oracle:
+            raise ValueError(f"policy: oracle is not implemented for {game.title} yet; give one of "
+                             f"{', '.join(p for p in game.policies if p != 'oracle')}")
+        worlds, rollout = search_settings(searches(policies), search_worlds, search_rollout,
                                           default_worlds=game.default_worlds, max_worlds=game.max_worlds,
                                           rollouts=game.rollouts)
         return cls(options, policies, check_seed(seed), worlds, rollout)
 
     @property
     def searching(self) -> bool:
-        return "search" in self.policies
+        """Whether a seat searches: plays ``search`` or ``oracle`` (the search's settings then apply)."""
+        return searches(self.policies)
 
     @property
     def policy_ids(self) -> np.ndarray:
@@ -208,6 +218,7 @@ class Game:
     GameStudy: type | None = None  # a whole game's study when it differs (Barbu); default Study
     unit: str = "deal"  # the word for one deal
     policies: tuple = SHARED_POLICIES
+    oracle: bool = False  # whether the game plays ``oracle`` (search that sees the true deal); else it refuses it
     rollouts: tuple = ROLLOUT_POLICIES
     default_worlds: int = 32
     max_worlds: int = 4096

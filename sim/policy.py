@@ -18,9 +18,10 @@ class Policy(NamedTuple):
     RANDOM: int = 0  # a legal move drawn uniformly from the deal's own stream
     HEURISTIC: int = 1  # the game's rule-of-thumb player
     SEARCH: int = 2  # sampled worlds of the hidden cards, each move rolled out (the game's search.py)
+    ORACLE: int = 3  # search that sees the true deal, the ceiling of the ladder
 
 
 POLICY = Policy()
-SHARED_POLICIES = ("random", "heuristic", "search")
+SHARED_POLICIES = ("random", "heuristic", "search", "oracle")
 #: The policies a search's rollouts may use, ids as above.
 ROLLOUT_POLICIES = ("random", "heuristic")

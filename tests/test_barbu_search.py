@@ -214,26 +214,59 @@ def test_sampled_worlds_are_consistent_with_what_the_table_has_shown(contract, p
     assert checked > 50 and differs > checked // 2  # the worlds are samples, not the true hands
 
 
-def test_search_decision_depends_only_on_what_the_searcher_has_seen():
+def first_lead_totals(oracle, order, worlds=16):
+    """Seat 0's searched totals for its first lead in No Queens (deal 0, seed 8) with seats 1-3's hidden hands
+    permuted by ``order``; the ``oracle`` searches the true deal."""
     options = BarbuOptions()
     study = Study(options=options, contracts=("no-queens",), policies=("heuristic",) * 4, seed=8)
-    cols = study.play(0, 1, record=True)
-    hands = cols["hands"][0].copy()
+    hands = study.play(0, 1, record=True)["hands"][0].copy()
     a = study.kernel_args
     c = 2  # no-queens
-    totals = []
-    for order in ((0, 1, 2, 3), (0, 3, 1, 2)):  # seats 1-3 swap their hidden hands
-        h = hands[list(order)].astype(np.uint64)
-        out = np.zeros(64, np.int64)
-        search_card_nb(search_state(8, 0, 0), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
-                       np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
-                       16, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
-                       a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
-                       np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
-                       out, user_callback(""))
-        totals.append(out)
-    np.testing.assert_array_equal(totals[0], totals[1])
-    assert totals[0].any()
+    h = hands[list(order)].astype(np.uint64)
+    out = np.zeros(64, np.int64)
+    search_card_nb(search_state(8, 0, 0), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
+                   np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
+                   worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
+                   a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
+                   np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
+                   out, user_callback(""), oracle)
+    return out
+
+
+def test_search_decision_depends_only_on_what_the_searcher_has_seen():
+    same, swapped = first_lead_totals(False, (0, 1, 2, 3)), first_lead_totals(False, (0, 3, 1, 2))  # seats 1-3 swap
+    np.testing.assert_array_equal(same, swapped)
+    assert same.any()
+
+
+def test_the_oracle_sees_the_hidden_cards():
+    """The oracle's totals change with the hidden hands (search's do not: the test above), and over the true deal
+    with heuristic rollouts every world plays alike: its means do not depend on the number of worlds."""
+    orders = ((0, 1, 2, 3), (0, 3, 1, 2), (0, 2, 3, 1))
+    oracle = [first_lead_totals(True, order) for order in orders]
+    assert any(not np.array_equal(oracle[0], other) for other in oracle[1:])
+    np.testing.assert_array_equal(first_lead_totals(True, orders[0], worlds=3) * 16, oracle[0] * 3)
+    assert not np.array_equal(oracle[0], first_lead_totals(False, orders[0]))  # the true deal is not the samples
+
+
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
+def test_oracle_deals_pass_the_referee_in_every_contract(rollout):
+    study = Study.build(contract="all", policy="oracle,search,heuristic,random", seed=13, search_worlds=WORLDS,
+                        search_rollout=rollout)
+    cols = refereed(study, 3 * len(CONTRACT_NAMES))
+    means = cols["search_means"]
+    trumps = np.asarray(cols["contract"]) == "trumps"
+    assert (~np.isnan(cols["search_trump_means"][trumps & (cols["declarer"] == 0)])).all()  # the oracle names trump
+    assert (~np.isnan(means[np.asarray(cols["contract"]) == "domino"])).any()  # and searches Domino
+    again = study.play(0, 3 * len(CONTRACT_NAMES), record=True)
+    assert np.array_equal(means, again["search_means"], equal_nan=True)  # reproducible
+
+
+def test_an_oracle_seat_takes_the_search_settings():
+    study = Study.build(policy="oracle", search_worlds=2)
+    assert study.searching and study.metadata()["search_worlds"] == 2
+    with pytest.raises(ValueError, match="search_worlds: 4 needs a search seat"):
+        Study.build(policy="heuristic", search_worlds=4)
 
 
 def test_search_scores_more_than_the_heuristic_at_the_same_seat():

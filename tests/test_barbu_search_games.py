@@ -184,6 +184,16 @@ def test_searched_regular_games_pass_the_referee_and_match_any_thread_count():
     pd.testing.assert_frame_equal(one[one["game"] == 1].reset_index(drop=True), part)
 
 
+def test_oracle_games_pass_the_game_referee():
+    study = GameStudy.build(geronimo=True, seed=6, policy="oracle,heuristic,search,heuristic", search_worlds=2)
+    cols = study.play(0, 1, record=True)
+    verdict = check_game(study.options, game_deals(cols, 0, study.options.game_length))
+    assert verdict.totals == cols["score"].astype(int).sum(axis=0).tolist()
+    chose = ~np.isnan(cols["search_contract_means"]).all(axis=1)
+    assert set(cols["declarer"][chose].tolist()) == {0, 2}  # the oracle chooses its contracts by search too
+    assert study.double_policies == ("heuristic",) * 4
+
+
 def test_replay_game_shows_searched_decisions():
     r = replay_game(game=0, geronimo=True, **GAME_KW)
     assert "searched contract" in r.text and "searched decisions" in r.text and "searched trump" in r.text

@@ -305,7 +305,7 @@ def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, activ
             p = _next_holder(hands, n, p)
             continue
         idle = 0
-        if (stop_at_search and forced == MOVE_NONE and policies[p] == POLICY.SEARCH
+        if (stop_at_search and forced == MOVE_NONE and (policies[p] == POLICY.SEARCH or policies[p] == POLICY.ORACLE)
                 and (legal & (legal - ONE) != ZERO or (extra and ace_replay_optional))):
             return state, p, extra, frontier, played, active, place, k, False
         if extra and ace_replay_optional:

@@ -38,7 +38,7 @@ from cardlab.sim.barbu.estimate import (N_FEATURES, base_features_nb, best_trump
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.policies import POLICY
-from cardlab.sim.barbu.search import SEARCH, search_state
+from cardlab.sim.barbu.search import ORACLE, search_state, searches_nb
 from cardlab.sim.barbu.search_deals import (CONTRACT_DECISION, play_searched_contract_nb, search_contract_nb,
                                             searched_trump_nb)
 from cardlab.sim.barbu.rules import CONTRACT, FLAG_POSITIVE
@@ -156,12 +156,12 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
             state, slot = choose_contract_nb(hands[declarer], open_slots[declarer], game_contracts,
                                              policies[declarer], weights, declarer_mean,
                                              seat_features[declarer], state)
-            if searching and policies[declarer] == SEARCH:
+            if searching and searches_nb(policies[declarer]):
                 slot = search_contract_nb(search_state(game_key, d, CONTRACT_DECISION), declarer, hands, n,
                                           open_slots[declarer], game_contracts, declarer_mean, slot, card_values,
                                           trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop,
                                           domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                          places, worlds, rollout, totals, user_fn)
+                                          places, worlds, rollout, totals, user_fn, policies[declarer] == ORACLE)
                 if keep_means:
                     for s in range(k):
                         if open_slots[declarer] >> s & 1:

@@ -197,8 +197,8 @@ class BarbuGameStudy(Study):
         check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
                               search_rollout=search_rollout)
-        # a seat doubles as it plays, a search or Numba seat as the heuristic does
-        doubles = tuple("heuristic" if p == "search" or is_numba_name(p) else p for p in study.policies) \
+        # a seat doubles as it plays, a search, oracle or Numba seat as the heuristic does
+        doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) else p for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         return replace(study, double_policies=doubles)
@@ -398,6 +398,7 @@ class Barbu(Game):
     name, title = "barbu", "Barbu"
     Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
+    oracle = True  # sim.barbu.search: every contract's card play, Trumps' suit and Geronimo's contract choice
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
     balance_figures = {"edge": Figure("declarer_edge", "the declarer's edge on the deals of one contract",

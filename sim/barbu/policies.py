@@ -1,6 +1,7 @@
 """Barbu card-play policies, selected per seat by an integer id.
 
-``SEARCH`` (determinized Monte Carlo search over heuristic rollouts) lives in ``sim.barbu.search``.
+``SEARCH`` (determinized Monte Carlo search over heuristic rollouts) lives in ``sim.barbu.search``, and
+``ORACLE``, the same search over the true deal (the ladder's ceiling).
 
 ``RANDOM`` plays a uniformly random legal card (tests and baselines).
 
@@ -53,8 +54,9 @@ class Policy(NamedTuple):
     RANDOM: int = SHARED.RANDOM
     HEURISTIC: int = SHARED.HEURISTIC
     SEARCH: int = SHARED.SEARCH  # Monte Carlo search over heuristic rollouts: sim.barbu.search
-    CLASSIC: int = len(SHARED_POLICIES)  # 3: the heuristic without the rules R1-R5 (MODE_CLASSIC)
-    USER: int = len(SHARED_POLICIES) + 1  # 4: the run's own Numba card function (cardlab.sim.user)
+    ORACLE: int = SHARED.ORACLE  # the same search over the true deal (it sees every hand): sim.barbu.search
+    CLASSIC: int = len(SHARED_POLICIES)  # 4: the heuristic without the rules R1-R5 (MODE_CLASSIC)
+    USER: int = len(SHARED_POLICIES) + 1  # 5: the run's own Numba card function (cardlab.sim.user)
 
 
 POLICY = Policy()

@@ -37,6 +37,15 @@ deal's search is reproducible on its own, whatever the threads, chunks or other 
 deal's own stream (dealing, random seats) is used exactly as in ``kernels.play_deals_nb``, so a
 deal without search seats plays identically here and there.
 
+**The oracle.** An ``oracle`` seat is the same search over the true deal: its view excludes, for
+every other seat, every card that seat does not hold (:func:`oracle_view_nb`), so the sampler's only
+consistent world is the true one. It still rolls out every candidate with the rollout policy. Heuristic
+rollouts from one world all play alike, so it plays that world once and counts it ``worlds`` times
+(:func:`world_count`); random rollouts play ``worlds`` times, each with its own draws. It cheats by
+design: a reference, the ceiling of the strength ladder (how much an honest searcher loses by not
+seeing the cards), never a player. Domino, the Trumps suit and Geronimo's contract choice search it
+the same way.
+
 Domino is searched the same way in ``sim.barbu.search_domino``; ``sim.barbu.search_deals`` plays
 whole runs of deals (any contract) with search seats.
 """
@@ -55,6 +64,8 @@ from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 
 SEARCH = POLICY.SEARCH
+ORACLE = POLICY.ORACLE
+HEURISTIC = POLICY.HEURISTIC
 ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in POLICY (sim.policy)
 ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
 DEFAULT_WORLDS = 32
@@ -68,6 +79,31 @@ LEAD_ANYTIME = 0
 def search_state(seed, deal, decision):
     """The searcher's stream for one decision of one deal, keyed by (seed, deal, decision) alone."""
     return mix64(deal_state(seed, deal) ^ mix64(SEARCH_SALT + np.uint64(decision)))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def searches_nb(policy):
+    """Whether a seat of kernel id ``policy`` searches its decisions: ``search``, or ``oracle``."""
+    return policy == SEARCH or policy == ORACLE
+
+
+@njit(cache=True, error_model="numpy")
+def oracle_view_nb(oracle, s, hands, excluded):
+    """The cards each seat is known not to hold, as searcher ``s`` plans its worlds: ``excluded`` (what the
+    table has shown), or for the ``oracle`` every card a seat does not hold (its only world is the true deal)."""
+    if not oracle:
+        return excluded
+    view = np.empty(hands.shape[0], np.uint64)
+    for p in range(hands.shape[0]):
+        view[p] = ~hands[p] if p != s else ZERO
+    return view
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def world_count(oracle, worlds, rollout):
+    """How many worlds a search plays out: ``worlds``, or one for the oracle with heuristic rollouts (every
+    world is the true deal, played alike; its totals then count it ``worlds`` times)."""
+    return 1 if oracle and rollout == HEURISTIC else worlds
 
 
 @njit(cache=True, error_model="numpy")
@@ -105,8 +141,10 @@ def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, h
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
-                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, user_fn):
-    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points.
+                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, user_fn,
+                   oracle):
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points
+    over ``worlds`` worlds (the true deal's for the ``oracle``).
     ``user_fn`` is the run's Numba seat function, handed on to the rollouts, where no seat plays it.
 
     ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
@@ -118,8 +156,9 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
     gains = np.empty(n, np.int32)
     no_moves = np.empty(0, np.int8)
     rollout_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
-    plan = plan_world_nb(s, n, hands, excluded)  # the view is the same for every world: plan it once
-    for _ in range(worlds):
+    plan = plan_world_nb(s, n, hands, oracle_view_nb(oracle, s, hands, excluded))  # one view: plan it once
+    rounds = world_count(oracle, worlds, rollout)
+    for _ in range(rounds):
         state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         m = legal
@@ -135,13 +174,17 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                                  rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, user_fn,
                                  rollout_fault)
             totals[c] += gain
+    if rounds < worlds:
+        for c in range(64):
+            totals[c] *= worlds
     return best_candidate_nb(legal, totals, fallback)
 
 
 @njit(cache=True, error_model="numpy")
 def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_values, last_two, flags, point_masks,
-                    duties, rollout, totals, user_fn):
-    """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points."""
+                    duties, rollout, totals, user_fn, oracle):
+    """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points
+    (over the true deal for the ``oracle``)."""
     f = flags[contract]
     positive = f & FLAG_POSITIVE != 0
     kh_discard = f & FLAG_KH_DISCARD != 0
@@ -158,8 +201,9 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
     gains = np.empty(n, np.int32)
     no_moves = np.empty(0, np.int8)
     rollout_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
-    plan = plan_world_nb(s, n, hands, excluded)
-    for _ in range(worlds):
+    plan = plan_world_nb(s, n, hands, oracle_view_nb(oracle, s, hands, excluded))
+    rounds = world_count(oracle, worlds, rollout)
+    for _ in range(rounds):
         state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         for suit in range(4):
@@ -170,6 +214,9 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
                                  point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
                                  rollouts, gains, no_moves, roll, user_fn, rollout_fault)
             totals[suit] += gain
+    if rounds < worlds:
+        for suit in range(4):
+            totals[suit] *= worlds
     choice = 0
     for suit in range(1, 4):
         if totals[suit] > totals[choice]:
@@ -181,7 +228,7 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
 def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                             flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
                             means, scores, user_fn, fault):
-    """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` seats searching.
+    """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` (and ``oracle``) seats searching.
 
     ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
     candidate card's mean final score for the searcher (NaN elsewhere). Returns the deal stream.
@@ -228,12 +275,12 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
             legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
             state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, k == n - 1, remaining, values,
                                       point_mask, mode, p, user_fn, fault)
-            if policies[p] == SEARCH and popcount(legal) > 1:
+            if searches_nb(policies[p]) and popcount(legal) > 1:
                 c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
                                    best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
                                    trump, values, trick_values[contract], last_two[contract], point_mask,
                                    positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
-                                   slack, totals, user_fn)
+                                   slack, totals, user_fn, policies[p] == ORACLE)
                 if keep_means:
                     m = legal
                     while m != ZERO:

@@ -14,8 +14,8 @@ from numba import njit, prange
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import (ROLLOUT_SALT, SEARCH, TRUMP_DECISION, play_searched_tricks_nb, search_state,
-                                      search_trump_nb)
+from cardlab.sim.barbu.search import (ORACLE, ROLLOUT_SALT, TRUMP_DECISION, oracle_view_nb, play_searched_tricks_nb,
+                                      search_state, search_trump_nb, searches_nb, world_count)
 from cardlab.sim.barbu.search_domino import play_searched_domino_nb
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.rng import deal_state, mix64
@@ -25,16 +25,17 @@ from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 @njit(cache=True, error_model="numpy")
 def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, trick_values, last_two, flags,
                       point_masks, policies, duties, weights, worlds, rollout, state, trump_means, user_fn):
-    """The trump of a Trumps deal: searched for a ``search`` declarer naming by policy, else ``name_trump_nb``.
+    """The trump of a Trumps deal: searched for a ``search`` (or ``oracle``) declarer naming by policy, else
+    ``name_trump_nb``.
 
     ``trump_means`` (4, or empty) receives each suit's mean score for a searching declarer.
     Returns ``(state, trump)``; only the non-searched path draws from the deal stream ``state``.
     """
-    if policies[declarer] == SEARCH and trump_how == TRUMP_BY_POLICY:
+    if searches_nb(policies[declarer]) and trump_how == TRUMP_BY_POLICY:
         totals = np.empty(4, np.int64)
         trump = search_trump_nb(search_state(seed, deal, TRUMP_DECISION), declarer, hands, n, worlds,
                                 CONTRACT.TRUMPS, card_values, trick_values, last_two, flags, point_masks, duties,
-                                rollout, totals, user_fn)
+                                rollout, totals, user_fn, policies[declarer] == ORACLE)
         if trump_means.shape[0] > 0:
             for suit in range(4):
                 trump_means[suit] = totals[suit] / worlds
@@ -107,8 +108,9 @@ CONTRACT_DECISION = 1 << 16  # the stream of a Geronimo contract choice (no move
 def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_mean, fallback, card_values,
                        trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop, domino_variant,
                        domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, totals,
-                       user_fn):
-    """Geronimo: the slot a searching declarer ``s`` picks from ``open_slots`` (bitmask of ``game_contracts``).
+                       user_fn, oracle):
+    """Geronimo: the slot a searching declarer ``s`` picks from ``open_slots`` (bitmask of ``game_contracts``);
+    the ``oracle`` plays the true deal (``search.oracle_view_nb``).
 
     Every open contract is played out on the same ``worlds`` sampled deals of the other hands
     (nothing is shown before a deal's first move) with the ``rollout`` policy at every seat; in
@@ -130,8 +132,9 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
     suits = np.zeros(4, np.int64)
     for slot in range(k):
         totals[slot] = 0
-    plan = plan_world_nb(s, n, hands, excluded)
-    for _ in range(worlds):
+    plan = plan_world_nb(s, n, hands, oracle_view_nb(oracle, s, hands, excluded))
+    rounds = world_count(oracle, worlds, rollout)
+    for _ in range(rounds):
         state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every contract of this world
         for slot in range(k):
@@ -151,6 +154,11 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
                     suits[trump] += gains[s]
                 else:
                     totals[slot] += gains[s]
+    if rounds < worlds:
+        for slot in range(k):
+            totals[slot] *= worlds
+        for suit in range(4):
+            suits[suit] *= worlds
     for slot in range(k):
         if open_slots >> slot & 1 and game_contracts[slot] == CONTRACT.TRUMPS:
             totals[slot] = max(max(suits[0], suits[1]), max(suits[2], suits[3]))

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.barbu.domino import MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb
-from cardlab.sim.barbu.search import ROLLOUT_SALT, search_state
+from cardlab.sim.barbu.search import ORACLE, ROLLOUT_SALT, oracle_view_nb, search_state, world_count
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import ONE, ZERO, lowest_card
 from cardlab.sim.rng import mix64
@@ -39,10 +39,11 @@ DECLINE_COLUMN = 63  # the column of ``means`` holding the mean of declining an 
 
 @njit(cache=True, error_model="numpy")
 def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, openers, active, place, variant,
-                          ace_replay_optional, places, excluded, worlds, rollout, totals):
+                          ace_replay_optional, places, excluded, worlds, rollout, totals, oracle):
     """The move of searching seat ``s`` at its turn (see the module docstring): a card or ``MOVE_DECLINE``.
 
-    ``totals[c]`` receives each candidate's summed final score for ``s`` (``DECLINE_COLUMN`` for declining).
+    ``totals[c]`` receives each candidate's summed final score for ``s`` (``DECLINE_COLUMN`` for declining)
+    over ``worlds`` worlds; the ``oracle``'s are the true deal (``search.oracle_view_nb``).
     """
     legal = hands[s] & frontier
     may_decline = extra and ace_replay_optional
@@ -55,8 +56,9 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
     rollouts = np.full(n, rollout, np.int64)
     no_moves = np.empty(0, np.int8)
     no_excluded = np.empty(0, np.uint64)
-    plan = plan_world_nb(s, n, hands, excluded)
-    for _ in range(worlds):
+    plan = plan_world_nb(s, n, hands, oracle_view_nb(oracle, s, hands, excluded))
+    rounds = world_count(oracle, worlds, rollout)
+    for _ in range(rounds):
         state = draw_world_nb(state, plan, s, hands, world)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         m = legal
@@ -79,6 +81,9 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
             totals[c] += work_scores[s]
             if move == MOVE_DECLINE:
                 break
+    if rounds < worlds:
+        for c in range(64):
+            totals[c] *= worlds
     choice = best_candidate_nb(legal, totals, fallback)
     if may_decline and totals[DECLINE_COLUMN] > totals[choice]:
         return MOVE_DECLINE
@@ -88,7 +93,7 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
 @njit(cache=True, error_model="numpy")
 def play_searched_domino_nb(seed, deal, hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional,
                             places, policies, worlds, rollout, state, moves, means, scores):
-    """Play one Domino deal as ``domino.play_domino_nb`` does, with ``search`` seats searching.
+    """Play one Domino deal as ``domino.play_domino_nb`` does, with ``search`` (and ``oracle``) seats searching.
 
     ``means`` (log length x 64, or 0 rows to skip) receives, at each searched move's log
     position, each candidate's mean final score for the searcher (NaN elsewhere). ``seed`` and
@@ -114,7 +119,7 @@ def play_searched_domino_nb(seed, deal, hands, n, declarer, variant, start_rank,
             break
         move = search_domino_move_nb(search_state(seed, deal, k), p, hands, n, extra, frontier, played, deck, openers,
                                      active, place, variant, ace_replay_optional, places, excluded, worlds, rollout,
-                                     totals)
+                                     totals, policies[p] == ORACLE)
         if keep_means and k < means.shape[0]:
             m = hands[p] & frontier
             while m != ZERO:

@@ -22,8 +22,8 @@ __all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_contract_search", "descr
 
 
 def uses_search(policies) -> bool:
-    """Whether any seat of a kernel ``policies`` array (or a tuple of names) searches."""
-    return any(p == POLICY.SEARCH or p == "search" for p in policies)
+    """Whether any seat of a kernel ``policies`` array (or a tuple of names) searches (``search`` or ``oracle``)."""
+    return any(p in (POLICY.SEARCH, POLICY.ORACLE, "search", "oracle") for p in policies)
 
 
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
@@ -60,7 +60,8 @@ def search_columns(a: dict, seed: int, first: int, count: int, *, record: bool, 
     """``play_columns`` for a run with search seats (see the module docstring); ``record`` adds ``search_means``."""
     from cardlab.sim.barbu.play import play_columns
 
-    plain = {**a, "policies": np.where(a["policies"] == POLICY.SEARCH, POLICY.HEURISTIC, a["policies"])}
+    searching = np.isin(a["policies"], (POLICY.SEARCH, POLICY.ORACLE))
+    plain = {**a, "policies": np.where(searching, POLICY.HEURISTIC, a["policies"])}
     cols = play_columns(plain, seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
     trump, score, moves, means, trump_means = run_search_kernel(a, seed, cols["deal"], trump_how=trump_how,
                                                                 record=record)
