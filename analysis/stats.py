@@ -61,6 +61,34 @@ def mean_ci(values, *, level: float = 0.95) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def ratio_ci(numerator, denominator, *, level: float = 0.95) -> tuple[float, float, float]:
+    """Return ``(ratio, low, high)``: ``mean(numerator) / mean(denominator)`` of paired per-unit values and its
+    delta-method (first-order) normal interval, which accounts for their covariance.
+
+    Meant for a share of a gap whose mean is clearly away from zero; when the denominator's interval holds
+    zero the ratio is meaningless and ``(ratio, nan, nan)`` is returned.
+
+    >>> ratio, low, high = ratio_ci([1, 2, 1, 2], [2, 4, 2, 4])
+    >>> ratio, round(high - low, 6)
+    (0.5, 0.0)
+    """
+    z = normal_quantile(level)
+    a = np.asarray(numerator, dtype=float).ravel()
+    b = np.asarray(denominator, dtype=float).ravel()
+    if a.size != b.size or a.size == 0:
+        raise ValueError(f"ratio_ci needs two paired non-empty sequences, got {a.size} and {b.size} values")
+    ma, mb = float(a.mean()), float(b.mean())
+    ratio = ma / mb if mb != 0 else math.nan
+    if a.size < 2 or not np.isfinite(ratio):
+        return ratio, math.nan, math.nan
+    sb = float(b.std(ddof=1)) / math.sqrt(b.size)
+    if abs(mb) <= z * sb:
+        return ratio, math.nan, math.nan
+    resid = a - ratio * b  # the ratio's influence per unit, times mean(b)
+    half = z * float(resid.std(ddof=1)) / math.sqrt(a.size) / abs(mb)
+    return ratio, ratio - half, ratio + half
+
+
 def proportion_ci(successes, n, *, level: float = 0.95):
     """Return ``(share, low, high)``: a proportion and its Wilson score confidence interval.
 

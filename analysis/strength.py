@@ -17,6 +17,10 @@ figures (default: every column the whole tables wrote).
   minus its result at the whole-Y table, on the same deal (paired), with a normal interval.
 * :func:`gains_by_place`: one pair's gain by the changed side's place from the dealer (declarer).
 * :func:`table_figures`: each whole table's figures and their paired shift from the heuristic table.
+* :func:`oracle_gaps`: with the ceiling (``--oracle``: the oracle's whole table and one oracle side among
+  search and among heuristic players), the honest-to-oracle gap, what the changed side gains by seeing the
+  true deal instead of searching honestly; :func:`inference_share`: the share of that gap that the search's
+  inference closes, from two such ladders on the same deals (inference on and off).
 
 >>> df = example_study()
 >>> float(strength_gains(df, ladder=EXAMPLE).loc[("search", "heuristic"), "points"])
@@ -31,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .common import registered_game, run_header, run_meta, table_text, unit_word
-from .stats import interval, mean_ci
+from .stats import interval, mean_ci, ratio_ci
 
 LADDER = ("random", "heuristic", "search")
 PAIRS = tuple((x, y) for x in LADDER for y in LADDER if x != y)
@@ -297,7 +301,7 @@ def default_figures(df: pd.DataFrame, ladder: Ladder | None = None, policies=LAD
     """Every column the whole tables wrote, as figures: ``<name>_<policy>`` (a yes/no column as a share) and
     ``<name>_<policy>_<seat>`` as one figure ``<name>_*``, a seat's mean; head and pair columns are not figures."""
     skip = {"deal", *(((ladder.side, ladder.by, ladder.place)) if ladder else ())}
-    pair_column, table_column = _column_patterns(policies)
+    pair_column, table_column = _column_patterns(tuple(policies) + ("oracle",))  # the oracle's pairs are no figures
     out = {}
     for column in df.columns:
         if not isinstance(column, str) or column in skip or pair_column.fullmatch(column):
@@ -325,7 +329,8 @@ def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder 
                   level: float = 0.95) -> pd.DataFrame:
     """Each whole table's figures: per figure (and ``by`` group), its value with every seat playing each policy
     (a share in %), and the paired shift of every other policy from the heuristic table with its interval
-    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …, then your own policies'). A deal
+    (``random_shift``, ``random_low``, ``random_high``, ``search_shift`` …, then your own policies', then the
+    oracle's when the ladder has it). A deal
     where a figure is NaN (e.g. the maker's points when no trump is made) is left out of it.
 
     >>> t = table_figures(example_study(), ladder=EXAMPLE)
@@ -333,7 +338,7 @@ def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder 
     (-3.0, 0.0)
     """
     meta, ladder = _resolve(df, meta, ladder)
-    policies = ladder_policies(meta)
+    policies = ladder_policies(meta) + (("oracle",) if has_oracle(df, meta) else ())
     figures = ladder.figures if ladder.figures is not None else default_figures(df, ladder, policies)
     rows = {}
     for key, rows_in in _groups(df, ladder.by):
@@ -349,6 +354,84 @@ def table_figures(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder 
             row["share"] = figure.share
             rows[(key, name) if ladder.by else name] = row
     return _with_group(rows, ["figure"], ladder.by)
+
+
+# ---------------------------------------------------------------- the ceiling: the oracle
+
+
+def has_oracle(df: pd.DataFrame, meta: dict | None = None) -> bool:
+    """Whether the ladder has the oracle's tables (``--oracle``)."""
+    return bool(run_meta(df, meta).get("oracle")) or "lone_oracle_in_search" in df.columns
+
+
+def oracle_gaps(df: pd.DataFrame, meta: dict | None = None, *, ladder: Ladder | None = None,
+                level: float = 0.95) -> pd.DataFrame:
+    """The ceiling, per group (Barbu: contract), from a ladder with the oracle: ``gap``, what the changed side gains
+    per deal by playing oracle (search over the true deal) instead of search at a table of search players, the
+    honest-to-oracle gap; ``oracle`` and ``search``, the gains of each over heuristic at a table of heuristic
+    players; ``search_share``, search's gain over heuristic as a share of the oracle's (a delta-method interval).
+    Each with ``_low``/``_high``; the first measure of the game's :class:`Ladder`.
+
+    >>> gaps = oracle_gaps(example_study(oracle=True), ladder=EXAMPLE)
+    >>> float(gaps.loc["all", "gap"]), float(gaps.loc["all", "search_share"])
+    (2.0, 0.2)
+    """
+    meta, ladder = _resolve(df, meta, ladder)
+    if not has_oracle(df, meta):
+        raise ValueError("no oracle in this ladder: run the strength study with --oracle (oracle=True)")
+    m = ladder.all_measures()[0]
+    rows = {}
+    for key, rows_in in _groups(df, ladder.by):
+        part = df[rows_in]
+        row = {"deals": int(rows_in.sum())}
+        oracle_h, search_h = _gain(part, ladder, m, "oracle", "heuristic"), _gain(part, ladder, m, "search", "heuristic")
+        for name, values in (("gap", _gain(part, ladder, m, "oracle", "search")), ("oracle", oracle_h),
+                             ("search", search_h)):
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = mean_ci(values, level=level)
+        row["search_share"], row["search_share_low"], row["search_share_high"] = ratio_ci(search_h, oracle_h,
+                                                                                          level=level)
+        rows[key if ladder.by else "all"] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = ladder.by or "deals"
+    return table
+
+
+def inference_share(on: pd.DataFrame, off: pd.DataFrame, *, ladder: Ladder | None = None,
+                    level: float = 0.95) -> pd.DataFrame:
+    """The share of the honest-to-oracle gap that the search's inference closes, per group, from two ladders with
+    the oracle on the same deals and seed, the search's inference ``on`` and ``off``.
+
+    At a table of heuristic players (the same in both runs, deal by deal), ``gain`` is what one side gains by
+    searching with inference instead of without (paired per deal), ``gap`` what it would gain by seeing the
+    deal instead of searching without inference (oracle minus search), and ``share`` = ``gain / gap`` with a
+    delta-method interval. Columns ``deals``, each with ``_low``/``_high``.
+
+    >>> base = example_study(oracle=True)
+    >>> better = example_study(oracle=True, search=-1)
+    >>> float(inference_share(better, base, ladder=EXAMPLE).loc["all", "share"])
+    0.25
+    """
+    meta_on, ladder = _resolve(on, None, ladder)
+    meta_off, _ = _resolve(off, None, ladder)
+    for df, meta in ((on, meta_on), (off, meta_off)):
+        if not has_oracle(df, meta):
+            raise ValueError("no oracle in this ladder: run both strength studies with --oracle (oracle=True)")
+    if len(on) != len(off) or not np.array_equal(on["deal"].to_numpy(), off["deal"].to_numpy()):
+        raise ValueError("the two ladders must hold the same deals in the same order (same seed, deals, options)")
+    m = ladder.all_measures()[0]
+    rows = {}
+    for key, rows_in in _groups(on, ladder.by):
+        a, b = on[rows_in], off[rows_in]
+        gain = _gain(a, ladder, m, "search", "heuristic") - _gain(b, ladder, m, "search", "heuristic")
+        gap = _gain(b, ladder, m, "oracle", "heuristic") - _gain(b, ladder, m, "search", "heuristic")
+        row = {"deals": int(rows_in.sum())}
+        for name, values in (("gain", gain), ("gap", gap)):
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = mean_ci(values, level=level)
+        row["share"], row["share_low"], row["share_high"] = ratio_ci(gain, gap, level=level)
+        rows[key if ladder.by else "all"] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = ladder.by or "deals"
+    return table
 
 
 # ---------------------------------------------------------------- text and figure
@@ -390,6 +473,15 @@ def format_strength_study(df: pd.DataFrame, meta: dict | None = None, *, ladder:
     if places is not None and len(places) > 1:
         lines += ["", f"Search against heuristic by the {who}'s place from the {ladder.place} ({measures[0]} per "
                       f"{unit}, {level:.0%} CI)", table_text(places)]
+    if has_oracle(df, meta):
+        gaps = oracle_gaps(df, meta, ladder=ladder, level=level)
+        lines += ["", f"The ceiling: what one {who} {verb} per {unit} by seeing the true deal (oracle) instead of "
+                      f"searching honestly, at a table of search players, the honest-to-oracle gap ({measures[0]}, "
+                      f"{level:.0%} CI); the oracle's and search's gains at a table of heuristic players, and "
+                      "search's share of the oracle's"]
+        for key, row in gaps.iterrows():
+            lines.append(f"  {key}: gap {_interval(row, 'gap')}; over heuristic: oracle {_interval(row, 'oracle')}, "
+                         f"search {_interval(row, 'search')}, share {_interval(row, 'search_share')}")
     figures = table_figures(df, meta, ladder=ladder, level=level)
     lines += ["", f"Whole tables (every seat one policy): each figure per {unit} (shares in %), and the paired shift "
                   f"of random and search from the heuristic table ({level:.0%} CI)",
@@ -465,19 +557,25 @@ def plot_strength_study(df: pd.DataFrame, meta: dict | None = None, *, fig=None,
 EXAMPLE = Ladder()  # the default: the lone seat's points, counted from the dealer
 
 
-def example_study() -> pd.DataFrame:
+def example_study(*, oracle: bool = False, search: int = -2) -> pd.DataFrame:
     """Two deals at a two-seat table small enough to read: every whole table scores -3 at every seat; the
-    lone seat (seat 1) scores -6 as a random player and 0 otherwise."""
+    lone seat (seat 1) scores -6 as a random player and 0 otherwise. With ``oracle`` the ceiling's tables:
+    the oracle scores 0 among search players (the search table's -2, when ``search`` is the lone search
+    seat's score among heuristic players: -2) and +2 among heuristic players."""
     rows = []
     for deal in (0, 1):
         row = {"deal": deal, "dealer": deal % 2, "lone": 1}
         for p in LADDER:
             row.update({f"score_{p}_{s}": -3 for s in range(2)})
         row.update({f"lone_{x}_in_{y}": (-6 if x == "random" else 0) for x, y in PAIRS})
+        if oracle:
+            row.update({f"score_search_{s}": -2 for s in range(2)}, lone_search_in_heuristic=search)
+            row.update({f"score_oracle_{s}": 0 for s in range(2)}, lone_oracle_in_search=0,
+                       lone_oracle_in_heuristic=2)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-__all__ = ["Figure", "Ladder", "Measure", "default_figures", "format_strength_study", "gains_by_place",
-           "plot_strength_study", "role_value", "seat_edge", "seat_mean", "seat_result", "strength_gains",
-           "table_figures", "team_result", "team_value"]
+__all__ = ["Figure", "Ladder", "Measure", "default_figures", "format_strength_study", "gains_by_place", "has_oracle",
+           "inference_share", "oracle_gaps", "plot_strength_study", "role_value", "seat_edge", "seat_mean",
+           "seat_result", "strength_gains", "table_figures", "team_result", "team_value"]

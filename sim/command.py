@@ -50,7 +50,7 @@ def label(name: str, value) -> str:
 #: refused. A rule option spelled like one of them (Euchre's ``--target``, a whole game's) has no flag in
 #: ``cardlab study``, where it could not apply anyway: a variant file or ``--vary`` still sets it.
 STUDY_FLAGS = {"vary": ("variants", "vary"), "tune": ("balance", "tune"), "target": ("balance", "target"),
-               "range": ("balance", "range")}
+               "range": ("balance", "range"), "oracle": ("strength", "oracle")}
 
 
 def _dest(flag: str) -> str:
@@ -100,6 +100,10 @@ class GameCommand:
             p.add_argument("--range", default=None, metavar="LO:HI", dest=_dest("range"),
                            help="study balance: the values to search (default: the option's declared bounds or "
                                 "choices; needed when it has none)")
+            if game.oracle:
+                p.add_argument("--oracle", action="store_true", dest=_dest("oracle"),
+                               help="study strength: add the ceiling, search that sees the true deal (its whole "
+                                    "table, one oracle seat among search and among heuristic players)")
         game.add_flags(p, command)
         add_option_flags(p, game.Options, skip=STUDY_FLAGS if command == "study" else ())
 

@@ -18,6 +18,16 @@ sides)`` (the row's first columns) and ``ladder_columns(columns, x, y, sides)`` 
 to the row: the whole table's figures for ``y=None``, the changed side's result otherwise).
 ``cardlab.analysis.<game>_strength`` reports it.
 
+**The oracle** (``oracle=True``, ``--oracle``; a game that plays it, Barbu so far) is the ceiling: search
+that sees the true deal (:mod:`cardlab.sim.policy`). It adds three tables, not a whole rung: every seat
+oracle, and the changed side playing oracle among search players and among heuristic players. The gain of
+oracle against search is the honest searcher's loss from not seeing the cards (the honest-to-oracle gap);
+against heuristic it is the yardstick that two ladders on the same deals (inference on and off) share, so
+the report can say how much of the gap inference closes. Without ``oracle`` the ladder and its rows are
+exactly as before; with it, with heuristic rollouts, an oracle seat costs about one world of a search seat,
+so the three tables add about a quarter to the ladder's time (the search players of the oracle-in-search
+table).
+
 The ladder also takes your own policies (``policies={"mine": my_card_function}``, or on the command line
 ``--policy numba:mybots.lowest``): each joins random, heuristic and search as one more rung, in every
 whole table and every pair, so its gains against the others come out paired on the same deals. An own
@@ -39,14 +49,29 @@ LADDER = SHARED_POLICIES[:POLICY.ORACLE]  # random, heuristic, search (the oracl
 PAIRS = tuple((x, y) for x in LADDER for y in LADDER if x != y)
 #: The nine tables, in column order: the whole tables, then the pairs (changed side X, others Y).
 TABLES = tuple((x, None) for x in LADDER) + PAIRS
+#: The oracle's tables, after the others when the ladder has the ceiling: its whole table, then the changed side
+#: playing oracle among search and among heuristic players.
+ORACLE_TABLES = (("oracle", None), ("oracle", "search"), ("oracle", "heuristic"))
 DEFAULT_STUDY_CHUNK = 256
 _NAME = re.compile(r"[a-z][a-z0-9]*")
 
 
-def tables(names) -> tuple:
+def tables(names, oracle: bool = False) -> tuple:
     """The tables of a ladder of policies ``names``, in column order: each whole table, then each pair
-    (changed side X, others Y)."""
-    return tuple((x, None) for x in names) + tuple((x, y) for x in names for y in names if x != y)
+    (changed side X, others Y), then with ``oracle`` the oracle's :data:`ORACLE_TABLES`."""
+    return (tuple((x, None) for x in names) + tuple((x, y) for x in names for y in names if x != y)
+            + (ORACLE_TABLES if oracle else ()))
+
+
+def check_oracle(game, oracle) -> bool:
+    """``oracle`` as a bool (None: False), refused in one line for a game that does not play the oracle yet."""
+    if oracle is None:
+        return False
+    if not isinstance(oracle, bool):
+        raise ValueError(f"oracle: {oracle!r} is not allowed; use True or False")
+    if oracle and not game.oracle:
+        raise ValueError(f"oracle: {game.title} does not play the oracle yet; drop oracle (--oracle)")
+    return oracle
 
 
 def own_policies(game, policy="heuristic", policies=None) -> dict:
@@ -93,12 +118,13 @@ def ladder_study(game, *, policy="heuristic", policies=None, **keywords):
     return study, LADDER + tuple(own)
 
 
-def table_policies(study, deals: np.ndarray, mask: np.ndarray, names=LADDER) -> np.ndarray:
-    """The seat policies of every table of ladder ``names``, ``(len(tables) * len(deals), seats)``:
-    table-major rows."""
+def table_policies(study, deals: np.ndarray, mask: np.ndarray, names=LADDER, oracle: bool = False) -> np.ndarray:
+    """The seat policies of every table of ladder ``names`` (and the oracle's), ``(len(tables) * len(deals),
+    seats)``: table-major rows."""
     game = study.game
-    ids = {name: game.policies.index(name) if name in game.policies else game.numba_seat.kernel_id for name in names}
-    ladder = tables(names)
+    ladder = tables(names, oracle)
+    ids = {name: game.policies.index(name) if name in game.policies else game.numba_seat.kernel_id
+           for name in {x for x, _ in ladder}}
     policies = np.empty((len(ladder), len(deals), mask.shape[1]), np.int64)
     for k, (x, y) in enumerate(ladder):
         policies[k] = ids[x if y is None else y]
@@ -107,12 +133,12 @@ def table_policies(study, deals: np.ndarray, mask: np.ndarray, names=LADDER) -> 
     return policies.reshape(-1, mask.shape[1])
 
 
-def ladder_columns(study, first: int, count: int, names=LADDER) -> dict:
+def ladder_columns(study, first: int, count: int, names=LADDER, oracle: bool = False) -> dict:
     """The ladder's row of deals ``first .. first+count-1`` (see the module docstring)."""
     deal = np.arange(first, first + count, dtype=np.int64)
     sides, mask = study.ladder_sides(deal)
-    ladder = tables(names)
-    played = study.play_tables(np.tile(deal, len(ladder)), table_policies(study, deal, mask, names))
+    ladder = tables(names, oracle)
+    played = study.play_tables(np.tile(deal, len(ladder)), table_policies(study, deal, mask, names, oracle))
     columns = study.ladder_head(deal, sides)
     for k, (x, y) in enumerate(ladder):
         part = {name: values[k * count:(k + 1) * count] for name, values in played.items()}
@@ -120,29 +146,32 @@ def ladder_columns(study, first: int, count: int, names=LADDER) -> dict:
     return columns
 
 
-def _metadata(study, names) -> dict:
+def _metadata(study, names, oracle: bool = False) -> dict:
     own = {n: p for n, p in zip(names[len(LADDER):], study.policies)}
     return {**study.metadata(), "policies": list(names), "study": "strength",
-            **({"own_policies": own} if own else {})}
+            **({"own_policies": own} if own else {}), **({"oracle": True} if oracle else {})}
 
 
-def strength_metadata(game, **keywords) -> dict:
-    """The metadata a strength study records (its ``study`` is ``"strength"``)."""
-    return _metadata(*ladder_study(game, **keywords))
+def strength_metadata(game, *, oracle: bool = False, **keywords) -> dict:
+    """The metadata a strength study records (its ``study`` is ``"strength"``; ``oracle: true`` with the ceiling)."""
+    return _metadata(*ladder_study(game, **keywords), check_oracle(game, oracle))
 
 
 def strength_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
-                   progress: bool = False, out=None, **keywords):
+                   progress: bool = False, out=None, oracle: bool = False, **keywords):
     """Play the ladder on ``deals`` deals of ``game``; one row per deal (or written to ``out``).
 
     ``policies`` adds your own (``{"mine": my_numba_function}``); ``policy`` stays the default or is one
-    own policy. Keywords: ``seed``, rule options, ``search_worlds``, ``search_rollout``."""
+    own policy; ``oracle=True`` adds the ceiling's tables (module docstring). Keywords: ``seed``, rule
+    options, ``search_worlds``, ``search_rollout``."""
+    oracle = check_oracle(game, oracle)
     study, names = ladder_study(game, **keywords)
     runner.set_threads(threads)
     # the chunk shrinks with the tables played, so a chunk takes as long as the built-in ladder's
-    chunk = chunk_size or max(1, getattr(game, "ladder_chunk", DEFAULT_STUDY_CHUNK) * len(TABLES) // len(tables(names)))
-    return runner.run(partial(ladder_columns, study, names=names), deals=deals, first_deal=first_deal,
-                      chunk_size=chunk, progress=progress, out=out, meta=_metadata(study, names))
+    chunk = chunk_size or max(1, getattr(game, "ladder_chunk", DEFAULT_STUDY_CHUNK) * len(TABLES)
+                              // len(tables(names, oracle)))
+    return runner.run(partial(ladder_columns, study, names=names, oracle=oracle), deals=deals, first_deal=first_deal,
+                      chunk_size=chunk, progress=progress, out=out, meta=_metadata(study, names, oracle))
 
 
 STUDY = StudyKind("random, heuristic and search seats in paired matches on the same deals", strength_study,

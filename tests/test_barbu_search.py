@@ -341,6 +341,59 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     assert "--search-worlds: 4 needs a search seat (policy 'search')" in capsys.readouterr().err
 
 
+def test_the_oracle_ladder_adds_its_tables_and_changes_no_other_column():
+    from cardlab.analysis.strength import format_strength_study, oracle_gaps
+    from cardlab.sim.barbu import strength_study
+
+    kw = dict(deals=16, seed=4, contract="no-queens,trumps", search_worlds=2)
+    plain, ceiling = strength_study(**kw), strength_study(oracle=True, **kw)
+    pd.testing.assert_frame_equal(plain, ceiling[plain.columns], check_like=False)
+    added = [c for c in ceiling.columns if c not in plain.columns]
+    assert added == [f"score_oracle_{p}" for p in range(4)] + ["lone_oracle_in_search", "lone_oracle_in_heuristic"]
+    assert ceiling.attrs["cardlab"]["oracle"] is True and "oracle" not in plain.attrs["cardlab"]
+    for j in (2, 11):  # a deal played alone through the public API gives the same lone score
+        row = ceiling.iloc[j]
+        for y in ("search", "heuristic"):
+            seats = [y] * 4
+            seats[row["lone"]] = "oracle"
+            alone = simulate(deals=1, first_deal=j, seed=4, contract="no-queens,trumps", policy=",".join(seats),
+                             search_worlds=2)
+            assert alone[f"score_{row['lone']}"].iloc[0] == row[f"lone_oracle_in_{y}"]
+    gaps = oracle_gaps(ceiling)
+    assert list(gaps.index) == ["no-queens", "trumps"] and (gaps["deals"] == 8).all()
+    assert "The ceiling" in format_strength_study(ceiling) and "The ceiling" not in format_strength_study(plain)
+
+
+def test_the_oracle_beats_the_heuristic_by_more_than_search_does():
+    from cardlab.analysis.strength import oracle_gaps
+    from cardlab.sim.barbu import strength_study
+
+    gaps = oracle_gaps(strength_study(deals=64, seed=21, contract="salade", search_worlds=4, oracle=True))
+    assert gaps.loc["salade", "oracle_low"] > max(0, gaps.loc["salade", "search_high"])
+
+
+@pytest.mark.slow
+def test_the_oracle_beats_search_on_the_ladder():
+    from cardlab.analysis.stats import mean_ci
+    from cardlab.sim.barbu import strength_study
+
+    df = strength_study(deals=336, seed=21, search_worlds=4, oracle=True)  # 42 deals of each trick contract
+    honest = df[[f"score_search_{p}" for p in range(4)]].to_numpy()[np.arange(len(df)), df["lone"].to_numpy()]
+    gap, low, high = mean_ci(df["lone_oracle_in_search"] - honest)
+    assert low > 0  # seeing the cards is worth points over honest search, among search players (+1.25, CI 0.58-1.92)
+
+
+def test_the_oracle_ladder_is_refused_where_it_does_not_apply(capsys):
+    from cardlab.sim.cli import main
+    from cardlab.sim.euchre5 import EUCHRE5
+    from cardlab.sim.ladder import strength_study
+
+    with pytest.raises(ValueError, match="^oracle: Euchre for five does not play the oracle yet"):
+        strength_study(EUCHRE5, deals=4, oracle=True)
+    assert main(["study", "barbu", "contracts", "--deals", "4", "--oracle"]) == 2
+    assert "--oracle: True does not apply here; it applies only to study strength" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", ["cardlab.sim.barbu.interface", "cardlab.analysis.strength"])
 def test_docstring_examples(name):
     import doctest
