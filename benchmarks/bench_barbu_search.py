@@ -54,8 +54,9 @@ def timed(study, count, repeats, start):
     return statistics.median(times)
 
 
-def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options):
-    study = Study.build(options=options, contract=",".join(contracts), policy="search", seed=1, search_worlds=worlds)
+def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options, inference="off"):
+    study = Study.build(options=options, contract=",".join(contracts), policy="search", seed=1, search_worlds=worlds,
+                        search_inference=inference)
     numba.set_num_threads(threads)
     cols = study.play(10**6, deals, record=True)  # warm-up, output check, decision count
     totals = cols["score"].astype(np.int64).sum(axis=1)
@@ -67,8 +68,9 @@ def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options):
             "per_s": deals / median, "decisions_per_unit": per_deal, "decisions_per_s": per_deal * deals / median}
 
 
-def bench_games(*, games, repeats, threads, worlds):
-    study = GameStudy.build(seed=1, geronimo=True, double=True, policy="search", search_worlds=worlds)
+def bench_games(*, games, repeats, threads, worlds, inference="off"):
+    study = GameStudy.build(seed=1, geronimo=True, double=True, policy="search", search_worlds=worlds,
+                            search_inference=inference)
     numba.set_num_threads(threads)
     cols = study.play(10**6, games, record=True)
     length = study.options.game_length
@@ -82,15 +84,15 @@ def bench_games(*, games, repeats, threads, worlds):
             "per_s": games / median, "decisions_per_unit": per_game, "decisions_per_s": per_game * games / median}
 
 
-def cli_rate(deals, worlds):
+def cli_rate(deals, worlds, inference="off"):
     """Deals/s of ``cardlab simulate barbu --policy search --out`` (every trick contract), output included."""
     with tempfile.TemporaryDirectory() as tmp:
         command = ["cardlab", "simulate", "barbu", "--contract", ",".join(TRICK_CONTRACTS), "--policy", "search",
                    "--search-worlds", str(worlds), "--deals", str(deals), "--seed", "5", "--out", f"{tmp}/s.parquet",
-                   "--overwrite"]
+                   "--overwrite", "--search-inference", inference]
         exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "cardlab"
         command[0] = str(exe) if exe.exists() else "cardlab"
-        subprocess.run(command[:-2] + ["--deals", "8"], check=True, capture_output=True)  # warm the cache
+        subprocess.run(command + ["--deals", "8"], check=True, capture_output=True)  # warm the cache
         t0 = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
         return deals / (time.perf_counter() - t0)
@@ -105,6 +107,8 @@ def main():
     ap.add_argument("--worlds", type=int, default=32)
     ap.add_argument("--contract", default="all", help="'all' (the trick contracts in rotation) or a list, each alone")
     ap.add_argument("--cli-deals", type=int, default=200, help="deals of the timed command line (0: skip)")
+    ap.add_argument("--search-inference", default="off", choices=("on", "off"),
+                    help="search seats weight their worlds by the others' past cards (default off)")
     args = ap.parse_args()
     options = BarbuOptions(players=4, deck=52)
     groups = [("tricks", TRICK_CONTRACTS)] if args.contract == "all" else \
@@ -113,13 +117,15 @@ def main():
     print(f"{'row':<12} {'threads':>7} {'units/s':>9} {'decisions/s':>12} {'decisions/unit':>15}")
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
         jobs = [lambda g=g: bench_deals(g[0], g[1], deals=args.deals, repeats=args.repeats, threads=threads,
-                                        worlds=args.worlds, options=options) for g in groups]
+                                        worlds=args.worlds, options=options, inference=args.search_inference)
+                for g in groups]
         if args.domino_deals:
             jobs.append(lambda: bench_deals("domino", ("domino",), deals=args.domino_deals, repeats=args.repeats,
-                                            threads=threads, worlds=args.worlds, options=options))
+                                            threads=threads, worlds=args.worlds, options=options,
+                                            inference=args.search_inference))
         if args.games:
             jobs.append(lambda: bench_games(games=args.games, repeats=args.repeats, threads=threads,
-                                            worlds=args.worlds))
+                                            worlds=args.worlds, inference=args.search_inference))
         for job in jobs:
             row = job()
             rows.append(row)
@@ -131,7 +137,7 @@ def main():
                   f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()),
               "rows": rows}
     if args.cli_deals:
-        result["cli_deals_per_s"] = cli_rate(args.cli_deals, args.worlds)
+        result["cli_deals_per_s"] = cli_rate(args.cli_deals, args.worlds, args.search_inference)
         print(f"cardlab simulate barbu --policy search --out (trick contracts, all cores, W={args.worlds}): "
               f"{result['cli_deals_per_s']:,.1f} deals/s")
     out = Path(__file__).parent / "results" / "barbu_search.json"

@@ -84,6 +84,10 @@ class GameCommand:
         p.add_argument("--search-rollout", default=None,
                        help=f"policy of every seat in the search's rollouts: {', '.join(game.rollouts)} "
                             "(default heuristic)")
+        if game.inference:
+            p.add_argument("--search-inference", default=None, choices=("on", "off"),
+                           help="search seats weight their sampled worlds by how likely the others' past plays are "
+                                "in them (default off; with a search seat)")
         p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
         p.add_argument("--variant", default=None, metavar="FILE",
                        help="a TOML file of house rules (name = value, one option a line); rule flags given beside "
@@ -110,7 +114,7 @@ class GameCommand:
     def keywords(self, args) -> dict:
         """The rule options given, policy, seed, the search's settings when given and the game's own keywords."""
         out = dict(options_from_args(args, self.game.Options), policy=args.policy, seed=args.seed)
-        for name in ("search_worlds", "search_rollout"):
+        for name in ("search_worlds", "search_rollout", "search_inference"):
             if getattr(args, name, None) is not None:
                 out[name] = getattr(args, name)
         if getattr(args, "variant", None) is not None:

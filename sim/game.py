@@ -219,6 +219,7 @@ class Game:
     unit: str = "deal"  # the word for one deal
     policies: tuple = SHARED_POLICIES
     oracle: bool = False  # whether the game plays ``oracle`` (search that sees the true deal); else it refuses it
+    inference: bool = False  # whether its search takes ``search_inference`` (worlds weighted by the others' play)
     rollouts: tuple = ROLLOUT_POLICIES
     default_worlds: int = 32
     max_worlds: int = 4096

@@ -223,13 +223,13 @@ def first_lead_totals(oracle, order, worlds=16):
     a = study.kernel_args
     c = 2  # no-queens
     h = hands[list(order)].astype(np.uint64)
-    out = np.zeros(64, np.int64)
+    out = np.zeros(64, np.float64)
     search_card_nb(search_state(8, 0, 0), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
                    np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
                    worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
                    a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
                    np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
-                   out, user_callback(""), oracle)
+                   out, user_callback(""), oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
     return out
 
 
@@ -267,6 +267,81 @@ def test_an_oracle_seat_takes_the_search_settings():
     assert study.searching and study.metadata()["search_worlds"] == 2
     with pytest.raises(ValueError, match="search_worlds: 4 needs a search seat"):
         Study.build(policy="heuristic", search_worlds=4)
+
+
+def kernel_history(options, a, contract, history):
+    """``walk_deal``'s history as ``search.play_likelihood_nb`` reads it: (history, history_remaining); ``a`` the
+    study's kernel tables."""
+    from cardlab.sim.barbu.kernels import trick_start_nb
+    from cardlab.sim.barbu.rules import FLAG_POSITIVE
+
+    c = CONTRACT_NAMES.index(contract)
+    n, size = options.players, options.hand_size
+    rows, remaining = [], []
+    for i, (seat, card, trick, broken, led, best, in_hands) in enumerate(history):
+        mode = trick_start_nb(i // n, size, a["trick_values"][c], a["last_two"][c],
+                              bool(a["flags"][c] & FLAG_POSITIVE), a["point_masks"][c])[1]
+        rows.append((seat, card, led, best, mode, len(trick) == n - 1, broken))
+        remaining.append(int(in_hands) | (1 << card) | mask_of(trick))
+    return np.array(rows, np.int64).reshape(-1, 7), np.array(remaining, np.uint64)
+
+
+def test_inference_weights_the_worlds_by_the_heuristic_s_likelihood():
+    """At a table of heuristic players the true deal explains every card: its weight tends to 1 as eps does, the
+    most any world gets, while sampled worlds that leave a card unexplained tend to 0. The weight is a pure
+    function of the world and the public history."""
+    from cardlab.sim.barbu.rules import FLAG_KH_DISCARD
+    from cardlab.sim.barbu.search import INFERENCE_EPSILON as eps, play_likelihood_nb
+
+    options, contract, n = BarbuOptions(), "no-queens", 4
+    study = Study(options=options, contracts=(contract,), policies=("heuristic",) * n, seed=3)
+    cols = study.play(0, 4, record=True)
+    a, c = study.kernel_args, CONTRACT_NAMES.index(contract)
+    kh = bool(a["flags"][c] & FLAG_KH_DISCARD)
+    lower = checked = 0
+    state, world, slack = np.uint64(99), np.empty(n, np.uint64), np.empty(1 << n, np.int64)
+    later = np.empty(n, np.uint64)
+    for j in range(4):
+        steps = walk_deal(options, int(cols["declarer"][j]), cols["hands"][j], cols["moves"][j], -1)
+        for number, (seat, history, left) in enumerate(steps):
+            if number < 8 or number % 5:
+                continue
+            hist, rem = kernel_history(options, a, contract, history)
+            hands_now = np.array([mask_of(h) for h in left], np.uint64)
+
+            def weight(w, e=eps):
+                return play_likelihood_nb(w, seat, n, len(history), hist, rem, -1, a["card_values"][c],
+                                          a["point_masks"][c], a["duties"], 0, kh, e, later)
+
+            true = weight(hands_now)
+            assert weight(hands_now, 1e-9) == pytest.approx(1.0, abs=1e-6)  # the heuristic explains every card
+            assert true == weight(hands_now.copy())
+            excluded = kernel_exclusions(options, contract, history, -1)
+            for _ in range(6):
+                state = np.uint64(sample_world_nb(state, seat, n, hands_now, excluded, world, slack))
+                sampled = weight(world, 1e-9)  # nearly the heuristic itself: 1 if it explains every card, else ~0
+                assert sampled <= 1 + 1e-6 and 0 < weight(world) <= 1
+                lower += sampled < 1e-6
+                checked += 1
+    assert checked >= 60 and lower > checked // 4  # the weights tell worlds apart
+
+
+def test_inference_is_reproducible_for_any_threads_and_chunks_and_changes_the_search():
+    kw = dict(deals=24, seed=42, contract="no-hearts,salade,trumps", policy="search,heuristic,search,random",
+              search_worlds=WORLDS)
+    on = run(threads=1, chunk_size=24, search_inference="on", **kw)
+    pd.testing.assert_frame_equal(on, run(threads=numba.config.NUMBA_NUM_THREADS, chunk_size=5,
+                                          search_inference="on", **kw))
+    assert on.attrs["cardlab"]["search_inference"] == "on"
+    means_on = Study.build(search_inference="on", **{k: v for k, v in kw.items() if k != "deals"}).play(
+        0, 24, record=True)["search_means"]
+    means_off = Study.build(search_inference="off", **{k: v for k, v in kw.items() if k != "deals"}).play(
+        0, 24, record=True)["search_means"]
+    assert not np.array_equal(means_on, means_off, equal_nan=True)
+    with pytest.raises(ValueError, match="search_inference: 'on' needs a search seat"):
+        Study.build(policy="heuristic", search_inference="on")
+    with pytest.raises(ValueError, match="search_inference: 'yes' is not allowed"):
+        Study.build(policy="search", search_inference="yes")
 
 
 def test_search_scores_more_than_the_heuristic_at_the_same_seat():

@@ -125,14 +125,16 @@ def test_euchre5_search_sees_only_what_its_seat_has_seen(rules):
 
 # ---------------------------------------------------------------- Barbu (trick contracts and Domino)
 
-BARBU_CASES = [("no-queens", 4, 52), ("trumps", 4, 52), ("salade", 3, 32), ("no-hearts", 5, 52), ("domino", 4, 52)]
+BARBU_CASES = [("no-queens", 4, 52, True), ("trumps", 4, 52, True), ("salade", 3, 32, True), ("no-hearts", 5, 52, True),
+               ("domino", 4, 52, False), ("no-queens", 4, 52, False), ("last-two", 5, 32, False)]
 
 
-@pytest.mark.parametrize("contract,players,deck", BARBU_CASES)
-def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck):
+@pytest.mark.parametrize("contract,players,deck,inference", BARBU_CASES)
+def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, inference):
+    """With inference (worlds weighted by the others' past cards) as without."""
     from cardlab.sim.barbu import BarbuOptions, Study
     from cardlab.sim.barbu.rules import CONTRACT_NAMES
-    from cardlab.sim.barbu.search import SEARCH
+    from cardlab.sim.barbu.search import INFERENCE_EPSILON, SEARCH
     from cardlab.sim.barbu.play import user_callback
     from cardlab.sim.barbu.search_deals import TRUMP_BY_POLICY, play_searched_contract_nb, searched_trump_nb
     from cardlab.sim.dealing import deal_hands_nb
@@ -164,8 +166,10 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck):
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                                   WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""),
-                                  np.zeros(2, np.int64))
+                                  np.zeros(2, np.int64), np.where(policies == SEARCH, eps, 0.0))
         return trump, trump_means, moves, means
+
+    eps = INFERENCE_EPSILON if inference else 0.0
 
     for deal in range(10):
         hands = np.empty(n, np.uint64)

@@ -113,7 +113,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                  searching, hands, scratch, trick, raw, final, features, seat_features, estimates, m, initiator,
                  open_slots, declared, totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
                  log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                 fault):
+                 fault, eps):
     """Play game ``g`` into output rows ``row0 ..`` (see the module docstring and ``play_games_nb``);
     ``user_fn`` plays the seats of policy USER, its first illegal card going to ``fault`` (``kernels.play_deals_nb``).
 
@@ -199,7 +199,8 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                                               trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
                                               early_stop, domino_variant, domino_start_rank, domino_starter,
                                               ace_replay_optional, places, worlds, rollout, state, moves,
-                                              log_means[row] if keep_means else no_means, raw, user_fn, fault)
+                                              log_means[row] if keep_means else no_means, raw, user_fn, fault,
+                                              eps)
         else:
             state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
                                      last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
@@ -240,7 +241,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                       ace_replay_optional, places, 1, POLICY.HEURISTIC, False, out_declarer, out_contract, out_trump,
                       out_raw, out_final, out_doubles, log_hands, log_moves, log_doubling,
                       np.empty((0, 1, 64), np.float32), np.empty((0, 4), np.float32),
-                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, faults)
+                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, faults, np.zeros(n))
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -251,10 +252,10 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                       domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
                       searching, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
                       log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                      faults):
+                      faults, eps):
     """``play_games_nb`` with ``search`` seats allowed (``searching``), in parallel work items of ``block`` games.
 
-    ``worlds`` and ``rollout`` are the search's; ``log_means`` (rows, log length, 64),
+    ``worlds``, ``rollout`` and ``eps`` (each seat's inference, 0: off) are the search's; ``log_means`` (rows, log length, 64),
     ``log_trump_means`` (rows, 4) and ``log_contract_means`` (rows, contracts) receive the
     searched decisions' candidate means when they have rows.
     """
@@ -283,7 +284,7 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                          trick, raw, final, features, seat_features, estimates, m, initiator, open_slots, declared,
                          totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles, log_hands,
                          log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                         faults[j])
+                         faults[j], eps)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

@@ -102,6 +102,25 @@ def _run_keywords(rules: dict, extra) -> dict:
     return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
 
 
+def inference_setting(study, value) -> str:
+    """``search_inference`` checked: ``"on"`` or ``"off"`` (default ``search_play.DEFAULT_INFERENCE``), and given
+    only with a search seat."""
+    from cardlab.sim.barbu.search_play import DEFAULT_INFERENCE, INFERENCE
+
+    if value is None:
+        return DEFAULT_INFERENCE
+    if "search" not in study.policies:
+        raise ValueError(f"search_inference: {value!r} needs a search seat (policy 'search')")
+    check_choice("search_inference", value, INFERENCE)
+    return value
+
+
+def inference_meta(study) -> dict:
+    """What a run file records of the inference: ``search_inference: "on"`` when it is on (absent: off, so a run
+    without it records what it did before inference existed)."""
+    return {"search_inference": "on"} if study.search_inference == "on" else {}
+
+
 @dataclass(frozen=True)
 class BarbuStudy(Study):
     """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings)."""
@@ -109,10 +128,12 @@ class BarbuStudy(Study):
     search_worlds: int = 32  # worlds sampled per searched decision (policy "search")
     search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
     contracts: tuple = ALL_CONTRACTS
+    search_inference: str = "off"  # "on": search seats weight their worlds by the others' past cards
 
     @classmethod
     def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=None,
-              search_rollout=None, study_name=None, extra=None, spell=None, label=None, **rules) -> "BarbuStudy":
+              search_rollout=None, search_inference=None, study_name=None, extra=None, spell=None, label=None,
+              **rules) -> "BarbuStudy":
         """Validate a run of single deals; an option that has no effect on these contracts is an error."""
         extra = _run_keywords(rules, extra)
         options = cls.game.make_options(options, **rules)
@@ -121,14 +142,14 @@ class BarbuStudy(Study):
                           label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
                               search_rollout=search_rollout)
-        return replace(study, contracts=contracts)
+        return replace(study, contracts=contracts, search_inference=inference_setting(study, search_inference))
 
     @cached_property
     def kernel_args(self) -> dict:
         from cardlab.sim.barbu.play import kernel_tables
 
         return {**kernel_tables(self.options, self.contracts, self.policies), "search_worlds": self.search_worlds,
-                "search_rollout": self.search_rollout}
+                "search_rollout": self.search_rollout, "search_inference": self.search_inference}
 
     def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
         """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
@@ -137,7 +158,7 @@ class BarbuStudy(Study):
         return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
 
     def metadata(self, unit: str = "deal") -> dict:
-        return {**super().metadata(unit), "contracts": list(self.contracts)}
+        return {**super().metadata(unit), "contracts": list(self.contracts), **inference_meta(self)}
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -182,10 +203,12 @@ class BarbuGameStudy(Study):
     search_worlds: int = 32
     search_rollout: str = "heuristic"
     double_policies: tuple = ()
+    search_inference: str = "off"
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
-              search_rollout=None, study_name=None, extra=None, spell=None, label=None, **rules) -> "BarbuGameStudy":
+              search_rollout=None, search_inference=None, study_name=None, extra=None, spell=None, label=None,
+              **rules) -> "BarbuGameStudy":
         """Validate a run of whole games; an option that has no effect on such games is an error. The doubling
         policy is by default the card policy (heuristic for a search seat)."""
         from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
@@ -201,7 +224,7 @@ class BarbuGameStudy(Study):
         doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) else p for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
-        return replace(study, double_policies=doubles)
+        return replace(study, double_policies=doubles, search_inference=inference_setting(study, search_inference))
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -214,13 +237,14 @@ class BarbuGameStudy(Study):
         from cardlab.sim.barbu.play import play_game_columns
 
         return play_game_columns(self.kernel_args, self.seed, first, count, record=record, searching=self.searching,
-                                 worlds=self.search_worlds, rollout=self.search_rollout)
+                                 worlds=self.search_worlds, rollout=self.search_rollout,
+                                 inference=self.search_inference)
 
     def play_games(self, first: int, count: int) -> dict:
         return self.play(first, count)
 
     def metadata(self, unit: str = "game") -> dict:
-        return {**super().metadata("game"), "double_policies": list(self.double_policies),
+        return {**super().metadata("game"), **inference_meta(self), "double_policies": list(self.double_policies),
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
 
 
@@ -399,6 +423,7 @@ class Barbu(Game):
     Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     oracle = True  # sim.barbu.search: every contract's card play, Trumps' suit and Geronimo's contract choice
+    inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
     balance_figures = {"edge": Figure("declarer_edge", "the declarer's edge on the deals of one contract",

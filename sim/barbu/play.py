@@ -182,12 +182,14 @@ def game_tables(options: BarbuOptions, policies, double_policies) -> dict:
 
 
 def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: bool = False, searching: bool = False,
-                      worlds: int = 1, rollout: str = "heuristic") -> dict:
+                      worlds: int = 1, rollout: str = "heuristic", inference: str = "off") -> dict:
     """Play games ``first .. first+count-1`` (tables of :func:`game_tables`); one row per deal (and the logs
-    when ``record``; with ``searching`` also the searched decisions' means)."""
+    when ``record``; with ``searching`` also the searched decisions' means; ``inference`` as
+    ``search_play.inference_eps``)."""
     from cardlab.sim.barbu.doubling import doubling_log_length
     from cardlab.sim.barbu.game import GAME_BLOCK, play_games_any_nb
     from cardlab.sim.barbu.search import ROLLOUT_NAMES
+    from cardlab.sim.barbu.search_play import inference_eps
 
     n, length = a["n"], a["length"]
     rows = count * length
@@ -215,7 +217,7 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                       worlds, ROLLOUT_NAMES.index(rollout), searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
-                      contract_means, user_callback(a["user_name"]), faults)
+                      contract_means, user_callback(a["user_name"]), faults, inference_eps(a["policies"], inference))
     raise_fault(faults, first, a["user_name"], "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),

@@ -37,6 +37,25 @@ deal's search is reproducible on its own, whatever the threads, chunks or other 
 deal's own stream (dealing, random seats) is used exactly as in ``kernels.play_deals_nb``, so a
 deal without search seats plays identically here and there.
 
+**Inference** (``search_inference``, on or off per study; a seat's ``eps`` > 0 turns it on). What the other
+seats played says something about what they hold: a seat that followed low when the heuristic would have
+played high probably lacked the high card. With inference a searching seat weights each sampled world by
+the likelihood of every card the other seats have played so far in this deal, were they the heuristic
+softened by ``eps``: a seat plays the heuristic's card with probability ``1 - eps`` and a uniformly random
+legal card with probability ``eps``. At a past move with ``k > 1`` legal cards, the seat's hand in that world
+then (its sampled hand now plus the cards it has played since) gives the heuristic's card; the played card
+has probability ``1 - eps + eps / k`` if it is that card, else ``eps / k`` (a forced move has probability 1).
+A world's weight is the product (:func:`play_likelihood_nb`). The seat draws a pool of ``POOL_FACTOR *
+worlds`` worlds (exactly uniform, as without inference), weighs each, and keeps ``worlds`` of them by
+systematic resampling (one uniform, ``worlds`` evenly spaced teeth over the cumulative weights): a world
+is kept about ``worlds * weight / total`` times, and played out once, its rollouts counted as many
+times. The candidates' means are then plain means over the kept worlds. (Weighting the ``worlds`` drawn
+worlds directly let a few of them outweigh all others: fewer effective worlds, noisier means, and weaker
+play at every ``eps`` measured.) The weights read only the sampled world and the public history (cards, leads, winners,
+trick values), so a seat still uses nothing it has not seen; they add no draws, so the search stays
+reproducible from (seed, deal, decision). ``eps`` is :data:`INFERENCE_EPSILON`, chosen by measurement (the
+docs' results pages). The trump choice (nothing played yet), Domino and the Geronimo choice do not infer.
+
 **The oracle.** An ``oracle`` seat is the same search over the true deal: its view excludes, for
 every other seat, every card that seat does not hold (:func:`oracle_view_nb`), so the sampler's only
 consistent world is the true one. It still rolls out every candidate with the rollout policy. Heuristic
@@ -56,11 +75,11 @@ from numba import njit
 
 from cardlab.sim.barbu.kernels import (close_trick_nb, legal_cards_nb, play_on_nb, policy_card_nb, put_card_nb,
                                        trick_start_nb)
-from cardlab.sim.barbu.policies import POLICY
+from cardlab.sim.barbu.policies import POLICY, heuristic_card
 from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.policy import ROLLOUT_POLICIES
-from cardlab.sim.rng import deal_state, mix64
+from cardlab.sim.rng import deal_state, mix64, next_u64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 
 SEARCH = POLICY.SEARCH
@@ -72,6 +91,9 @@ DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 TRUMP_DECISION = 255
+INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of playing a random legal card (measured)
+POOL_FACTOR = 16  # inference draws this many candidate worlds per world it plays out (4 measured weaker)
+H_SEAT, H_CARD, H_LED, H_BEST, H_MODE, H_LAST, H_BROKEN = range(7)  # the columns of a deal's move history
 LEAD_ANYTIME = 0
 
 
@@ -120,6 +142,41 @@ def shown_absent_nb(c, candidates, led, best, trump, duties, rule, hearts_broken
 
 
 @njit(cache=True, error_model="numpy")
+def play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values, point_mask, duties, rule,
+                       kh_discard, eps, later):
+    """The likelihood, in ``world``, of the cards the seats other than ``s`` played at the deal's first ``count``
+    moves, each seat modelled as the heuristic softened by ``eps`` (see the module docstring).
+
+    ``history[i]`` holds move ``i``'s seat, card, led suit, winning card before it, the trick's heuristic mode,
+    whether it was the trick's last card and whether hearts were broken (columns ``H_*``);
+    ``history_remaining[i]`` the cards not yet in a finished trick then. A seat's hand at move ``i`` is its
+    hand in ``world`` plus every card it played from move ``i`` on; ``later`` (``n``) is scratch.
+    """
+    for p in range(n):
+        later[p] = ZERO
+    weight = 1.0
+    for i in range(count - 1, -1, -1):
+        p = history[i, H_SEAT]
+        c = history[i, H_CARD]
+        later[p] |= bit(c)
+        if p == s:
+            continue
+        hand = world[p] | later[p]
+        led = history[i, H_LED]
+        best = history[i, H_BEST]
+        legal = legal_cards_nb(hand, led, best, trump, duties, rule, history[i, H_BROKEN] != 0, kh_discard)
+        k = popcount(legal)
+        if k < 2:
+            continue
+        if heuristic_card(hand, legal, led, best, trump, history[i, H_LAST] != 0, history_remaining[i] & ~hand,
+                          values, point_mask, history[i, H_MODE]) == c:
+            weight *= 1.0 - eps + eps / k
+        else:
+            weight *= eps / k
+    return weight
+
+
+@njit(cache=True, error_model="numpy")
 def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
                values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, rollouts,
                gains, no_moves, state, no_user_fn, no_fault):
@@ -142,9 +199,11 @@ def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, h
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
                    rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, user_fn,
-                   oracle):
-    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed points
-    over ``worlds`` worlds (the true deal's for the ``oracle``).
+                   oracle, eps, history, history_remaining, count):
+    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` (float64) gets each candidate's
+    summed points over ``worlds`` worlds (the true deal's for the ``oracle``), or with inference (``eps`` > 0)
+    ``worlds`` times its weighted mean, each world weighted by :func:`play_likelihood_nb` over the deal's first
+    ``count`` moves (``history``, ``history_remaining``).
     ``user_fn`` is the run's Numba seat function, handed on to the rollouts, where no seat plays it.
 
     ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
@@ -158,9 +217,44 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
     rollout_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
     plan = plan_world_nb(s, n, hands, oracle_view_nb(oracle, s, hands, excluded))  # one view: plan it once
     rounds = world_count(oracle, worlds, rollout)
-    for _ in range(rounds):
+    inferring = eps > 0.0 and not oracle
+    pool = POOL_FACTOR * worlds if inferring else 0
+    pool_worlds = np.empty((pool, n), np.uint64)
+    pool_states = np.empty(pool, np.uint64)
+    cumulative = np.empty(pool, np.float64)
+    later = np.empty(n, np.uint64)
+    total = 0.0
+    for j in range(pool):  # inference: a pool of worlds, each weighted by the others' past cards
         state = draw_world_nb(state, plan, s, hands, world)
-        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        for p in range(n):
+            pool_worlds[j, p] = world[p]
+        pool_states[j] = state
+        total += play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values, point_mask,
+                                    duties, rule, kh_discard, eps, later)
+        cumulative[j] = total
+    if inferring:
+        state, bits = next_u64(state)
+        start = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # one uniform in [0, 1): systematic resampling
+    start = 0.0
+    pick = 0  # the pool world the next resampled one falls in
+    r = 0  # resampled worlds so far
+    while r < rounds:
+        copies = 1
+        if inferring:  # the next pool world hit by the systematic comb, and how many teeth it takes
+            while cumulative[pick] <= (r + start) * total / worlds and pick < pool - 1:
+                pick += 1
+            copies = 0
+            while r + copies < worlds and (cumulative[pick] > (r + copies + start) * total / worlds
+                                           or pick == pool - 1):
+                copies += 1
+            for p in range(n):
+                world[p] = pool_worlds[pick, p]
+            roll = mix64(pool_states[pick] ^ ROLLOUT_SALT)
+            pick += 1
+        else:
+            state = draw_world_nb(state, plan, s, hands, world)
+            roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        r += copies
         m = legal
         while m != ZERO:
             c = lowest_card(m)
@@ -173,7 +267,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                                  hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
                                  rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, user_fn,
                                  rollout_fault)
-            totals[c] += gain
+            totals[c] += copies * gain
     if rounds < worlds:
         for c in range(64):
             totals[c] *= worlds
@@ -227,8 +321,9 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
 @njit(cache=True, error_model="numpy")
 def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                             flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
-                            means, scores, user_fn, fault):
-    """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` (and ``oracle``) seats searching.
+                            means, scores, user_fn, fault, eps):
+    """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` (and ``oracle``) seats searching;
+    a search seat ``p`` with ``eps[p] > 0`` weights its worlds by inference (module docstring).
 
     ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
     candidate card's mean final score for the searcher (NaN elsewhere). Returns the deal stream.
@@ -249,7 +344,9 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
     work = np.empty(n, np.uint64)
     work_trick = np.empty(n, np.int64)
     slack = np.empty(1 << n, np.int64)
-    totals = np.empty(64, np.int64)
+    totals = np.empty(64, np.float64)
+    history = np.empty((size * n, 7), np.int64)
+    history_remaining = np.empty(size * n, np.uint64)
     for p in range(n):
         scores[p] = 0
     if record:
@@ -280,7 +377,8 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                                    best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
                                    trump, values, trick_values[contract], last_two[contract], point_mask,
                                    positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
-                                   slack, totals, user_fn, policies[p] == ORACLE)
+                                   slack, totals, user_fn, policies[p] == ORACLE, eps[p], history,
+                                   history_remaining, t * n + k)
                 if keep_means:
                     m = legal
                     while m != ZERO:
@@ -292,6 +390,10 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                                            kh_discard)
             if record:
                 moves[t * n + k] = c
+            i = t * n + k
+            history[i, H_SEAT], history[i, H_CARD], history[i, H_LED], history[i, H_BEST] = p, c, led, best
+            history[i, H_MODE], history[i, H_LAST], history[i, H_BROKEN] = mode, k == n - 1, hearts_broken
+            history_remaining[i] = remaining
             led, best, winner = put_card_nb(c, p, k, hands, trick, led, best, winner, trump)
         remaining, points, hearts_broken = close_trick_nb(trick, n, remaining, values, points, hearts_broken)
         scores[winner] += points

@@ -11,19 +11,32 @@ from __future__ import annotations
 import numpy as np
 
 from cardlab.sim.barbu.policies import POLICY
-from cardlab.sim.barbu.search import DEFAULT_WORLDS, ROLLOUT_NAMES
+from cardlab.sim.barbu.search import DEFAULT_WORLDS, INFERENCE_EPSILON, ROLLOUT_NAMES
 from cardlab.sim.barbu.search_deals import play_search_deals_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.cards import card_name
 from cardlab.sim.user import raise_fault
 
-__all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_contract_search", "describe_searches", "run_search_kernel",
+__all__ = ["DEFAULT_INFERENCE", "DEFAULT_WORLDS", "INFERENCE", "ROLLOUT_NAMES", "describe_contract_search",
+           "describe_searches", "inference_eps", "run_search_kernel",
            "search_columns", "uses_search"]
 
 
 def uses_search(policies) -> bool:
     """Whether any seat of a kernel ``policies`` array (or a tuple of names) searches (``search`` or ``oracle``)."""
     return any(p in (POLICY.SEARCH, POLICY.ORACLE, "search", "oracle") for p in policies)
+
+
+#: ``search_inference``'s values: whether search seats weight their worlds by the others' past cards.
+INFERENCE = ("on", "off")
+DEFAULT_INFERENCE = "off"
+
+
+def inference_eps(policies, inference: str) -> np.ndarray:
+    """Each seat's inference ``eps`` as the kernels read it: :data:`INFERENCE_EPSILON` for a ``search`` seat when
+    ``inference`` is ``"on"``, else 0 (off; the oracle never infers)."""
+    on = np.asarray(policies) == POLICY.SEARCH
+    return np.where(on, INFERENCE_EPSILON if inference == "on" else 0.0, 0.0).astype(np.float64)
 
 
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
@@ -43,13 +56,15 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
     means = np.full((rows, a["log_width"], 64), np.nan, np.float32)
     trump_means = np.full((rows, 4), np.nan, np.float32)
     faults = np.zeros((count, 2), np.int64)
+    policies = a["policies"] if policies is None else policies
+    eps = inference_eps(policies, a.get("search_inference", DEFAULT_INFERENCE))
     play_search_deals_nb(seed, np.asarray(deals, np.int64), a["deck"], n, a["contracts"], a["card_values"],
                          a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                         a["policies"] if policies is None else policies, a["duties"], a["lead_rule"],
+                         policies, a["duties"], a["lead_rule"],
                          a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                          a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
-                         trump_means, user_callback(a["user_name"]), faults)
+                         trump_means, user_callback(a["user_name"]), faults, eps)
     for j in np.flatnonzero(faults[:, 0]):
         raise_fault(faults[j:j + 1], int(deals[j]), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
