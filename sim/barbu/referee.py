@@ -153,7 +153,9 @@ class BarbuState(State):
 
         return BARBU
 
-    def policy_action(self, policy: str) -> Action:
+    builtin_policies = ("heuristic", "classic")  # random seats at a Python seat's table: sim.python_seats
+
+    def _policy_action(self, policy: str) -> Action:
         """The move a built-in seat of ``policy`` makes here: the kernels' own decision
         (:mod:`cardlab.sim.barbu.state_policies`), so a Python seat's table plays as the kernels do."""
         from cardlab.sim.barbu.state_policies import policy_action

@@ -21,14 +21,8 @@ from cardlab.sim.barbu.referee import TRUMP_ID, TrickState, trick_winner
 from cardlab.sim.barbu.rules import CONTRACT, CONTRACT_NAMES, FLAG_POSITIVE
 from cardlab.sim.cards import mask_of, suit_of
 
-PLAYED_HERE = ("heuristic", "classic")
-
-
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move."""
-    if policy not in PLAYED_HERE:
-        raise ValueError(f"policy: {policy} seats do not play beside a Python seat; give {' or '.join(PLAYED_HERE)} "
-                         "(or a Numba seat, which plays in the kernels)")
     if not isinstance(state, TrickState):
         raise ValueError("contract: a Python seat plays the trick contracts, not domino; give contract= without "
                          "domino (a Numba seat plays every contract)")
