@@ -74,6 +74,11 @@ def play_deal(study, deal: int):
     while not state.is_over:
         seat = state.current_player
         policy = seats[seat]
+        if not callable(policy) and (policy != "random" or policy in state.builtin_policies):
+            if policy not in state.builtin_policies:
+                state.policy_action(policy)  # refused in one line: a policy the state does not play
+            state.play_builtin(seats)  # the built-in seats, until a Python (or game-less random) seat is to move
+            continue
         legal = state.legal_actions()
         if callable(policy):
             try:
@@ -82,15 +87,13 @@ def play_deal(study, deal: int):
                 raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) raised {type(e).__name__}: {e} "
                                  f"in deal {deal}") from e
             try:
-                state.apply(move)
+                state.apply(move, legal)
             except IllegalAction:
                 raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) returned {_spell(move)} in deal "
                                  f"{deal}, which is not one of its legal moves there "
                                  f"({', '.join(a.name for a in legal)})") from None
-        elif policy == "random" and policy not in state.builtin_policies:
+        else:  # a random seat where the game's state has no random policy of its own (Barbu)
             state._apply(legal[int(rng.integers(len(legal)))])
-        else:
-            state._apply(state.policy_action(policy))  # one of the legal actions: no second check
     return state
 
 

@@ -88,12 +88,17 @@ class State:
 
     # ---------------------------------------------------------------- shared
 
-    def action(self, move) -> Action:
+    def action(self, move, legal=None) -> Action:
         """The legal :class:`Action` meant by ``move``: an Action, its integer id, its name, or its
-        record entry; :class:`IllegalAction` (naming the seat, the move and the legal moves) otherwise."""
+        record entry; :class:`IllegalAction` (naming the seat, the move and the legal moves) otherwise.
+        ``legal``: the seat's :meth:`legal_actions` when the caller has them already."""
         if self.is_over:
             raise IllegalAction(f"{move}: the deal is over; no move is legal")
-        legal = self.legal_actions()
+        legal = self.legal_actions() if legal is None else legal
+        if isinstance(move, Action):
+            for a in legal:  # the very object listed (a policy's usual answer): no comparison of contents
+                if a is move:
+                    return a
         if isinstance(move, dict) and self.notes:
             move = {k: v for k, v in move.items() if k not in self.notes}
         for a in legal:
@@ -108,9 +113,9 @@ class State:
         raise IllegalAction(f"seat {self.current_player}: {_spell(move)} is not legal"
                             + (f" ({why})" if why else "") + f"; legal: {shown}")
 
-    def apply(self, move) -> Action:
+    def apply(self, move, legal=None) -> Action:
         """Play ``move`` (see :meth:`action`) for the seat to move; returns the :class:`Action` played."""
-        a = self.action(move)
+        a = self.action(move, legal)
         self._apply(a)
         return a
 
@@ -150,6 +155,13 @@ class State:
 
     def _policy_action(self, policy: str) -> Action:
         raise NotImplementedError
+
+    def play_builtin(self, policies) -> None:
+        """Play the built-in seats' moves (a seat whose ``policies`` entry is one of :attr:`builtin_policies`) until a
+        seat with another policy is to move, or the deal is over. One :meth:`policy_action` a move here; a game may
+        play the moves in bulk (Barbu: the kernel's own loop between a Python seat's turns)."""
+        while not self.is_over and policies[self.current_player] in self.builtin_policies:
+            self._apply(self.policy_action(policies[self.current_player]))
 
     def policy_ready(self) -> bool:
         """Whether a built-in seat can move now (Rami's play whole turns, so not within a turn another began)."""
