@@ -27,7 +27,7 @@ def tables(name: str) -> list[list[str]]:
     n = g.players(g.Options())
     builtin = BUILTIN.get(name, ("random", "heuristic"))
     mixed = [builtin[p % len(builtin)] for p in range(n)]
-    return [[p] * n for p in builtin] + ([mixed, mixed[::-1]] if len(builtin) > 1 else [])
+    return [[p] * n for p in builtin] + ([mixed, mixed[1:] + mixed[:1]] if len(builtin) > 1 else [])
 
 
 CASES = [(name, table) for name in GAMES for table in tables(name)]
@@ -63,5 +63,5 @@ def test_built_in_seats_in_the_state_give_the_kernels_rows(name, table):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,table", CASES, ids=[f"{n}-{'-'.join(t)}" for n, t in CASES])
 def test_built_in_seats_in_the_state_give_the_kernels_rows_on_more_deals(name, table):
-    count = {"rami": 300, "minchiate": 600}.get(name, 2000)
+    count = {"rami": 200, "minchiate": 600}.get(name, 2000)
     _same_rows(name, table, 5000, count, seed=29)
