@@ -1,8 +1,8 @@
 """Play a deal yourself, against cardlab's seats: ``cardlab play <game>`` in a terminal, or
 :func:`play` in a notebook (the same loop, reading your moves with ``input``).
 
-You take one seat; the others play their policies (by default the heuristic, in the games whose
-step API plays it, Barbu so far; random elsewhere). Before each of your moves you see your view of
+You take one seat; the others play their policies (by default the heuristic: the kernels' own decisions,
+which every game's step API plays, ``State.policy_action``). Before each of your moves you see your view of
 the deal (your hand, what has been played: the state's ``observation``, never a hidden card) and
 the legal moves, numbered. Answer with a number or a move's name (``K♥``, ``kh`` and ``KH`` too:
 letters c, d, h, s stand for the suits); ``?`` asks for a hint (each legal move's mean final score
@@ -58,9 +58,10 @@ def describe_view(observation: dict, seen: int) -> list[str]:
 
 
 def bot_move(state, policy: str, rng):
-    """The move of a cardlab seat: uniform over the legal moves for ``random``, else its game's built-in
-    decision (``State.policy_action``; :func:`play` checks the state has one)."""
-    if policy != "random":
+    """The move of a cardlab seat: its game's built-in decision (``State.policy_action``; :func:`play` checks the
+    state plays it), or uniform over the legal moves (drawn from ``rng``) for ``random`` and where the built-in
+    seat has no move (``State.policy_ready``: the rest of a Rami turn another player began, in a hint's play-out)."""
+    if policy != "random" and state.policy_ready():
         return state.policy_action(policy)
     legal = state.legal_actions()
     return legal[int(rng.integers(len(legal)))]
@@ -76,16 +77,16 @@ def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read
 
     g = game_named(game) if isinstance(game, str) else game
     state = g.state(seed=seed, deal=deal, policy=policy or "heuristic", **options)
-    if policy is None and not hasattr(state, "policy_action"):
+    if policy is None and "heuristic" not in state.builtin_policies:
         state = g.state(seed=seed, deal=deal, policy="random", **options)
     n = g.players(state.study.options)
     if not 0 <= seat < n:
         raise ValueError(f"seat: {seat} is not allowed; choose 0 to {n - 1}")
     bots = state.study.policies
-    builtin = [p for i, p in enumerate(bots) if i != seat and p != "random"]
-    if builtin and not hasattr(state, "policy_action"):
-        raise ValueError(f"policy: {g.name}'s seats play only random moves here so far; give policy='random' "
-                         f"(--policy random)")
+    builtin = [p for i, p in enumerate(bots) if i != seat and p != "random" and p not in state.builtin_policies]
+    if builtin:
+        allowed = ", ".join(("random",) + tuple(p for p in state.builtin_policies if p != "random"))
+        raise ValueError(f"policy: {builtin[0]} seats do not play in {g.name}'s step API; give {allowed}")
     rng = np.random.default_rng([seed, deal])
     write(f"{g.title}, deal {deal} of seed {seed}: you are seat {seat}; the others play "
           + ", ".join(f"seat {p} {bots[p]}" for p in range(n) if p != seat))
@@ -153,7 +154,7 @@ def hint_means(state, worlds: int = HINT_WORLDS) -> list[tuple]:
 
 def _rollout_policy(state) -> str:
     """The hint's play-out policy: the heuristic where the game's state plays it, else random."""
-    return "heuristic" if hasattr(state, "policy_action") else "random"
+    return "heuristic" if "heuristic" in state.builtin_policies else "random"
 
 
 def hint(state, worlds: int = HINT_WORLDS) -> str:

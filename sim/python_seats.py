@@ -6,10 +6,11 @@ asked for each of its moves with exactly what it knows, the other seats play the
 game's own built-in decisions, the same as in its kernels: ``State.policy_action``), and every move
 is checked by the rules. The rows are the kernels' rows, column for column.
 
-A seat's ``random`` policy draws from a generator seeded by ``(seed, deal)`` here, not from the
-kernels' stream, so a random seat at a table with a Python seat plays other moves than in a plain
-run; the heuristic seats play the same moves (a table of heuristic seats only, played this way,
-gives the kernels' rows exactly: ``tests/test_python_seats.py``).
+A seat's ``random`` policy draws from the deal's own stream as the kernels do (``State.stream``) in
+Euchre, Minchiate and Rami; in Barbu from a generator seeded by ``(seed, deal)``, so there a random
+seat at a table with a Python seat plays other moves than in a plain run. The heuristic seats play
+the kernels' moves: a table of built-in seats only, played this way, gives the kernels' rows exactly
+(``tests/test_python_seats.py``).
 
 A function that raises, returns something that is not one of the legal moves, or returns nothing
 stops the run with one line naming the seat, the deal and the move (or the exception); no rows are
@@ -73,6 +74,11 @@ def play_deal(study, deal: int):
     while not state.is_over:
         seat = state.current_player
         policy = seats[seat]
+        if not callable(policy) and (policy != "random" or policy in state.builtin_policies):
+            if policy not in state.builtin_policies:
+                state.policy_action(policy)  # refused in one line: a policy the state does not play
+            state.play_builtin(seats)  # the built-in seats, until a Python (or game-less random) seat is to move
+            continue
         legal = state.legal_actions()
         if callable(policy):
             try:
@@ -81,15 +87,13 @@ def play_deal(study, deal: int):
                 raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) raised {type(e).__name__}: {e} "
                                  f"in deal {deal}") from e
             try:
-                state.apply(move)
+                state.apply(move, legal)
             except IllegalAction:
                 raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) returned {_spell(move)} in deal "
                                  f"{deal}, which is not one of its legal moves there "
                                  f"({', '.join(a.name for a in legal)})") from None
-        elif policy == "random":
+        else:  # a random seat where the game's state has no random policy of its own (Barbu)
             state._apply(legal[int(rng.integers(len(legal)))])
-        else:
-            state._apply(state.policy_action(policy))  # one of the legal actions: no second check
     return state
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Iterable
 
-from cardlab.sim.cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
+from cardlab.sim.cards import LANE, SUIT_SYMBOLS, card_name
 from cardlab.sim.runner import INDEX_MAX
 
 #: The most deals (games) one replay command shows: each is replayed and checked in plain Python.
@@ -90,7 +90,16 @@ def hand_names(cards: Iterable[int], name: Callable[[int], str] = card_name) -> 
     >>> hand_names(parse_card(c) for c in ("2C", "KH", "10H", "AS"))
     ['A♠', 'K♥', '10♥', '2♣']
     """
-    return [name(c) for c in sorted((int(c) for c in cards), key=lambda c: (-suit_of(c), -rank_of(c)))]
+    ordered = sorted(map(int, cards), reverse=True)  # suit, then rank, down: a card id is LANE * suit + rank
+    if name is card_name:
+        try:
+            return [_NAMES[c] for c in ordered]
+        except KeyError:
+            pass
+    return [name(c) for c in ordered]
+
+
+_NAMES = {LANE * s + r: card_name(LANE * s + r) for s in range(4) for r in range(13)}  # named at every move
 
 
 def json_line(record: dict) -> str:

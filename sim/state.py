@@ -56,7 +56,9 @@ class State:
     * ``deck_cards()``: every card id of the deal (a duplicate card once per copy) and
       ``card_name(card)`` its readable name (default: :func:`cardlab.sim.cards.card_name`);
     * ``why_illegal(action)`` optionally: the rule a move breaks, for the error message;
-    * ``notes`` optionally: the keys its record adds to an action's entry (read past by :meth:`action`).
+    * ``notes`` optionally: the keys its record adds to an action's entry (read past by :meth:`action`);
+    * ``builtin_policies`` and ``_policy_action(policy)`` optionally: the policies whose moves the state
+      gives itself (:meth:`policy_action`), the kernels' own decisions.
 
     A state keeps the :class:`~cardlab.sim.game.Study` it was made from as ``study`` (options,
     policies, seed) and its deal index as ``deal``.
@@ -67,6 +69,11 @@ class State:
     #: Keys a record's action may carry that describe the move without choosing it (Rami: which copy of a
     #: twin card moved); :meth:`action` reads a record's entry without them.
     notes: tuple = ()
+    #: The built-in policies :meth:`policy_action` plays here (the kernels' own decisions on the state's view).
+    builtin_policies: tuple = ()
+    #: The deal's random stream as the kernels hold it at this point (``(seed, deal)`` after the deal, advanced by
+    #: each random decision of a built-in seat), where the game's random seats draw from it; None otherwise.
+    stream = None
 
     @property
     def game(self):
@@ -81,12 +88,17 @@ class State:
 
     # ---------------------------------------------------------------- shared
 
-    def action(self, move) -> Action:
+    def action(self, move, legal=None) -> Action:
         """The legal :class:`Action` meant by ``move``: an Action, its integer id, its name, or its
-        record entry; :class:`IllegalAction` (naming the seat, the move and the legal moves) otherwise."""
+        record entry; :class:`IllegalAction` (naming the seat, the move and the legal moves) otherwise.
+        ``legal``: the seat's :meth:`legal_actions` when the caller has them already."""
         if self.is_over:
             raise IllegalAction(f"{move}: the deal is over; no move is legal")
-        legal = self.legal_actions()
+        legal = self.legal_actions() if legal is None else legal
+        if isinstance(move, Action):
+            for a in legal:  # the very object listed (a policy's usual answer): no comparison of contents
+                if a is move:
+                    return a
         if isinstance(move, dict) and self.notes:
             move = {k: v for k, v in move.items() if k not in self.notes}
         for a in legal:
@@ -101,9 +113,9 @@ class State:
         raise IllegalAction(f"seat {self.current_player}: {_spell(move)} is not legal"
                             + (f" ({why})" if why else "") + f"; legal: {shown}")
 
-    def apply(self, move) -> Action:
+    def apply(self, move, legal=None) -> Action:
         """Play ``move`` (see :meth:`action`) for the seat to move; returns the :class:`Action` played."""
-        a = self.action(move)
+        a = self.action(move, legal)
         self._apply(a)
         return a
 
@@ -127,6 +139,33 @@ class State:
                 move = policy(self.observation(seat), legal)
             self.apply(move)
         return self
+
+    def policy_action(self, policy: str) -> Action:
+        """The move a built-in seat of ``policy`` (one of :attr:`builtin_policies`) makes here: the kernels' own
+        decision, so a table with a Python seat plays as the kernels do (a random seat draws from
+        :attr:`stream` and advances it)."""
+        if policy not in self.builtin_policies:
+            game = self.game.name if self.game else "this game"
+            allowed = " or ".join(self.builtin_policies) or "none yet"
+            raise ValueError(f"policy: {policy} seats do not play in {game}'s step API; give {allowed}")
+        if policy == "random" and self.stream is None:
+            raise ValueError("policy: a random seat draws from the deal's stream, which this state (not made by "
+                             "game.state(...): a resampled or rebuilt deal) does not hold")
+        return self._policy_action(policy)
+
+    def _policy_action(self, policy: str) -> Action:
+        raise NotImplementedError
+
+    def play_builtin(self, policies) -> None:
+        """Play the built-in seats' moves (a seat whose ``policies`` entry is one of :attr:`builtin_policies`) until a
+        seat with another policy is to move, or the deal is over. One :meth:`policy_action` a move here; a game may
+        play the moves in bulk (Barbu: the kernel's own loop between a Python seat's turns)."""
+        while not self.is_over and policies[self.current_player] in self.builtin_policies:
+            self._apply(self.policy_action(policies[self.current_player]))
+
+    def policy_ready(self) -> bool:
+        """Whether a built-in seat can move now (Rami's play whole turns, so not within a turn another began)."""
+        return True
 
     def why_illegal(self, move) -> str:
         """The rule ``move`` breaks now, in a few words; empty when the list of legal moves says enough."""
@@ -169,6 +208,12 @@ class State:
 
     def record(self) -> dict:
         raise NotImplementedError
+
+
+def as_stream(value) -> int:
+    """A kernel's random stream (a uint64, which Numba may hand back as an int64) as the non-negative Python int
+    :attr:`State.stream` keeps."""
+    return int(value) & 0xFFFF_FFFF_FFFF_FFFF
 
 
 #: A Python policy: ``(observation, legal_actions) -> move`` (an Action, its id, name or entry).

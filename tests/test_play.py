@@ -108,15 +108,19 @@ def test_cardlab_play_in_a_real_terminal(tmp_path):
     assert checked.returncode == 0 and "moves legal" in checked.stdout, checked.stderr
 
 
-def test_the_other_seats_play_the_heuristic_where_the_state_plays_it_else_random():
-    said = []
-    play("barbu", seat=0, contract="no-tricks", read=_always("1"), write=said.append)
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_other_seats_play_the_kernels_heuristic_by_default(name):
+    """Every game's bots play the heuristic by default, each move the kernels' own (``State.policy_action``)."""
+    said, keywords = [], {"contract": "no-tricks"} if name == "barbu" else {}
+    state = play(name, seat=0, seed=2, deal=1, read=_always("1"), write=said.append, **keywords)
     assert "seat 1 heuristic" in said[0]
-    said = []
-    play("euchre5", seat=0, read=_always("1"), write=said.append)
-    assert "seat 1 random" in said[0]
-    with pytest.raises(ValueError, match="only random moves"):
-        play("euchre5", seat=0, policy="heuristic", read=_always("1"), write=said.append)
+    again = game(name).state(seed=2, deal=1, **keywords)
+    for entry in state.record()["actions"]:
+        if entry["seat"] != 0:
+            assert again.policy_action("heuristic") == again.action(entry)
+        again.apply(entry)
+    with pytest.raises(ValueError, match="search seats do not play"):
+        play(name, seat=0, policy="search", read=_always("1"), write=said.append, **keywords)
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -4,12 +4,13 @@ decisions: a whole table of them gives the kernels' records exactly, and the sam
 written in Python and in Numba gives identical rows."""
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from cardlab.sim.barbu.rules import TRICK_CONTRACTS
-from cardlab.sim.game import Game
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.play import saved_record
+from cardlab.sim.runner import to_frame
 from tests.user_policies import barbu_cards
 
 HEURISTIC3 = ["heuristic"] * 3
@@ -57,6 +58,10 @@ def _returns_nothing(observation, legal):
     return None
 
 
+def _returns_an_illegal_id(observation, legal):
+    return -5
+
+
 def test_a_python_seat_that_raises_or_returns_no_move_stops_the_run_in_one_line(tmp_path):
     barbu = game("barbu")
     out = tmp_path / "run.parquet"
@@ -78,12 +83,45 @@ def test_where_a_python_seat_does_not_play_yet_it_is_refused():
         barbu.simulate_games(games=2, policy=[lowest] + HEURISTIC3)
 
 
-@pytest.mark.parametrize("name", [g for g in GAMES if type(game(g)).state_columns is Game.state_columns])
-def test_a_game_that_runs_no_python_seat_says_where_to_play_one(name):
+def first_card(observation, legal):
+    """The legal move of lowest id: in every game a legal move (a pass, a discard, a declaration, a card)."""
+    return min(legal, key=lambda a: a.id)
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if g != "barbu"])
+def test_a_python_seat_plays_in_every_game_beside_the_built_in_seats(name, tmp_path):
     g = game(name)
     n = g.players(g.Options())
-    with pytest.raises(ValueError, match="runs no Python seat yet"):
-        g.simulate(deals=5, policy=[lowest] + ["heuristic"] * (n - 1))
-    named = f"python:{lowest.__module__}.lowest"  # the command line's spelling is checked the same way
-    with pytest.raises(ValueError, match="runs no Python seat yet"):
-        g.simulate(deals=5, policy=",".join([named] + ["heuristic"] * (n - 1)))
+    deals = 12 if name == "rami" else 60
+    out = tmp_path / "run.parquet"
+    keywords = dict(deals=deals, seed=5, policy=[first_card] + ["heuristic"] * (n - 1))
+    rows = g.simulate(**keywords)
+    assert rows.attrs["cardlab"]["policies"][0].endswith("test_python_seats.first_card")
+    g.simulate(out=out, **keywords)
+    assert pd.read_parquet(out).reset_index(drop=True).equals(rows.reset_index(drop=True))
+    assert sorted(rows.columns) == sorted(g.schema(g.Options(), "deals"))  # every column of a plain run
+    assert rows.equals(g.simulate(chunk_size=5, **keywords))  # the same in any chunks
+    named = f"python:{first_card.__module__}.first_card"  # the command line's spelling
+    assert g.simulate(**{**keywords, "policy": ",".join([named] + ["heuristic"] * (n - 1))}).equals(rows)
+    study, states = g.build("deals", seed=5, policy=keywords["policy"]), []
+    for deal in range(3):  # each deal: seat 0 played its lowest move, the others the kernels' heuristic
+        state = g.new_state(study, deal)
+        while not state.is_over:
+            legal = state.legal_actions()
+            state.apply(first_card(None, legal) if state.current_player == 0 else state.policy_action("heuristic"))
+        states.append(state)
+    assert to_frame(g.state_columns(states)).equals(rows.iloc[:3].reset_index(drop=True))
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if g != "barbu"])
+def test_a_python_seat_that_raises_or_returns_no_move_stops_the_run_in_one_line_in_every_game(name, tmp_path):
+    g = game(name)
+    n = g.players(g.Options())
+    out = tmp_path / "run.parquet"
+    for policy, said in ((_raises, "raised ZeroDivisionError: my bug in deal 0"),
+                         (_returns_nothing, "returned None in deal 0, which is not one of its legal moves there"),
+                         (_returns_an_illegal_id, "returned -5 in deal 0, which is not one of its legal moves there")):
+        with pytest.raises(ValueError) as e:
+            g.simulate(deals=8, policy=[policy] + ["heuristic"] * (n - 1), out=out)
+        assert "\n" not in str(e.value) and said in str(e.value) and "seat 0 (python:" in str(e.value)
+        assert not any(tmp_path.iterdir())

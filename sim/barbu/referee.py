@@ -105,7 +105,13 @@ def trick_points(contract: str, cards: list, index: int, n_tricks: int, options:
 
 def points_left(contract: str, cards: set, options: BarbuOptions) -> bool:
     """Whether any of ``cards`` would still score in ``contract`` (§3)."""
-    return any(trick_points(contract, [c], -1, 0, options) != 0 for c in cards)
+    return not scoring_cards(contract, options).isdisjoint(cards)
+
+
+@lru_cache(maxsize=256)
+def scoring_cards(contract: str, options: BarbuOptions) -> frozenset:
+    """The cards that score alone in ``contract`` under ``options`` (§3: :func:`trick_points` of each card)."""
+    return frozenset(c for c in range(64) if trick_points(contract, [c], -1, 0, options) != 0)
 
 
 #: Action ids beyond the cards' own (a card play's id is the card id, 0-63).
@@ -146,6 +152,7 @@ class BarbuState(State):
         self.dealt = [set(int(c) for c in h) for h in hands]
         self.hands = [set(h) for h in self.dealt]
         self.moves = []  # (seat, Action) in play order
+        self.entries = []  # the same as record entries, {"seat": s, "kind": ...} (kept as the moves are made)
 
     @property
     def game(self):
@@ -153,19 +160,32 @@ class BarbuState(State):
 
         return BARBU
 
-    def policy_action(self, policy: str) -> Action:
+    builtin_policies = ("heuristic", "classic")  # random seats at a Python seat's table: sim.python_seats
+
+    def _policy_action(self, policy: str) -> Action:
         """The move a built-in seat of ``policy`` makes here: the kernels' own decision
         (:mod:`cardlab.sim.barbu.state_policies`), so a Python seat's table plays as the kernels do."""
         from cardlab.sim.barbu.state_policies import policy_action
 
         return policy_action(self, policy)
 
+    def play_builtin(self, policies) -> None:
+        """The built-in seats' moves until another seat is to move: in a trick contract the kernel's own loop
+        between a Python seat's turns (:func:`cardlab.sim.barbu.state_policies.play_builtin`)."""
+        if not isinstance(self, TrickState):
+            return super().play_builtin(policies)
+        from cardlab.sim.barbu.state_policies import play_builtin
+
+        play_builtin(self, policies)
+
     def clone(self) -> "BarbuState":
         """An independent copy; the study and the options (immutable) are shared, not copied."""
         return copy.deepcopy(self, {id(self.study): self.study, id(self.options): self.options})
 
     def _apply(self, action: Action) -> None:
-        self.moves.append((self.current_player, action))
+        seat = self.current_player
+        self.moves.append((seat, action))
+        self.entries.append(record_action(seat, **action.entry))
         self._play(action)
 
     def _play(self, action: Action) -> None:
@@ -177,8 +197,8 @@ class BarbuState(State):
         raise NotImplementedError
 
     def actions(self) -> list:
-        """Every move so far as record entries, ``{"seat": s, "kind": ...}``."""
-        return [record_action(seat, **a.entry) for seat, a in self.moves]
+        """Every move so far as record entries, ``{"seat": s, "kind": ...}`` (copies: the caller may change them)."""
+        return [dict(e) for e in self.entries]
 
     def observation(self, seat: int) -> dict:
         return {"seat": seat, "contract": self.contract, "declarer": self.declarer,
@@ -252,16 +272,13 @@ class TrickState(BarbuState):
         self.trick = []  # card ids of the trick in progress, in play order
         self.tricks = []  # finished tricks (Trick)
         self.points = [0] * self.n
+        self.size = len(self.dealt[0])  # tricks in the deal: the dealt hand size
+        self.scoring = scoring_cards(contract, options) if self.may_stop else frozenset()  # for the early stop
         self.hearts_played = False
         self.stopped = False  # the early stop
 
     def _restart(self) -> "TrickState":
         return TrickState(self.options, self.contract, self.declarer, self.dealt, deal=self.deal, study=self.study)
-
-    @property
-    def size(self) -> int:
-        """Tricks in the deal: the dealt hand size."""
-        return len(self.dealt[0])
 
     @property
     def may_stop(self) -> bool:
@@ -307,11 +324,18 @@ class TrickState(BarbuState):
                               options=self.options, hearts_played=self.hearts_played, trump=self.trump)
         return [card_action(c) for c in sorted(allowed)]
 
-    def _play(self, action: Action) -> None:
+    def _apply(self, action: Action) -> None:
+        """:meth:`BarbuState._apply` with the seat to move found at once (the step API's hot path)."""
+        seat = self.declarer if self.naming else (self.leader + len(self.trick)) % self.n
+        self.moves.append((seat, action))
+        self.entries.append({"seat": seat, **action.entry})
+        self._play(action, seat)
+
+    def _play(self, action: Action, seat: int | None = None) -> None:
         if self.naming:
             self.trump, self.naming = action.id - TRUMP_ID, False
             return
-        self.hands[self.current_player].remove(action.id)
+        self.hands[self.current_player if seat is None else seat].remove(action.id)
         self.trick.append(action.id)
         if len(self.trick) < self.n:
             return
@@ -322,7 +346,7 @@ class TrickState(BarbuState):
                                  winner, points))
         self.hearts_played = self.hearts_played or any(suit_of(c) == HEARTS for c in self.trick)
         self.leader, self.trick = winner, []
-        self.stopped = self.may_stop and not points_left(self.contract, set().union(*self.hands), self.options)
+        self.stopped = self.may_stop and all(self.scoring.isdisjoint(h) for h in self.hands)
 
     def scores(self) -> list:
         return list(self.points)

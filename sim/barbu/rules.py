@@ -171,6 +171,12 @@ def _in_salades(contract: str, title: str) -> Scope:
     return Scope(_plays(contract, "salade", "anti-salade"), f"only to {title}, Salade and Anti-Salade")
 
 
+@lru_cache(maxsize=None)
+def _deck(lowest_rank: int, removed: tuple) -> np.ndarray:
+    """:func:`~cardlab.sim.cards.french_deck`, made once per deck (the step API deals a state at every deal)."""
+    return french_deck(lowest_rank, removed)
+
+
 @dataclass(frozen=True)
 class BarbuOptions:
     """Table rules of one Barbu game; each value validated on creation (see the module docstring). Each
@@ -345,8 +351,8 @@ class BarbuOptions:
 
     @property
     def cards(self) -> np.ndarray:
-        """Card ids of the reduced deck."""
-        return french_deck(TWO if self.deck == 52 else SEVEN, self.removed)
+        """Card ids of the reduced deck (a new array each time, made once per deck)."""
+        return _deck(TWO if self.deck == 52 else SEVEN, self.removed).copy()
 
     @property
     def hand_size(self) -> int:

@@ -12,23 +12,23 @@ Domino and the search are not played here: a run with a Python seat plays the tr
 """
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 import numpy as np
+from numba import njit
 
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
-from cardlab.sim.barbu.kernels import trick_start_nb
+from cardlab.sim.barbu.kernels import (LEAD_ANYTIME, close_trick_nb, legal_cards_nb, policy_card_nb, put_card_nb,
+                                       trick_start_nb)
 from cardlab.sim.barbu.policies import POLICY_NAMES, heuristic_card, seat_mode
-from cardlab.sim.barbu.referee import TRUMP_ID, TrickState, trick_winner
-from cardlab.sim.barbu.rules import CONTRACT, CONTRACT_NAMES, FLAG_POSITIVE
-from cardlab.sim.cards import mask_of, suit_of
-
-PLAYED_HERE = ("heuristic", "classic")
-
+from cardlab.sim.barbu.referee import TRUMP_ID, TrickState, card_action, trick_winner
+from cardlab.sim.barbu.rules import (CONTRACT, CONTRACT_NAMES, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT,
+                                     FLAG_POSITIVE)
+from cardlab.sim.cards import ZERO, mask_of, suit_of
 
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move."""
-    if policy not in PLAYED_HERE:
-        raise ValueError(f"policy: {policy} seats do not play beside a Python seat; give {' or '.join(PLAYED_HERE)} "
-                         "(or a Numba seat, which plays in the kernels)")
     if not isinstance(state, TrickState):
         raise ValueError("contract: a Python seat plays the trick contracts, not domino; give contract= without "
                          "domino (a Numba seat plays every contract)")
@@ -60,3 +60,80 @@ def trick_card(state, policy_id: int, a: dict, legal: list) -> int:
     return heuristic_card(np.uint64(hand), np.uint64(legal), led, best, trump, len(trick) == state.n - 1,
                           np.uint64(out & ~hand), a["card_values"][c], a["point_masks"][c],
                           seat_mode(mode, policy_id))
+
+
+_BITS = [1 << c for c in range(64)]
+
+
+def bits(cards) -> int:
+    """:func:`~cardlab.sim.cards.mask_of` of card ids 0-63, its loop in C (the Python seat's table calls it at every
+    turn)."""
+    return reduce(or_, map(_BITS.__getitem__, cards), 0)
+
+
+def play_builtin(state, policies) -> None:
+    """The built-in seats' moves of ``state`` (a trick contract) until a seat of another policy (``policies``: one
+    per seat) is to move or the deal ends: the Trumps declarer's naming by :func:`policy_action`, then the cards
+    in one call of :func:`advance_nb`, the kernel's loop, each card then played by the state's rules."""
+    ids = np.array([POLICY_NAMES.index(p) if p in state.builtin_policies else -1 for p in policies], np.int64)
+    if state.naming:
+        if ids[state.declarer] < 0:
+            return
+        state._apply(policy_action(state, policies[state.declarer]))
+    if state.is_over or ids[state.current_player] < 0:
+        return
+    a, n, trick = state.study.kernel_args, state.n, state.trick
+    c = CONTRACT_NAMES.index(state.contract)
+    f = int(a["flags"][c])
+    masks = [bits(h) for h in state.hands]
+    hands = np.array(masks, np.uint64)
+    cards = np.zeros(n, np.int64)
+    cards[:len(trick)] = trick
+    trump = -1 if state.trump is None else int(state.trump)
+    best = trick_winner(trick, state.trump) if trick else -1
+    remaining = np.uint64(reduce(or_, masks, bits(trick)))
+    moves = np.empty(n * state.size, np.int64)
+    played = advance_nb(hands, n, len(state.tricks), len(trick), state.leader, suit_of(trick[0]) if trick else -1,
+                        trick[best] if trick else -1, (state.leader + best) % n if trick else state.leader, cards,
+                        remaining, state.hearts_played, trump, a["card_values"][c], a["trick_values"][c],
+                        a["last_two"][c], a["point_masks"][c], f & FLAG_POSITIVE != 0,
+                        a["lead_rule"] if f & FLAG_HEARTS_LEAD else LEAD_ANYTIME, f & FLAG_KH_DISCARD != 0,
+                        a["early_stop"] and f & FLAG_PLAY_OUT == 0 and a["trick_values"][c] == 0, a["duties"], ids,
+                        state.size, moves)
+    for card in moves[:played].tolist():
+        state._apply(card_action(card))
+
+
+@njit(cache=True, error_model="numpy")
+def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, trump, values, trick_value,
+               last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies, size, moves):
+    """The built-in seats' cards from card ``k`` of trick ``t`` on, as :func:`~cardlab.sim.barbu.kernels.play_on_nb`
+    plays them (its steps: ``legal_cards_nb``, ``policy_card_nb``, ``put_card_nb``, ``close_trick_nb``), until a seat
+    whose ``policies`` entry is -1 (a Python seat) is to play or the deal ends (the last of ``size`` tricks, or the early stop). The
+    cards go to ``moves`` in play order; returns their number. ``hands`` and ``trick`` are changed in place."""
+    m = 0
+    fault = np.zeros(2, np.int64)
+    while t < size:
+        _, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
+        for kk in range(k, n):
+            p = leader + kk
+            if p >= n:
+                p -= n
+            if policies[p] < 0:
+                return m
+            hand = hands[p]
+            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+            _, c = policy_card_nb(policies[p], np.uint64(0), hand, legal, led, best, trump, kk == n - 1, remaining,
+                                  values, point_mask, mode, p, None, fault)
+            moves[m] = c
+            m += 1
+            led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
+        remaining, _, hearts_broken = close_trick_nb(trick, n, remaining, values, 0, hearts_broken)
+        leader = winner
+        t += 1
+        k = 0
+        led = -1
+        best = -1
+        if may_stop and remaining & point_mask == ZERO:
+            break
+    return m

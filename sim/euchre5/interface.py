@@ -287,11 +287,27 @@ class Euchre5(Game):
         return Replay("\n\n".join(texts), [r for game in records for r in game])
 
     def new_state(self, study, deal: int):
-        """Hand ``deal`` as the kernel deals it (its dealer, five hands and kitty, read from the hand played
-        alone with ``record=True``) as a :class:`~cardlab.sim.euchre5.referee.Euchre5State`."""
-        cols = study.play(deal, 1, record=True)
-        return Euchre5State(study.options, int(cols["dealer"][0]), [int(h) for h in cols["hands"][0]],
-                            cols["kitty"][0].tolist(), study=study, deal=deal)
+        """Hand ``deal`` as the kernel deals it (dealer ``deal % 5``, five hands and the kitty from the stream
+        ``(seed, deal)``, :func:`~cardlab.sim.euchre5.kernels.deal_nb`) as a
+        :class:`~cardlab.sim.euchre5.referee.Euchre5State`, holding the stream after the deal for its random seats."""
+        from cardlab.sim.euchre5.kernels import DECK, deal_nb
+        from cardlab.sim.rng import deal_state
+        from cardlab.sim.state import as_stream
+
+        hands, kitty = np.empty(PLAYERS, np.uint64), np.empty(KITTY, np.int64)
+        stream = deal_nb(np.uint64(deal_state(study.seed, deal)), np.empty(DECK.shape[0], np.int8), hands,
+                         kitty)
+        state = Euchre5State(study.options, deal % PLAYERS, [int(h) for h in hands], kitty.tolist(), study=study,
+                             deal=deal)
+        state.stream = as_stream(stream)
+        return state
+
+    def state_columns(self, states: list) -> dict:
+        """The hand rows (the kernel's columns and types) of finished states: a run with a Python seat."""
+        rows = [s.hand.row() for s in states]
+        names = (*COLUMNS, *(f"score_{p}" for p in range(PLAYERS)))
+        return {"deal": np.array([s.deal for s in states], np.int64),
+                **{k: np.array([r[k] for r in rows], np.int8) for k in names}}
 
 
 EUCHRE5 = Euchre5()

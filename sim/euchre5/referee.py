@@ -198,6 +198,14 @@ class Euchre5State(State):
             maker, trump = forced
             self._make(maker, trump, 1 if trump == self.upcard // 16 else 2)
 
+    builtin_policies = ("random", "heuristic")
+
+    def _policy_action(self, policy: str) -> Action:
+        """The kernels' own decision of a random or heuristic seat here (:mod:`cardlab.sim.euchre5.state_policies`)."""
+        from cardlab.sim.euchre5.state_policies import policy_action
+
+        return policy_action(self, policy)
+
     # ---------------------------------------------------------------- whose turn, what is legal
 
     @property

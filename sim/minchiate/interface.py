@@ -206,12 +206,39 @@ class Minchiate(Game):
         return Replay("\n\n".join(texts), list(records))
 
     def new_state(self, study, deal: int):
-        """Deal ``deal`` from the pack the kernel shuffled for it (read from the deal played alone with
-        ``record=True``) as a :class:`~cardlab.sim.minchiate.referee.MinchiateState`."""
-        from cardlab.sim.minchiate.kernels import LOG_PERM
+        """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`
+        on the stream ``(seed, deal)``) as a :class:`~cardlab.sim.minchiate.referee.MinchiateState`, holding the
+        stream after the shuffle for its random seats."""
+        from cardlab.sim.minchiate.kernels import shuffle_pack_nb
+        from cardlab.sim.minchiate.rules import N_CARDS
+        from cardlab.sim.rng import deal_state
+        from cardlab.sim.state import as_stream
 
-        logs = study.raw(deal, 1, record=True)[1]
-        return MinchiateState(study.options, deal, logs[0, LOG_PERM:LOG_PERM + 97].tolist(), study=study)
+        perm = np.empty(N_CARDS, np.int64)
+        stream = shuffle_pack_nb(np.uint64(deal_state(study.seed, deal)), perm)
+        state = MinchiateState(study.options, deal, perm.tolist(), study=study)
+        state.stream = as_stream(stream)
+        return state
+
+    def state_columns(self, states: list) -> dict:
+        """The deal rows (the kernel's columns and types) of finished states: a run with a Python seat."""
+        from cardlab.sim.minchiate.kernels import COL
+
+        out = np.zeros((len(states), COL.WIDTH), np.int32)
+        for row, s in zip(out, states):
+            led, resti = s.ledger, s.end["resti"]
+            row[COL.DEALER], row[COL.CUTTER_CARDS], row[COL.DEALER_CARDS] = s.dealer, len(s.cutter_draw), len(s.dealer_draw)
+            for t in range(2):
+                row[COL.POINTS + t] = sum(led.sources[t].values())
+                row[COL.RESTI + t] = resti[t]
+                row[COL.TRICKS + t] = s.tricks_won[t]
+                row[COL.SOURCES + 8 * t:COL.SOURCES + 8 * t + 8] = [led.sources[t][name] for name in SOURCES]
+            for shown in s.shown.values():
+                for cb in shown:
+                    row[COL.DECL_COUNT + COMBO_TYPES.index(cb.kind)] += 1
+                    row[COL.DECL_VALUE + COMBO_TYPES.index(cb.kind)] += cb.value
+            row[COL.MAX_DELTA], row[COL.MATTO_OWED] = led.max_delta, s.matto_owed
+        return dict(deal=np.array([s.deal for s in states], np.int64), **columns(out))
 
     def replay_games(self, study, games: range) -> Replay:
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);

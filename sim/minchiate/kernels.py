@@ -281,6 +281,39 @@ def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
     return state, d_lo, d_hi
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def shuffle_pack_nb(state, perm):
+    """Step 1: the 97 card ids into ``perm`` in the order of the shuffled pack (Fisher-Yates from the top, one draw
+    of the stream per card); returns the advanced stream."""
+    for i in range(N_CARDS):
+        perm[i] = i
+    for i in range(N_CARDS - 1, 0, -1):
+        state, j = below_n(state, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    return state
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def card_step_nb(policy, opts, p, hand_lo, hand_hi, n, led, led_suits, trump_played, win_seat, win_card, trick, cutter,
+                 dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi, state):
+    """Seat ``p``'s card as the ``n``-th of trick ``trick`` (step 7), by its random or heuristic ``policy``: the only
+    legal card without a decision, else the heuristic's (:func:`heuristic_move_nb`) or a uniformly random legal
+    card. ``led``, ``trump_played``, ``win_seat`` and ``win_card`` describe the trick so far, ``led_suits`` the plain
+    suits led before it (bit s). Returns (state, card)."""
+    first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
+    legal_lo, legal_hi = legal_cards(hand_lo, hand_hi, led, first_of_suit, trump_played)
+    c = single_card(legal_lo, legal_hi)
+    if c >= 0:
+        return state, c  # a forced card: no decision
+    if policy == POLICY.HEURISTIC:
+        return state, heuristic_move_nb(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
+                                        trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
+                                        dd_lo, dd_hi)
+    return random_card(state, legal_lo, legal_hi)
+
+
 @njit(cache=True, error_model="numpy")
 def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
     """Steps 1-6 of a deal (shuffle, draws, deal, exposed cards, Fola, discards, declarations), as
@@ -303,17 +336,10 @@ def setup_deal_nb(seed, deal, opts, policies, record, work, words, out, log, dec
     for t in range(2):
         resti[t] = 0
         tricks[t] = 0
-    state = deal_state(seed, deal)
+    state = shuffle_pack_nb(deal_state(seed, deal), perm)
     dealer = deal % 4
     cutter = (dealer + 3) % 4
     steal = opts[OPT.STEAL_29] != 0
-    for i in range(N_CARDS):
-        perm[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        state, j = below_n(state, i + 1)
-        t = perm[i]
-        perm[i] = perm[j]
-        perm[j] = t
     if record:
         for i in range(N_CARDS):
             log[LOG_PERM + i] = perm[i]
@@ -505,17 +531,9 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
         win_seat, win_card = -1, -1
         for n in range(4):
             p = (leader + n) % 4
-            first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
-            legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
-            c = single_card(legal_lo, legal_hi)
-            if c >= 0:
-                pass  # a forced card: no decision
-            elif policies[p] == POLICY.HEURISTIC:
-                c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
-                                      trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
-                                      dd_lo, dd_hi)
-            else:
-                state, c = random_card(state, legal_lo, legal_hi)
+            state, c = card_step_nb(policies[p], opts, p, hand_lo[p], hand_hi[p], n, led, led_suits, trump_played,
+                                    win_seat, win_card, trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi,
+                                    cd_lo, cd_hi, dd_lo, dd_hi, state)
             played_lo |= lo_bit(c)
             played_hi |= hi_bit(c)
             if c == MATTO:

@@ -88,6 +88,7 @@ class Ledger:
         self.unit = unit  # the resto unit: points per resto (60)
         self.sources = [{s: 0 for s in SOURCES} for _ in range(2)]
         self.delta = 0
+        self.max_delta = 0  # the largest |Δ| left after a settlement
         self.resti = [0, 0]
         self.events = []
 
@@ -102,6 +103,7 @@ class Ledger:
                 self.resti[1] += 1
                 self.delta += self.unit
             _check(abs(self.delta) < self.unit, "Δ not settled")
+            self.max_delta = max(self.max_delta, abs(self.delta))
         self.events.append({"event": label, "team": team, "source": source, "points": points,
                             "delta": self.delta, "resti": list(self.resti)})
 
@@ -241,7 +243,16 @@ class MinchiateState(State):
         self.actions = []  # (seat, kind, card or value) of every decision, in order
         self.plays = []  # (seat, card, the rule's (led suit, first of its suit, trump played)) of every card played
         self.end = None  # after trick 21: the Matto's payment, the piles' combinations, the resti
+        self.discard_plans = {}  # seat -> the discards a built-in seat chose and has still to make
         self._conserved()
+
+    builtin_policies = ("random", "heuristic")
+
+    def _policy_action(self, policy: str) -> Action:
+        """The kernels' own decision of a random or heuristic seat here (:mod:`cardlab.sim.minchiate.state_policies`)."""
+        from cardlab.sim.minchiate.state_policies import policy_action
+
+        return policy_action(self, policy)
 
     # ---------------------------------------------------------------- whose turn, what is legal
 

@@ -221,14 +221,21 @@ def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) 
 
 
 def new_state(study: RamiStudy, deal: int):
-    """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`, dealt from the kernel's
-    deck (the round played once in the kernel with ``record=True``, which also gives a recycled stock's order)."""
-    from cardlab.sim.rami.referee import dealt_state
+    """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal % players``
+    from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the stream
+    ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw from it)."""
+    from cardlab.sim.rami.kernels import DECK_MAX, shuffled_deck_nb
+    from cardlab.sim.rami.state import RamiState
+    from cardlab.sim.rng import deal_state
+    from cardlab.sim.state import as_stream
 
-    cols = study.play(deal, 1, record=True)
-    log = cols["logs"][0][: cols["log_rows"][0]]
-    return dealt_state(study.options, int(cols["dealer"][0]), cols["decks"][0], log, study=study, deal=deal,
-                       keys={"game": "rami", "seed": study.seed, "deal": deal})
+    o = study.options
+    deck = np.zeros(DECK_MAX, np.int64)
+    stream = shuffled_deck_nb(np.uint64(deal_state(study.seed, deal)), deck, o.deck_size)
+    state = RamiState(o, deal % o.players, deck[:o.deck_size].tolist(), study=study, deal=deal,
+                      keys={"game": "rami", "seed": study.seed, "deal": deal})
+    state.stream = as_stream(stream)
+    return state
 
 
 # ---------------------------------------------------------------- Rami's own study
@@ -315,6 +322,15 @@ class Rami(Game):
     def replay_games(self, study, games: range) -> Replay:
         texts, records = zip(*(replay_game(study, g) for g in games))
         return Replay("\n\n".join(texts), [r for rounds in records for r in rounds])
+
+    def state_columns(self, states: list) -> dict:
+        """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""
+        results = [s.result() for s in states]
+        ints = [np.array([r[k] for r in results], np.int64) for k in ("turns", "blocked", "rami_sec")]
+        seats = [np.array([r[k] for r in results], np.int64).reshape(len(states), -1)
+                 for k in ("won", "opened", "hand_value", "score")]
+        return round_columns(np.array([s.deal for s in states], np.int64), np.array([s.dealer for s in states]),
+                             *ints, *seats)
 
 
 RAMI = Rami()

@@ -162,6 +162,21 @@ def shuffle(state, cards, lo, hi):
     return state
 
 
+@njit(cache=True, inline="always")
+def shuffled_deck_nb(state, deck, n_cards):
+    """The round's deck in ``deck[:n_cards]``: two packs (each kind twice, in kind order) then the jokers, shuffled
+    (:func:`shuffle`) from the stream; returns the advanced stream."""
+    i = 0
+    for k in range(52):
+        deck[i] = k
+        deck[i + 1] = k
+        i += 2
+    while i < n_cards:
+        deck[i] = JOKER
+        i += 1
+    return shuffle(state, deck, 0, n_cards)
+
+
 @njit(cache=True)
 def round_scores(o, winners, opened, hv, rami_sec, score):
     """The seed's scores (§7): winners 0; rami sec the penalty; opened H; never opened min(H + surcharge (25),
@@ -177,6 +192,143 @@ def round_scores(o, winners, opened, hv, rami_sec, score):
             score[p] = min(hv[p] + o[OPT.never_opened_surcharge], o[OPT.never_opened_cap])
 
 
+@njit(cache=True, inline="always")
+def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, table, nt, opened, open_turn,
+                 meld_free, out, scratch, log, li):
+    """Seat ``seat``'s turn ``t`` of a round (its stock not empty), by its policy ``pol``: the draw (the top discard
+    or ``deck[sp]``, the stock's next card, of the ``n_cards`` stock positions), the taken discard to the table
+    when it must, the opening, jokers back, new melds, lay-offs, then the discard or going out. ``hands``, the
+    ``pile`` (``npile`` cards), the ``table`` (``nt`` melds), ``opened``, ``open_turn`` and ``meld_free`` are
+    updated in place, each move logged from row ``li``. Returns (state, sp, npile, nt, li, whether the seat
+    went out). :func:`play_round_nb` plays every turn with it, and a step-API state a built-in seat's turn
+    (:mod:`cardlab.sim.rami.state_policies`)."""
+    P = o[OPT.players]
+    jmax = o[OPT.jokers_per_meld]
+    min_left = 1 if o[OPT.go_out_requires_discard] else 0
+    hand = hands[seat]
+    nobody = True
+    opponent_close = False
+    for p in range(P):
+        if p != seat and opened[p]:
+            nobody = False
+            if cards_in(hands[p]) <= 3:
+                opponent_close = True
+    # draw
+    top = pile[npile - 1] if npile > 0 else -1
+    offered = top >= 0 and (t >= P or o[OPT.discard_take_first_round] == 1) and not (
+        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+    plan = PLAN_NONE
+    plan_meld = -1
+    plan_n = 0
+    if offered:
+        hand[top] += 1
+        plan, plan_meld, plan_n = take_plan(hand, top, opened[seat], meld_free[seat], table, nt, o, out, scratch)
+        hand[top] -= 1
+        if o[OPT.discard_take_must_use] and plan == PLAN_NONE:
+            offered = False
+    state, take = choose_draw(pol, state, plan != PLAN_NONE, offered)
+    tk = -1
+    tk_used = False
+    drawn = -1
+    if take:
+        tk = top
+        hand[tk] += 1
+        npile -= 1
+        li = log_event(log, li, EV_TAKE, seat, tk, 0, 0, 0, 0)
+    else:
+        drawn = deck[sp]
+        sp += 1
+        hand[drawn] += 1
+        li = log_event(log, li, EV_DRAW, seat, drawn, 0, 0, 0, 0)
+    skip = meld_free[seat] and drawn >= 0 and isolated(hand, drawn, jmax)
+    was_opened = opened[seat] == 1
+    meld_free[seat] = False
+    # the taken discard goes to the table first when it must (``out`` still holds the plan's melds)
+    if tk >= 0 and o[OPT.discard_take_must_use]:
+        if plan == PLAN_OPEN:
+            nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
+            opened[seat] = 1
+            open_turn[seat] = t
+            li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
+        elif plan == PLAN_LAYOFF:
+            li = layoff(seat, hand, plan_meld, tk, table, o, log, li)
+            tk_used = True
+        elif plan == PLAN_RETRIEVE:
+            nt, li, tk_used = retrieve(seat, hand, plan_meld, tk, table, nt, o, min_left, out, scratch, log, li, tk)
+        else:
+            nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
+    # opening
+    if not opened[seat] and o[OPT.rami_sec_exempt] and nobody:
+        v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
+        if v >= 0 and n > 0:
+            melded = np.zeros(HAND_W, np.int64)
+            for j in range(n):
+                add_meld_cards(out[j], melded, 1)
+            if cards_in(hand) - cards_in(melded) <= 1 and (tk < 0 or tk_used or melded[tk] > 0):
+                nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+                tk_used = tk_used or used
+                opened[seat] = 1
+                open_turn[seat] = t
+                li = log_event(log, li, EV_OPEN, seat, 1, 0, 0, 0, 0)
+    # a discard taken and kept must leave another card to discard: it sits out of the searches
+    forbidden = tk if tk >= 0 and not tk_used else -1
+    hidden = 0
+    if forbidden >= 0:
+        hidden = 1
+        hand[forbidden] -= 1
+    search_left = 1 if hidden > 0 else min_left
+    if not opened[seat] and skip and min_left == 0:
+        meld_free[seat] = True  # the card drawn fits no meld: still no opening
+    elif not opened[seat]:
+        state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch)
+        meld_free[seat] = not exists and hidden == 0 and min_left == 0
+        if n > 0:
+            nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+            tk_used = tk_used or used
+            opened[seat] = 1
+            open_turn[seat] = t
+            li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
+    # once opened: jokers back, new melds, lay-offs
+    if opened[seat]:
+        retrieved = False
+        while True:
+            state, tt, k = choose_retrieval(pol, state, hand, table, nt, o, search_left, out, scratch)
+            if tt < 0:
+                break
+            nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, search_left, out, scratch, log, li, tk)
+            tk_used = tk_used or used
+            retrieved = True
+        if not (was_opened and skip and not retrieved):
+            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+            nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
+            tk_used = tk_used or used
+        meld_free[seat] = pol == POLICY.HEURISTIC and search_left == 0
+    if hidden > 0:
+        hand[forbidden] += hidden
+    if opened[seat]:
+        while True:
+            state, k, tt = choose_layoff(pol, state, hand, table, nt, o, opponent_close,
+                                         tk if tk >= 0 and not tk_used else -1)
+            if k < 0:
+                break
+            li = layoff(seat, hand, tt, k, table, o, log, li)
+            tk_used = tk_used or k == tk
+    if cards_in(hand) == 0:
+        li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
+        return state, sp, npile, nt, li, True
+    forbidden = tk if tk >= 0 and not tk_used and hand[tk] < 2 else -1  # a twin held may go
+    state, k = choose_discard(pol, state, hand, forbidden, table, nt, opened[seat], o, opponent_close, out,
+                              scratch)
+    hand[k] -= 1
+    pile[npile] = k
+    npile += 1
+    li = log_event(log, li, EV_DISCARD, seat, k, 0, 0, 0, 0)
+    if cards_in(hand) == 0:
+        li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
+        return state, sp, npile, nt, li, True
+    return state, sp, npile, nt, li, False
+
+
 @njit(cache=True)
 def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch, log, deck_log, res):
     """Play one round dealt by ``dealer``; returns (state, turns, blocked, rami_sec, log rows).
@@ -186,17 +338,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
     """
     P = o[OPT.players]
     n_cards = 104 + o[OPT.n_jokers]
-    jmax = o[OPT.jokers_per_meld]
-    min_left = 1 if o[OPT.go_out_requires_discard] else 0
-    i = 0
-    for k in range(52):
-        deck[i] = k
-        deck[i + 1] = k
-        i += 2
-    for j in range(o[OPT.n_jokers]):
-        deck[i] = JOKER
-        i += 1
-    state = shuffle(state, deck, 0, n_cards)
+    state = shuffled_deck_nb(state, deck, n_cards)
     if deck_log.shape[0] > 0:
         deck_log[:n_cards] = deck[:n_cards]
     hands[:, :] = 0
@@ -241,129 +383,11 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
             blocked = True
             li = log_event(log, li, EV_BLOCKED, seat, 0, 0, 0, 0, 0)
             break
-        hand = hands[seat]
-        pol = pols[seat]
-        nobody = True
-        opponent_close = False
-        for p in range(P):
-            if p != seat and opened[p]:
-                nobody = False
-                if cards_in(hands[p]) <= 3:
-                    opponent_close = True
-        # draw
-        top = pile[npile - 1] if npile > 0 else -1
-        offered = top >= 0 and (t >= P or o[OPT.discard_take_first_round] == 1) and not (
-            o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
-        plan = PLAN_NONE
-        plan_meld = -1
-        plan_n = 0
-        if offered:
-            hand[top] += 1
-            plan, plan_meld, plan_n = take_plan(hand, top, opened[seat], meld_free[seat], table, nt, o, out, scratch)
-            hand[top] -= 1
-            if o[OPT.discard_take_must_use] and plan == PLAN_NONE:
-                offered = False
-        state, take = choose_draw(pol, state, plan != PLAN_NONE, offered)
-        tk = -1
-        tk_used = False
-        drawn = -1
-        if take:
-            tk = top
-            hand[tk] += 1
-            npile -= 1
-            li = log_event(log, li, EV_TAKE, seat, tk, 0, 0, 0, 0)
-        else:
-            drawn = deck[sp]
-            sp += 1
-            hand[drawn] += 1
-            li = log_event(log, li, EV_DRAW, seat, drawn, 0, 0, 0, 0)
-        skip = meld_free[seat] and drawn >= 0 and isolated(hand, drawn, jmax)
-        was_opened = opened[seat] == 1
-        meld_free[seat] = False
-        # the taken discard goes to the table first when it must (``out`` still holds the plan's melds)
-        if tk >= 0 and o[OPT.discard_take_must_use]:
-            if plan == PLAN_OPEN:
-                nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
-                opened[seat] = 1
-                open_turn[seat] = t
-                li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
-            elif plan == PLAN_LAYOFF:
-                li = layoff(seat, hand, plan_meld, tk, table, o, log, li)
-                tk_used = True
-            elif plan == PLAN_RETRIEVE:
-                nt, li, tk_used = retrieve(seat, hand, plan_meld, tk, table, nt, o, min_left, out, scratch, log, li, tk)
-            else:
-                nt, li, tk_used = lay_melds(out, plan_n, seat, hand, table, nt, log, li, tk)
-        # opening
-        if not opened[seat] and o[OPT.rami_sec_exempt] and nobody:
-            v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
-            if v >= 0 and n > 0:
-                melded = np.zeros(HAND_W, np.int64)
-                for j in range(n):
-                    add_meld_cards(out[j], melded, 1)
-                if cards_in(hand) - cards_in(melded) <= 1 and (tk < 0 or tk_used or melded[tk] > 0):
-                    nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
-                    tk_used = tk_used or used
-                    opened[seat] = 1
-                    open_turn[seat] = t
-                    li = log_event(log, li, EV_OPEN, seat, 1, 0, 0, 0, 0)
-        # a discard taken and kept must leave another card to discard: it sits out of the searches
-        forbidden = tk if tk >= 0 and not tk_used else -1
-        hidden = 0
-        if forbidden >= 0:
-            hidden = 1
-            hand[forbidden] -= 1
-        search_left = 1 if hidden > 0 else min_left
-        if not opened[seat] and skip and min_left == 0:
-            meld_free[seat] = True  # the card drawn fits no meld: still no opening
-        elif not opened[seat]:
-            state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch)
-            meld_free[seat] = not exists and hidden == 0 and min_left == 0
-            if n > 0:
-                nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
-                tk_used = tk_used or used
-                opened[seat] = 1
-                open_turn[seat] = t
-                li = log_event(log, li, EV_OPEN, seat, 0, 0, 0, 0, 0)
-        # once opened: jokers back, new melds, lay-offs
-        if opened[seat]:
-            retrieved = False
-            while True:
-                state, tt, k = choose_retrieval(pol, state, hand, table, nt, o, search_left, out, scratch)
-                if tt < 0:
-                    break
-                nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, search_left, out, scratch, log, li, tk)
-                tk_used = tk_used or used
-                retrieved = True
-            if not (was_opened and skip and not retrieved):
-                state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
-                nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
-                tk_used = tk_used or used
-            meld_free[seat] = pol == POLICY.HEURISTIC and search_left == 0
-        if hidden > 0:
-            hand[forbidden] += hidden
-        if opened[seat]:
-            while True:
-                state, k, tt = choose_layoff(pol, state, hand, table, nt, o, opponent_close,
-                                             tk if tk >= 0 and not tk_used else -1)
-                if k < 0:
-                    break
-                li = layoff(seat, hand, tt, k, table, o, log, li)
-                tk_used = tk_used or k == tk
-        if cards_in(hand) == 0:
+        state, sp, npile, nt, li, went_out = play_turn_nb(state, seat, t, o, pols[seat], hands, deck, sp, n_cards,
+                                                          pile, npile, table, nt, opened, open_turn, meld_free, out,
+                                                          scratch, log, li)
+        if went_out:
             winner = seat
-            li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
-            break
-        forbidden = tk if tk >= 0 and not tk_used and hand[tk] < 2 else -1  # a twin held may go
-        state, k = choose_discard(pol, state, hand, forbidden, table, nt, opened[seat], o, opponent_close, out,
-                                  scratch)
-        hand[k] -= 1
-        pile[npile] = k
-        npile += 1
-        li = log_event(log, li, EV_DISCARD, seat, k, 0, 0, 0, 0)
-        if cards_in(hand) == 0:
-            winner = seat
-            li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
             break
         t += 1
         seat = (seat + 1) % P

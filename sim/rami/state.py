@@ -15,7 +15,7 @@ import numpy as np
 
 from cardlab.sim.rami.rules import (HAND_VALUE, HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, hand_text,
                                     hand_value, round_scores)
-from cardlab.sim.state import Action, State
+from cardlab.sim.state import Action, State, as_stream
 
 DRAW, TAKE, DISCARD, OPEN, OPEN_EXEMPT = 0, 1, 100, 200, 201
 LAYOFF, RETRIEVE, MELD = 1000, 20000, 1 << 28
@@ -156,10 +156,10 @@ class RamiState(State):
     among twins. A record's action carries these as notes (:attr:`notes`), which :meth:`action` reads
     past, and an observation never shows them (a copy number tells where the twin lay in the deck).
 
-    The kernel shuffles a recycled stock from the round's stream after the policies' random draws,
-    which plain Python does not follow: the state draws the cards in the order the kernel drew them
-    (``restock``, read from the kernel's log of the deal), then the others in a shuffle seeded by
-    ``(seed, deal)``. ``resample`` permutes the cards the seat has not seen (the others' unseen hand
+    The kernel shuffles a recycled stock from the round's stream after the policies' random draws. A
+    state made by ``game.state`` holds that stream (:attr:`stream`) and shuffles the same way; a state
+    rebuilt from a record draws the cards in the order the kernel drew them (``restock``, read from the
+    kernel's log of the deal), then the others in a shuffle seeded by ``(seed, deal)``. ``resample`` permutes the cards the seat has not seen (the others' unseen hand
     cards and the stock; a recycled stock's cards among themselves) uniformly, a constrained shuffle.
     """
 
@@ -194,6 +194,20 @@ class RamiState(State):
         self.recycled_at = None
         self.winner = None
         self.blocked = False
+        self.turn_plan = None  # a built-in seat's turn: ((seat, turn), the kernel's log rows still to play)
+
+    builtin_policies = ("random", "heuristic")
+
+    def _policy_action(self, policy: str) -> Action:
+        """The kernels' own move of a random or heuristic seat here (:mod:`cardlab.sim.rami.state_policies`)."""
+        from cardlab.sim.rami.state_policies import policy_action
+
+        return policy_action(self, policy)
+
+    def policy_ready(self) -> bool:
+        """Whether a built-in seat can move now: at the start of a turn, or within a turn it began."""
+        return not self.drawn or (self.turn_plan is not None and self.turn_plan[0] == (self.seat, self.t)
+                                  and bool(self.turn_plan[1]))
 
     # ---------------------------------------------------------------- cards
 
@@ -654,6 +668,12 @@ class RamiState(State):
             rest = [k for k in sorted(cards.elements())]
             seed = self.study.seed if self.study else 0
             order += [rest[i] for i in np.random.default_rng([seed, self.deal]).permutation(len(rest))]
+            if self.stream is not None:  # the kernel's shuffle of the pile, from the round's stream
+                from cardlab.sim.rami.kernels import shuffle
+
+                cards = np.array(self.pile[:-1], np.int64)
+                self.stream = as_stream(shuffle(np.uint64(self.stream), cards, 0, len(cards)))
+                order = cards.tolist()
             self.restock, self.pile, self.recycled_at = order, self.pile[-1:], len(self.actions)
             self.stock = [len(self.deck) + j for j in range(len(order) - 1, -1, -1)]
         else:

@@ -1,0 +1,67 @@
+"""The built-in seats in the step API (``State.policy_action``): the kernels' own decisions, called on the state's
+view. A deal played through the state by the built-in policies gives the kernels' rows exactly, column for
+column and type for type, in every game: whole tables of each policy and mixed tables (random seats draw from the
+deal's own stream, as the kernels do, where the game's state holds it)."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from cardlab.sim.barbu.rules import TRICK_CONTRACTS
+from cardlab.sim.games import GAMES, game
+from cardlab.sim.python_seats import play_columns
+from cardlab.sim.runner import to_frame
+
+#: Keywords a game's study needs for the state to play it (Barbu: the trick contracts; Domino is not bridged).
+KEYWORDS = {"barbu": dict(contract=",".join(TRICK_CONTRACTS))}
+
+
+#: The built-in policies each game's state plays (``State.builtin_policies``; Barbu's random seats beside a Python
+#: seat draw from their own generator, not the kernels' stream).
+BUILTIN = {"barbu": ("heuristic", "classic")}
+
+
+def tables(name: str) -> list[list[str]]:
+    """Whole tables of each built-in policy the state plays, and a table mixing them seat by seat."""
+    g = game(name)
+    n = g.players(g.Options())
+    builtin = BUILTIN.get(name, ("random", "heuristic"))
+    mixed = [builtin[p % len(builtin)] for p in range(n)]
+    return [[p] * n for p in builtin] + ([mixed, mixed[1:] + mixed[:1]] if len(builtin) > 1 else [])
+
+
+CASES = [(name, table) for name in GAMES for table in tables(name)]
+
+
+def _same_rows(name: str, table: list[str], first: int, count: int, seed: int) -> None:
+    study = game(name).build("deals", seed=seed, policy=table, **KEYWORDS.get(name, {}))
+    kernel = to_frame(study.play(first, count))
+    state = to_frame(play_columns(study, first, count))
+    pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+    assert len(state.columns) == len(game(name).schema(study.options, "deals"))  # every column of a run
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_state_plays_its_built_in_policies(name):
+    g = game(name)
+    state = g.new_state(g.build("deals", seed=3, **KEYWORDS.get(name, {})), 1)
+    assert state.builtin_policies == BUILTIN.get(name, ("random", "heuristic"))
+    for _ in range(12):
+        move = state.policy_action("heuristic")
+        assert move in state.legal_actions()
+        state.apply(move)
+    with pytest.raises(ValueError, match="search seats do not play"):
+        state.policy_action("search")
+
+
+@pytest.mark.parametrize("name,table", CASES, ids=[f"{n}-{'-'.join(t)}" for n, t in CASES])
+def test_built_in_seats_in_the_state_give_the_kernels_rows(name, table):
+    count = {"rami": 40, "minchiate": 100}.get(name, 300)
+    _same_rows(name, table, 0, count, seed=11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,table", CASES, ids=[f"{n}-{'-'.join(t)}" for n, t in CASES])
+def test_built_in_seats_in_the_state_give_the_kernels_rows_on_more_deals(name, table):
+    count = {"rami": 200, "minchiate": 600}.get(name, 2000)
+    _same_rows(name, table, 5000, count, seed=29)
