@@ -61,7 +61,7 @@ def check_round(options: RamiOptions, dealer: int, deck, log, *, describe: bool 
 
 def play_log(state: RamiState, log, *, describe: bool = False) -> list[str]:
     """Play a kernel's log through ``state``, checking each move; the round's text when ``describe``."""
-    full = Counter(state.deck)
+    full = [state.deck.count(kind) for kind in range(len(state.hands[0]))]
     lines = []
     say = lines.append if describe else (lambda line: None)
     for p in range(state.P):
@@ -134,16 +134,19 @@ def _describe(state: RamiState, name: str, x, action, before, pending) -> str:
     return f"    discards {card_name(x[0])}; holds {sum(hand)}: {_hand_str(hand)}"
 
 
-def _conserve(state: RamiState, full: Counter, where: str) -> None:
-    """Every card of the deck is in a hand, the stock, the discard pile or on the table, once."""
-    total = Counter()
-    for h in state.hands:
-        total.update({k: v for k, v in enumerate(h) if v})
-    total.update(state.kind(p) for p in state.stock)
-    total.update(state.pile)
+def _conserve(state: RamiState, full: list, where: str) -> None:
+    """Every card of the deck is in a hand, the stock, the discard pile or on the table, once: ``full`` counts
+    the deck's copies of each card kind."""
+    counts = [sum(copies) for copies in zip(*state.hands)]
+    order = state.deck + state.restock
+    for pos in state.stock:
+        counts[order[pos]] += 1
+    for kind in state.pile:
+        counts[kind] += 1
     for m in state.table:
-        total.update(meld_cards(m))
-    if +total != full or any(v < 0 for h in state.hands for v in h):
+        for kind, n in meld_cards(m).items():
+            counts[kind] += n
+    if counts != full or any(min(h) < 0 for h in state.hands):
         raise RefereeError(f"{where}: cards not conserved")
 
 

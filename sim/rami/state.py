@@ -85,16 +85,21 @@ def formable_melds(hand, jmax: int) -> list[tuple]:
                 mask = sum(1 << s for s in chosen)
                 out += [(0, rank, mask, j, 0) for j in range(min(jokers, n - 1) + 1) if 3 <= n + j <= 4]
     for suit in range(4):
+        have = [False] + [bool(hand[kind_at(suit, p)]) for p in range(1, 15)]
         for lo in range(1, 13):
-            for hi in range(lo + 2, min(14, lo + 12) + 1):
-                held = [p for p in range(lo, hi + 1) if hand[kind_at(suit, p)]]
-                missing = sum(1 << p for p in range(lo, hi + 1) if p not in held)
-                need = hi - lo + 1 - len(held)
+            need, missing = 0, 0
+            for hi in range(lo, min(14, lo + 12) + 1):
+                if not have[hi]:
+                    need, missing = need + 1, missing | 1 << hi
+                if need > jokers:  # the gaps only grow with hi
+                    break
+                if hi - lo < 2:
+                    continue
+                held = [p for p in range(lo, hi + 1) if have[p]]
                 for extra in range(jokers - need + 1):
-                    for more in combinations(held, extra):
-                        mask = missing | sum(1 << p for p in more)
-                        if 2 * (need + extra) < hi - lo + 1:
-                            out.append((1, suit, lo, hi, mask))
+                    if 2 * (need + extra) >= hi - lo + 1:
+                        break
+                    out += [(1, suit, lo, hi, missing | sum(1 << p for p in more)) for more in combinations(held, extra)]
     return out
 
 
