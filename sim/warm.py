@@ -1,0 +1,67 @@
+"""Compile every game's kernels into the cache before a test run, one game to a process.
+
+A cold test run spends most of its time compiling kernels. Under ``pytest -n 2`` both test processes
+soon need the same game's kernels, and Numba does not share a compile in progress: each process
+compiles them in full and the slower one's work is thrown away. Warming first compiles each kernel
+once, two games at a time, so the test processes find them cached (``make test`` does this).
+
+A game is warmed by what most tests reach: a few deals under random, heuristic and search seats,
+whole games under heuristic and search seats, and a replay through the referee. Kernels that only
+particular tests reach (other option sets, other rollouts) still compile where they are first
+used. On a warm cache this takes a few seconds a game.
+
+    python -m cardlab.sim.warm [--processes 2] [game ...]
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+#: The games handed out first, the longest compile first, so that two processes
+#: finish close together (cold, on 2 cores: Barbu about twice any other game); any other game follows.
+ORDER = ("barbu", "rami", "minchiate", "euchre5")
+
+
+def warm(name: str) -> tuple[str, float]:
+    """Play what compiles game ``name``'s common kernels; ``(name, seconds)``."""
+    from cardlab.sim import games
+
+    start = time.perf_counter()
+    game = games.game(name)
+    searcher = ",".join(["search"] + ["heuristic"] * (game.players(game.Options()) - 1))
+    for policy in ("random", "heuristic"):
+        game.simulate(deals=64, seed=1, policy=policy)
+    game.simulate(deals=2, seed=1, policy=searcher, search_worlds=2)
+    game.simulate_games(games=2, seed=1)
+    game.simulate_games(games=1, seed=1, policy=searcher, search_worlds=2)
+    game.replay(deal="0:2", seed=1)
+    return name, time.perf_counter() - start
+
+
+def main(argv=None) -> int:
+    from cardlab.sim import games
+
+    parser = argparse.ArgumentParser(prog="python -m cardlab.sim.warm", description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", metavar="game", help="games to warm (default: every game)")
+    parser.add_argument("--processes", type=int, default=2, help="games compiled at once (default: 2)")
+    args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error(f"--processes: {args.processes} is not allowed; use an integer from 1 up")
+    for name in args.games:
+        try:
+            games.check_game(name)
+        except ValueError as e:
+            parser.error(str(e))
+    names = args.games or sorted(games.GAMES, key=lambda g: ORDER.index(g) if g in ORDER else len(ORDER))
+    start = time.perf_counter()
+    with ProcessPoolExecutor(args.processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for name, seconds in pool.map(warm, names):
+            print(f"warm: {name} compiled or loaded in {seconds:.0f} s", flush=True)
+    print(f"warm: every kernel ready in {time.perf_counter() - start:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
