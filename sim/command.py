@@ -74,7 +74,7 @@ class GameCommand:
     def add_arguments(self, p: argparse.ArgumentParser, command: str) -> None:
         """The game's flags: policy, seed, the search's settings, its own flags and every rule option."""
         game = self.game
-        names = ", ".join(game.policies)
+        names = ", ".join(game.played_policies)
         own = ", your own numba:<module>.<function>" if game.numba_seat is not None else ""
         p.add_argument("--policy", default="heuristic", help=f"{names}{own}, or one per seat separated by commas "
                                                              "(default heuristic)")

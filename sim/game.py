@@ -118,10 +118,11 @@ class Study:
         game = cls.game
         options = game.make_options(options, **rules)
         policy, numba_names = seat_policies(policy, game, game.players(options))
-        policies = parse_per_seat("policy", policy, game.players(options), game.policies + numba_names)
-        if "oracle" in policies and not game.oracle:
+        named = policy.split(",") if isinstance(policy, str) else policy
+        if not game.oracle and "oracle" in (str(p).strip() for p in named):
             raise ValueError(f"policy: oracle is not implemented for {game.title} yet; give one of "
-                             f"{', '.join(p for p in game.policies if p != 'oracle')}")
+                             f"{', '.join(game.played_policies)}")
+        policies = parse_per_seat("policy", policy, game.players(options), game.played_policies + numba_names)
         worlds, rollout = search_settings(searches(policies), search_worlds, search_rollout,
                                           default_worlds=game.default_worlds, max_worlds=game.max_worlds,
                                           rollouts=game.rollouts)
@@ -231,6 +232,11 @@ class Game:
     balance_figures: dict = {}  # name -> Figure: what a balance target may name beyond the variant figures
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
     numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
+
+    @property
+    def played_policies(self) -> tuple:
+        """The policies this game plays: :attr:`policies` without ``oracle`` unless it sets :attr:`oracle`."""
+        return tuple(p for p in self.policies if p != "oracle" or self.oracle)
 
     # ---------------------------------------------------------------- what the game may override
 

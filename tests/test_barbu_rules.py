@@ -82,7 +82,7 @@ def test_each_contract_is_dealt_by_every_seat_equally():
     (dict(hearts_lead="never"), "hearts_lead: 'never' is not allowed"),
     (dict(early_stop="yes"), "early_stop: 'yes' is not allowed; choose True or False"),
     (dict(contract="bridge"), "contract: 'bridge' is not allowed"),
-    (dict(policy="smart"), "policy: 'smart' is not allowed; choose 'random', 'heuristic', 'search' or 'classic'"),
+    (dict(policy="smart"), "policy: 'smart' is not allowed; choose 'random', 'heuristic', 'search', 'oracle' or 'classic'"),
     (dict(surrender=True), "option 'surrender' is unknown"),
     (dict(trumps=True), "trumps: True does not apply here; it applies only to Geronimo games"),
     (dict(geronimo=True, double=True, double_obligation=8), "double_obligation: 8 is impossible; a declarer declares at most 7"),
