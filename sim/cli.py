@@ -118,8 +118,11 @@ def _play_flags(p) -> None:
     p.set_defaults(policy=None)  # the others: the heuristic where the game's state plays it, else random
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--deal", type=int, default=0, help="the deal to play: its index in a run of this seed (default 0)")
-    p.add_argument("--save", help="where the finished deal's JSON record goes (default runs/play-<game>-<seed>-<deal>"
-                                  ".json); cardlab replay <game> --record FILE checks it")
+    p.add_argument("--game-index", type=int, default=None, dest="game_index",
+                   help="play whole game N of simulate --games of this seed instead, deal after deal (Euchre, "
+                        "Minchiate, Rami)")
+    p.add_argument("--save", help="where the finished deal's (or game's) JSON record goes (default runs/play-<game>-"
+                                  "<seed>-<deal>.json); cardlab replay <game> --record FILE checks it")
 
 
 def _study_flags(p) -> None:

@@ -173,21 +173,23 @@ class GameCommand:
         return df, meta
 
     def play(self, args) -> int:
-        """``cardlab play <game>``: you play deal ``--deal`` in seat ``--seat`` against the ``--policy`` seats."""
+        """``cardlab play <game>``: you play deal ``--deal`` (or whole game ``--game-index``) in seat ``--seat``
+        against the ``--policy`` seats."""
         from cardlab.sim.play import play
 
         keywords = self.keywords(args)
-        save = args.save or f"runs/play-{self.game.name}-{args.seed}-{args.deal}.json"
+        which = args.deal if args.game_index is None else f"game{args.game_index}"
+        save = args.save or f"runs/play-{self.game.name}-{args.seed}-{which}.json"
         with self.spelling(args):
             try:
-                play(self.game, seat=args.seat, deal=args.deal, save=save, **keywords)
+                play(self.game, seat=args.seat, deal=args.deal, game_index=args.game_index, save=save, **keywords)
             except EOFError:  # the input ended (Ctrl-D) before the deal did
                 print("\nstopped; nothing saved", file=sys.stderr)
                 return 130
         return 0
 
     def check_record(self, path) -> str:
-        """``cardlab replay <game> --record FILE``: a saved deal checked move by move by the rules."""
+        """``cardlab replay <game> --record FILE``: a saved deal (or whole game) checked move by move by the rules."""
         import json
 
         from cardlab.sim.play import check_record
@@ -196,6 +198,10 @@ class GameCommand:
         if record.get("game") != self.game.name:
             raise ValueError(f"record: {path} is a record of {record.get('game')!r}, not of {self.game.name}")
         state = check_record(self.game, record)
+        if "deals" in record:
+            moves = sum(len(d["actions"]) for d in record["deals"])
+            return (f"{path}: game {record['game_index']} of seed {record['seed']}: {len(record['deals'])} deals, all "
+                    f"{moves} moves legal; totals {state.scores()} as the rules give")
         return (f"{path}: deal {record['deal']} of seed {record['seed']}: all {len(record['actions'])} moves legal; "
                 f"scores {state.scores()} as the rules give")
 

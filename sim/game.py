@@ -38,7 +38,7 @@ from cardlab.sim.options import (Scope, check_scope, declared, given_options, pa
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
-from cardlab.sim.user import is_numba_name, seat_policies
+from cardlab.sim.user import is_numba_name, raise_fault, run_callback, run_function, seat_policies
 
 
 def searches(policies) -> bool:
@@ -123,6 +123,7 @@ class Study:
             raise ValueError(f"policy: oracle is not implemented for {game.title} yet; give one of "
                              f"{', '.join(game.played_policies)}")
         policies = parse_per_seat("policy", policy, game.players(options), game.played_policies + numba_names)
+        run_function(policies, game.title)
         worlds, rollout = search_settings(searches(policies), search_worlds, search_rollout,
                                           default_worlds=game.default_worlds, max_worlds=game.max_worlds,
                                           rollouts=game.rollouts)
@@ -138,6 +139,23 @@ class Study:
         """Each seat's policy as the kernels read it (ids of :mod:`cardlab.sim.policy`)."""
         return np.array([self.game.numba_seat.kernel_id if is_numba_name(p) else
                          -1 if is_python_name(p) else self.game.policies.index(p) for p in self.policies], np.int64)
+
+    @property
+    def numba_function(self) -> str:
+        """The ``numba:`` name of the run's Numba function (:mod:`cardlab.sim.user`), or ``""``."""
+        return run_function(self.policies, self.game.title)
+
+    def user_callback(self):
+        """What the kernels take for the seats of the run's Numba function: its callback, or None."""
+        return run_callback(self.numba_function, self.game.numba_seat)
+
+    def faults(self, count: int) -> np.ndarray:
+        """Per deal or game, the first illegal move of the run's Numba function, as the kernels fill it."""
+        return np.zeros((count, 2), np.int64)
+
+    def check_faults(self, faults: np.ndarray, first: int, unit: str = "deal") -> None:
+        """Stop the run in one line at the first illegal move of its Numba function (:func:`raise_fault`)."""
+        raise_fault(faults, first, self.numba_function, unit)
 
     @property
     def python_seats(self) -> bool:
@@ -301,18 +319,30 @@ class Game:
         """The columns of a run's rows from its finished states (runs with a Python seat)."""
         raise NotImplementedError(f"{self.name} cannot write rows from its step API")
 
+    def next_deal(self, study, index: int, finished: list):
+        """The state of the next deal of whole game ``index`` of ``study`` after its ``finished`` deal states (the
+        first deal when there are none), dealt where the kernels deal it; None once the game's end rule says it is
+        over (:mod:`cardlab.sim.whole_games`)."""
+        raise ValueError(f"game_index: {self.title}'s step API plays single {self.unit}s so far, not whole games")
+
+    def game_state_columns(self, games: list) -> dict:
+        """The game rows (the kernels' columns and types) of finished :class:`~cardlab.sim.whole_games.WholeGame`
+        states."""
+        raise NotImplementedError(f"{self.name} cannot write game rows from its step API")
+
     def python_play(self, study, unit: str):
-        """``play(first, count)`` of a run with a Python seat: its deals through the step API (a module-level
-        partial, so a process executor can ship it)."""
+        """``play(first, count)`` of a run with a Python seat: its deals (or whole games) through the step API (a
+        module-level partial, so a process executor can ship it)."""
         from functools import partial
 
         from cardlab.sim.python_seats import play_columns
+        from cardlab.sim.whole_games import play_game_columns
 
-        if unit == "games":
-            raise ValueError("policy: a Python seat plays single deals (simulate) so far, not whole games; a Numba "
-                             "seat plays both")
         if study.searching:
             raise ValueError("policy: a Python seat and a search seat cannot share a table yet")
+        if unit == "games":
+            self.next_deal(study, 0, [])  # refused in one line where the step API has no whole games
+            return partial(play_game_columns, study)
         return partial(play_columns, study)
 
     def replay_games(self, study, games: range) -> Replay:
@@ -416,6 +446,15 @@ class Game:
 
         deals = parse_range("deal", deal, limit=1)
         return self.new_state(self.build("deals", **keywords), deals.start)
+
+    def game_state(self, *, game: int = 0, **keywords):
+        """Whole game ``game`` of :meth:`simulate_games` (same keywords) as a
+        :class:`~cardlab.sim.whole_games.WholeGame`, to be played move by move, deal after deal."""
+        from cardlab.sim.replay import parse_range
+        from cardlab.sim.whole_games import WholeGame
+
+        games = parse_range("game", game, limit=1)
+        return WholeGame(self.build("games", **keywords), games.start)
 
     def figures(self) -> dict:
         """The figures a balance target may name (:class:`Figure` by name): each of :attr:`variant_figures`

@@ -14,7 +14,6 @@ FILE`` checks move by move.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -67,18 +66,27 @@ def bot_move(state, policy: str, rng):
     return legal[int(rng.integers(len(legal)))]
 
 
-def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read=input, write=print,
-         save=None, **options):
-    """Play deal ``deal`` of ``game`` (a name or a Game) in seat ``seat`` against ``policy`` (one name, or one
-    per seat; yours is ignored; default: the heuristic where the game's state plays it, else random),
-    reading your moves with ``read`` and writing with ``write``. Returns the finished state (None when
-    you stop); ``save`` (a path) receives its record."""
+def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, game_index: int | None = None,
+         read=input, write=print, save=None, **options):
+    """Play deal ``deal`` of ``game`` (a name or a Game), or whole game ``game_index`` (deal after deal), in seat
+    ``seat`` against ``policy`` (one name, or one per seat; yours is ignored; default: the heuristic where the
+    game's state plays it, else random), reading your moves with ``read`` and writing with ``write``. Returns
+    the finished state (None when you stop); ``save`` (a path) receives its record."""
     from cardlab.sim.games import game as game_named
 
     g = game_named(game) if isinstance(game, str) else game
-    state = g.state(seed=seed, deal=deal, policy=policy or "heuristic", **options)
+    whole = game_index is not None
+    if whole and deal:
+        raise ValueError("deal: give a deal or a game_index (a whole game), not both")
+
+    def start(bots):
+        if whole:
+            return g.game_state(seed=seed, game=game_index, policy=bots, **options)
+        return g.state(seed=seed, deal=deal, policy=bots, **options)
+
+    state = start(policy or "heuristic")
     if policy is None and "heuristic" not in state.builtin_policies:
-        state = g.state(seed=seed, deal=deal, policy="random", **options)
+        state = start("random")
     n = g.players(state.study.options)
     if not 0 <= seat < n:
         raise ValueError(f"seat: {seat} is not allowed; choose 0 to {n - 1}")
@@ -87,11 +95,15 @@ def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read
     if builtin:
         allowed = ", ".join(("random",) + tuple(p for p in state.builtin_policies if p != "random"))
         raise ValueError(f"policy: {builtin[0]} seats do not play in {g.name}'s step API; give {allowed}")
-    rng = np.random.default_rng([seed, deal])
-    write(f"{g.title}, deal {deal} of seed {seed}: you are seat {seat}; the others play "
-          + ", ".join(f"seat {p} {bots[p]}" for p in range(n) if p != seat))
-    seen = 0
+    rng = np.random.default_rng([seed, game_index if whole else deal, int(whole)])
+    write(f"{g.title}, {f'whole game {game_index}' if whole else f'deal {deal}'} of seed {seed}: you are seat "
+          f"{seat}; the others play " + ", ".join(f"seat {p} {bots[p]}" for p in range(n) if p != seat))
+    seen, dealt = 0, 0
     while not state.is_over:
+        if whole and state.deal != dealt:  # a deal of the game is over: its end, then the next deal
+            _deal_over(state.finished[-1], seat, seen, write)
+            seen, dealt = 0, state.deal
+            write(f"game totals: {_scores(state.scores())}; deal {dealt}")
         p = state.current_player
         if p != seat:
             state.apply(bot_move(state, bots[p], rng))
@@ -116,15 +128,28 @@ def play(game, *, seat: int = 0, policy=None, seed: int = 0, deal: int = 0, read
                 break
             except IllegalAction as e:
                 write(f"refused: {e}")
-    for line in describe_view(state.observation(seat), seen):
-        write(line)
-    write("scores: " + "  ".join(f"seat {p}: {s:+}" for p, s in enumerate(state.scores())))
+    if whole:
+        _deal_over(state.finished[-1], seat, seen if state.deal == dealt + 1 else 0, write)
+        write(f"game over after {state.deal} deals; totals: {_scores(state.scores())}")
+    else:
+        _deal_over(state, seat, seen, write)
     if save is not None:
         path = Path(save)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(saved_record(state), ensure_ascii=False) + "\n")
         write(f"saved {path}")
     return state
+
+
+def _scores(scores) -> str:
+    return "  ".join(f"seat {p}: {s:+}" for p, s in enumerate(scores))
+
+
+def _deal_over(state, seat: int, seen: int, write) -> None:
+    """Show the end of a finished deal from ``seat``'s view (the moves since ``seen``) and its scores."""
+    for line in describe_view(state.observation(seat), seen):
+        write(line)
+    write("scores: " + _scores(state.scores()))
 
 
 HINT_WORLDS = 8  # sampled deals per legal move; "? 32" asks for more
@@ -135,7 +160,11 @@ def hint_means(state, worlds: int = HINT_WORLDS) -> list[tuple]:
     averaged over ``worlds`` deals resampled from what the seat has seen (``state.resample``: the
     hidden cards redealt, its view kept), each played out after the move by the heuristic where the
     game's state plays it, else at random. A determinized Monte Carlo search in plain Python, seeded
-    by the deal and the moves so far, so it depends only on the seat's view."""
+    by the deal and the moves so far, so it depends only on the seat's view. In a whole game, the score is the
+    deal's (the deal under way is played out, not the game)."""
+    from cardlab.sim.whole_games import WholeGame
+
+    state = state.current if isinstance(state, WholeGame) else state
     seat, legal = state.current_player, state.legal_actions()
     policy = _rollout_policy(state)
     rng = np.random.default_rng([state.study.seed, state.deal, len(state.observation(seat).get("actions", []))])
@@ -179,17 +208,25 @@ def saved_record(state) -> dict:
 def check_record(game, record: dict):
     """Replay a saved record through the game's state (the referee's rules): every action must be
     legal for the seat that made it, and the scores the record gives must be the rules'. Returns the
-    finished state; a ``ValueError`` names the first action or score that is wrong."""
+    finished state; a ``ValueError`` names the first action or score that is wrong. A whole game's record
+    (``deals``: each deal's record) is checked deal after deal, and its totals."""
+    if "deals" in record:
+        state = game.game_state(seed=record["seed"], game=record["game_index"], **record.get("options", {}))
+        for d, deal in enumerate(record["deals"]):
+            where = f"deal {d}, "
+            _apply_actions(state, deal["actions"], where)
+            if state.deal != d + 1:
+                raise ValueError(f"record: {where}the deal is not over after its {len(deal['actions'])} actions")
+            if list(deal["scores"]) != list(state.finished[-1].scores()):
+                raise ValueError(f"record: {where}scores {deal['scores']} are not the rules' "
+                                 f"{state.finished[-1].scores()}")
+        if not state.is_over or list(record["totals"]) != list(state.scores()):
+            raise ValueError(f"record: the game is not over after its {len(record['deals'])} deals, or its totals "
+                             f"{record['totals']} are not the rules' {state.scores()}")
+        return state
     state = game.state(seed=record["seed"], deal=record["deal"], **game.record_keywords(record),
                        **record.get("options", {}))
-    for k, entry in enumerate(record["actions"]):
-        if entry.get("seat") != state.current_player:
-            raise ValueError(f"record: action {k} is seat {entry.get('seat')}'s, but seat {state.current_player} "
-                             "is to move")
-        try:
-            state.apply(entry)
-        except IllegalAction as e:
-            raise ValueError(f"record: action {k}: {e}") from None
+    _apply_actions(state, record["actions"], "")
     if not state.is_over:
         raise ValueError(f"record: the deal is not over after its {len(record['actions'])} actions")
     if list(record["scores"]) != list(state.scores()):
@@ -197,11 +234,14 @@ def check_record(game, record: dict):
     return state
 
 
-def main_loop(args, game) -> int:  # the command line's `cardlab play`
-    try:
-        play(game, seat=args.seat, policy=args.policy, seed=args.seed, deal=args.deal, save=args.save,
-             **args.options)
-    except (EOFError, KeyboardInterrupt):
-        print("\nstopped; nothing saved", file=sys.stderr)
-        return 130
-    return 0
+def _apply_actions(state, actions: list, where: str) -> None:
+    """Apply a record's ``actions`` in order, each checked for its seat and its legality."""
+    for k, entry in enumerate(actions):
+        if entry.get("seat") != state.current_player:
+            raise ValueError(f"record: {where}action {k} is seat {entry.get('seat')}'s, but seat "
+                             f"{state.current_player} is to move")
+        try:
+            state.apply(entry)
+        except IllegalAction as e:
+            raise ValueError(f"record: {where}action {k}: {e}") from None
+

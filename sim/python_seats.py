@@ -67,9 +67,13 @@ def _spell(move) -> str:
 
 def play_deal(study, deal: int):
     """Deal ``deal`` of ``study`` played through the state, every seat by its policy; the finished state."""
-    game = study.game
-    state = game.new_state(study, deal)
-    rng = np.random.default_rng([study.seed, deal, 0x5EA7])
+    return play_state(study, study.game.new_state(study, deal), lambda: f"deal {deal}", deal)
+
+
+def play_state(study, state, where, index: int = 0):
+    """``state`` (a deal, or a whole game: :mod:`cardlab.sim.whole_games`) played to its end, every seat by its
+    policy; an error names the seat and ``where()`` the move was asked (``deal 12``). Returns the state."""
+    rng = np.random.default_rng([study.seed, index, 0x5EA7])
     seats = [resolve(p) if is_python_name(p) else p for p in study.policies]
     while not state.is_over:
         seat = state.current_player
@@ -85,12 +89,12 @@ def play_deal(study, deal: int):
                 move = policy(state.observation(seat), legal)
             except Exception as e:  # noqa: BLE001 - the user's code: reported in one line, with the deal
                 raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) raised {type(e).__name__}: {e} "
-                                 f"in deal {deal}") from e
+                                 f"in {where()}") from e
             try:
                 state.apply(move, legal)
             except IllegalAction:
-                raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) returned {_spell(move)} in deal "
-                                 f"{deal}, which is not one of its legal moves there "
+                raise ValueError(f"policy: seat {seat} ({study.policies[seat]}) returned {_spell(move)} in {where()}, "
+                                 f"which is not one of its legal moves there "
                                  f"({', '.join(a.name for a in legal)})") from None
         else:  # a random seat where the game's state has no random policy of its own (Barbu)
             state._apply(legal[int(rng.integers(len(legal)))])

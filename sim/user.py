@@ -109,6 +109,22 @@ def kernel_function(name: str, seat_kind: NumbaSeat):
     return _REGISTERED[name][1]
 
 
+def run_function(policies, title: str) -> str:
+    """The run's Numba function (its ``numba:`` policy name), or ``""``: a run plays one Numba function, in as
+    many seats as it names (the kernels take one callback)."""
+    names = sorted({p for p in policies if is_numba_name(p)})
+    if len(names) > 1:
+        raise ValueError(f"policy: {', '.join(names)} are two Numba functions; a {title} run plays one "
+                         f"(in any number of seats)")
+    return names[0] if names else ""
+
+
+def run_callback(name: str, seat_kind: NumbaSeat | None):
+    """The compiled callback the kernels call for the seats of Numba function ``name`` (looked up when the
+    kernel is called, so a process that plays part of the run compiles its own), or None without one."""
+    return kernel_function(name, seat_kind) if name else None
+
+
 def _callback(fn, seat_kind: NumbaSeat, game_name: str, seat: int):
     import warnings
 

@@ -13,7 +13,7 @@ import pytest
 
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.user import name_of
-from tests.user_policies import barbu_cards
+from tests.user_policies import barbu_cards, minchiate_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 HEURISTIC3 = ["heuristic"] * 3
@@ -53,25 +53,32 @@ def test_whole_games_and_search_tables_take_a_numba_seat():
     assert len(searched) == 6
 
 
-def test_an_illegal_card_stops_the_run_in_one_line_and_leaves_no_file(tmp_path):
-    barbu = game("barbu")
+#: Per game with a Numba seat: its test functions' module, the card its illegal function returns, and how the
+#: expected signature begins.
+SEATS = {"barbu": (barbu_cards, 63, "card(hand: uint64, legal: uint64, led: int64"),
+         "minchiate": (minchiate_cards, 97, "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64")}
+
+
+@pytest.mark.parametrize("name", SEATS)
+def test_an_illegal_card_stops_the_run_in_one_line_and_leaves_no_file(name, tmp_path):
+    cards, card, _ = SEATS[name]
     out = tmp_path / "run.parquet"
     with pytest.raises(ValueError) as e:
-        barbu.simulate(deals=500, policy=[barbu_cards.illegal_when_last] + HEURISTIC3, out=out)
+        game(name).simulate(deals=200, policy=[cards.illegal_when_last] + HEURISTIC3, out=out)
     message = str(e.value)
     assert "\n" not in message
-    assert message.startswith("policy: seat 0 (numba:tests.user_policies.barbu_cards.illegal_when_last) "
-                              "returned 63 in deal ")
+    assert message.startswith(f"policy: seat 0 (numba:{cards.__name__}.illegal_when_last) returned {card} in deal ")
     assert not any(tmp_path.iterdir())
 
 
-def test_a_function_of_the_wrong_signature_is_refused_before_play_with_the_expected_one():
-    barbu = game("barbu")
+@pytest.mark.parametrize("name", SEATS)
+def test_a_function_of_the_wrong_signature_is_refused_before_play_with_the_expected_one(name):
+    cards, _, signature = SEATS[name]
     with pytest.raises(ValueError) as e:
-        barbu.simulate(deals=10, policy=[barbu_cards.two_arguments] + HEURISTIC3)
+        game(name).simulate(deals=10, policy=[cards.two_arguments] + HEURISTIC3)
     message = str(e.value)
     assert "\n" not in message
-    assert "expected card(hand: uint64, legal: uint64, led: int64" in message and "seat 0" in message
+    assert f"expected {signature}" in message and "seat 0" in message
     assert "compiling it failed" in message
 
 
@@ -98,7 +105,7 @@ def test_the_next_process_finds_the_kernels_compiled_for_a_function_in_the_cache
     script = textwrap.dedent("""
         from cardlab.sim.games import game
         from cardlab.sim.barbu.kernels import play_deals_nb
-        from tests.user_policies import barbu_cards
+        from tests.user_policies import barbu_cards, minchiate_cards
         game("barbu").simulate(deals=50, policy=[barbu_cards.highest, "heuristic", "heuristic", "heuristic"])
         print(sum(play_deals_nb.stats.cache_hits.values()), sum(play_deals_nb.stats.cache_misses.values()))
     """)

@@ -144,3 +144,27 @@ def test_a_question_mark_asks_for_the_hint_and_the_move_is_asked_again():
     hints = [line for line in said if line.startswith("hint: ")]
     assert len(hints) == 2 and "over 8 deals" in hints[0] and "over 3 deals" in hints[1]
     assert any(line.startswith("refused: seat 0: ? 0 is not legal") for line in said)  # no hint of zero deals
+
+
+@pytest.mark.parametrize("name", ["euchre5", "minchiate", "rami"])
+def test_a_whole_game_played_from_the_keyboard_is_saved_and_its_record_checks(name, tmp_path, capsys):
+    out, said = tmp_path / "game.json", []
+    keywords = {"minchiate": dict(n_deals=2)}.get(name, {})
+    state = play(name, seat=1, seed=4, game_index=3, read=_always("1"), write=said.append, save=out, **keywords)
+    assert state.is_over and said[-1] == f"saved {out}" and said[-2].startswith(f"game over after {state.deal} deals")
+    assert sum(line.startswith("game totals: ") for line in said) == state.deal - 1  # between the deals
+    record = json.loads(out.read_text())
+    assert record["game_index"] == 3 and len(record["deals"]) == state.deal and record["totals"] == state.scores()
+    assert check_record(game(name), record).scores() == state.scores()
+    from cardlab.sim.cli import main
+
+    assert main(["replay", name, "--record", str(out)]) == 0
+    assert f"game 3 of seed 4: {state.deal} deals, all " in capsys.readouterr().out
+    record["deals"][-1]["scores"] = [s + 1 for s in record["deals"][-1]["scores"]]
+    with pytest.raises(ValueError, match=f"record: deal {state.deal - 1}, scores"):
+        check_record(game(name), record)
+
+
+def test_a_whole_game_and_a_deal_are_not_asked_together():
+    with pytest.raises(ValueError, match="^deal: give a deal or a game_index"):
+        play("euchre5", deal=2, game_index=1, read=_always("1"), write=lambda line: None)

@@ -23,7 +23,7 @@ from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DO
 from cardlab.sim.barbu.search_play import search_columns, uses_search
 from cardlab.sim.diskcache import cached_on_disk
 from cardlab.sim.python_seats import is_python_name
-from cardlab.sim.user import is_numba_name, kernel_function, raise_fault
+from cardlab.sim.user import is_numba_name, raise_fault, run_callback, run_function
 
 
 def trump_duties(options: BarbuOptions) -> int:
@@ -38,22 +38,11 @@ def policy_id(name: str) -> int:
     return POLICY.USER if is_numba_name(name) else -1 if is_python_name(name) else POLICY_NAMES.index(name)
 
 
-def user_name(policies) -> str:
-    """The run's Numba card function (its ``numba:`` policy name), or ``""``: a run plays one Numba
-    function (in as many seats as it names)."""
-    names = sorted({p for p in policies if is_numba_name(p)})
-    if len(names) > 1:
-        raise ValueError(f"policy: {', '.join(names)} are two Numba functions; a Barbu run plays one "
-                         f"(in any number of seats)")
-    return names[0] if names else ""
-
-
 def user_callback(name: str):
-    """The compiled callback the kernels call for the seats of Numba function ``name`` (looked up when the
-    kernel is called, so a process that plays part of the run compiles its own), or None without one."""
+    """The callback the kernels call for the seats of the run's Numba function ``name`` (:func:`run_callback`)."""
     from cardlab.sim.barbu.interface import NUMBA_SEAT
 
-    return kernel_function(name, NUMBA_SEAT) if name else None
+    return run_callback(name, NUMBA_SEAT)
 
 
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
@@ -67,7 +56,7 @@ def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -
         card_values=t.card_values, trick_values=t.trick_values, last_two=t.last_two, flags=t.flags,
         point_masks=point_masks,
         policies=np.array([policy_id(p) for p in policies], np.int64),
-        user_name=user_name(policies),
+        user_name=run_function(policies, "Barbu"),
         duties=trump_duties(options), lead_rule=HEARTS_LEAD.index(options.hearts_lead), early_stop=options.early_stop,
         weights=hand_model(options).weights if weights is None else weights,
         domino_variant=DOMINO_RULES.index(options.domino_rules), domino_start_rank=-1,

@@ -290,17 +290,30 @@ class Euchre5(Game):
         """Hand ``deal`` as the kernel deals it (dealer ``deal % 5``, five hands and the kitty from the stream
         ``(seed, deal)``, :func:`~cardlab.sim.euchre5.kernels.deal_nb`) as a
         :class:`~cardlab.sim.euchre5.referee.Euchre5State`, holding the stream after the deal for its random seats."""
-        from cardlab.sim.euchre5.kernels import DECK, deal_nb
         from cardlab.sim.rng import deal_state
-        from cardlab.sim.state import as_stream
 
-        hands, kitty = np.empty(PLAYERS, np.uint64), np.empty(KITTY, np.int64)
-        stream = deal_nb(np.uint64(deal_state(study.seed, deal)), np.empty(DECK.shape[0], np.int8), hands,
-                         kitty)
-        state = Euchre5State(study.options, deal % PLAYERS, [int(h) for h in hands], kitty.tolist(), study=study,
-                             deal=deal)
-        state.stream = as_stream(stream)
-        return state
+        return dealt_state(study, deal_state(study.seed, deal), deal % PLAYERS, deal)
+
+    def next_deal(self, study, index: int, finished: list):
+        """A game's hands are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer,
+        then each hand carries the stream on, the deal passing clockwise, until :func:`~.referee.game_over`."""
+        from cardlab.sim.euchre5.referee import game_over
+        from cardlab.sim.rng import below_n, deal_state
+
+        if not finished:
+            stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), PLAYERS)
+            return dealt_state(study, stream, int(dealer), 0)
+        totals = [sum(p) for p in zip(*(s.scores() for s in finished))]
+        if game_over(study.options, totals, len(finished)):
+            return None
+        return dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % PLAYERS, len(finished))
+
+    def game_state_columns(self, games: list) -> dict:
+        """One row per hand, numbered within its game (``deal``)."""
+        cols = self.state_columns([s for g in games for s in g.finished])
+        cols["deal"] = np.array([h for g in games for h in range(len(g.finished))], np.int16)
+        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
+                **cols}
 
     def state_columns(self, states: list) -> dict:
         """The hand rows (the kernel's columns and types) of finished states: a run with a Python seat."""
@@ -308,6 +321,19 @@ class Euchre5(Game):
         names = (*COLUMNS, *(f"score_{p}" for p in range(PLAYERS)))
         return {"deal": np.array([s.deal for s in states], np.int64),
                 **{k: np.array([r[k] for r in rows], np.int8) for k in names}}
+
+
+def dealt_state(study, stream, dealer: int, deal: int) -> Euchre5State:
+    """The hand the kernel deals from ``stream`` (:func:`~cardlab.sim.euchre5.kernels.deal_nb`), dealt by
+    ``dealer``, as a state holding the stream after the deal for its random seats."""
+    from cardlab.sim.euchre5.kernels import DECK, deal_nb
+    from cardlab.sim.state import as_stream
+
+    hands, kitty = np.empty(PLAYERS, np.uint64), np.empty(KITTY, np.int64)
+    stream = deal_nb(np.uint64(stream), np.empty(DECK.shape[0], np.int8), hands, kitty)
+    state = Euchre5State(study.options, dealer, [int(h) for h in hands], kitty.tolist(), study=study, deal=deal)
+    state.stream = as_stream(stream)
+    return state
 
 
 EUCHRE5 = Euchre5()

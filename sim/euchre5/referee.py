@@ -498,20 +498,25 @@ def decode_log(log) -> list:
     return actions
 
 
+def game_over(options: Euchre5Options, totals: list, played: int) -> bool:
+    """§7: a game ends after the first hand in which a seat reaches the target (``play_on``: and leads alone), or
+    after ``max_hands`` hands (``played``: the hands played, ``totals``: the seats' points after them)."""
+    top = max(totals)
+    leaders = sum(t == top for t in totals)
+    return played >= options.max_hands or top >= options.target and not (options.tie_rule == "play_on"
+                                                                            and leaders > 1)
+
+
 def check_game(options: Euchre5Options, first_dealer: int, hands: list) -> dict:
     """Check a whole game's sequence of checked :class:`Hand` results: the deal passes clockwise,
-    the game ends after the first hand in which a seat reaches the target (``play_on``: and leads
-    alone), or after ``max_hands``. Returns totals and each seat's win credit under the tie rule."""
+    and the game ends where :func:`game_over` says. Returns totals and each seat's win credit under the tie rule."""
     totals = [0] * N
     for h, hand in enumerate(hands):
         if hand.dealer != (first_dealer + h) % N:
             raise RefereeError(f"game: hand {h} dealt by seat {hand.dealer}, expected {(first_dealer + h) % N}")
         totals = [a + b for a, b in zip(totals, hand.scores)]
-        top = max(totals)
-        leaders = [p for p in range(N) if totals[p] == top]
-        over = top >= options.target and not (options.tie_rule == "play_on" and len(leaders) > 1)
         last = h == len(hands) - 1
-        if (over or h + 1 == options.max_hands) != last:
+        if game_over(options, totals, h + 1) != last:
             raise RefereeError(f"game: ended after hand {len(hands) - 1} but the rules end it after hand {h}"
                                if not last else f"game: ended after hand {h} with totals {totals} below the target")
     top = max(totals)

@@ -33,6 +33,8 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
+from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.user import NumbaSeat
 
 
 def columns(out: np.ndarray, wide: bool = False) -> dict:
@@ -60,6 +62,14 @@ def columns(out: np.ndarray, wide: bool = False) -> dict:
     return c
 
 
+def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
+    """Named columns of whole games ``games`` from their summed kernel rows ``out`` (``int32``; ``dealer``: the
+    first dealer, named ``first_dealer`` and put last)."""
+    cols = columns(out, wide=True)
+    cols["first_dealer"] = cols.pop("dealer")
+    return dict(game=games, n_deals=np.full(len(games), n_deals, np.int32), **cols)
+
+
 @dataclass(frozen=True)
 class MinchiateStudy(Study):
     """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
@@ -78,7 +88,10 @@ class MinchiateStudy(Study):
         out = np.zeros((count, COL.WIDTH), np.int32)
         logs = np.zeros((count if record else 0, LOG_WIDTH), np.int8)
         declared = np.zeros((count if record else 0, 4), np.int16)
-        play_deals_nb(self.seed, first, count, self.flags, self.policy_ids, out, logs, declared)
+        faults = self.faults(count)
+        play_deals_nb(self.seed, first, count, self.flags, self.policy_ids, out, logs, declared, self.user_callback(),
+                      faults)
+        self.check_faults(faults, first)
         return out, logs, declared
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
@@ -95,12 +108,11 @@ class MinchiateStudy(Study):
         if self.searching:
             out = search_games(self, first, count)
         else:
-            out = np.zeros((count, COL.WIDTH), np.int32)
-            play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out)
-        cols = columns(out, wide=True)
-        cols["first_dealer"] = cols.pop("dealer")
-        return dict(game=np.arange(first, first + count, dtype=np.int64),
-                    n_deals=np.full(count, self.options.n_deals, np.int32), **cols)
+            out, faults = np.zeros((count, COL.WIDTH), np.int32), self.faults(count)
+            play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out,
+                          self.user_callback(), faults)
+            self.check_faults(faults, first, "game")
+        return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -188,6 +200,26 @@ SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt by seat de
           + (Column("first_dealer", "int8", "the seat that dealt the game's first deal"),)}
 
 
+def _numba_signature():
+    """The Numba seat's signature: card(hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_card, partner_wins,
+    unseen_lo, unseen_hi) -> card."""
+    from numba import types
+
+    u, i = types.uint64, types.int64
+    return i(u, u, u, u, i, i, i, types.boolean, u, u)
+
+
+#: A Minchiate seat played by a Numba function: its cards in the tricks (its discards and declarations are the
+#: heuristic's). Cards are ids 0-96 (trumps 1-40 as 0-39, the Matto 40, then the four suits); a hand is two words,
+#: card c < 41 at bit c of ``lo``, the others at bit c - 41 of ``hi``.
+NUMBA_SEAT = NumbaSeat(
+    "card play",
+    "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64, legal_hi: uint64, n: int64 (cards already in the "
+    "trick), led: int64 (the led suit 0-3, 4 trumps, -1 none yet), win_card: int64 (-1 none), partner_wins: bool, "
+    "unseen_lo: uint64, unseen_hi: uint64) -> int64 (a card id in legal)",
+    _numba_signature, len(SHARED_POLICIES))
+
+
 class Minchiate(Game):
     """Minchiate, the Florentine 97-card tarot for two partnerships."""
 
@@ -197,6 +229,7 @@ class Minchiate(Game):
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",
                                              sides="resti")}  # study balance --target
     columns = SCHEMA
+    numba_seat = NUMBA_SEAT
 
     def column_keys(self, options) -> dict:
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
@@ -222,6 +255,26 @@ class Minchiate(Game):
 
     def state_columns(self, states: list) -> dict:
         """The deal rows (the kernel's columns and types) of finished states: a run with a Python seat."""
+        return dict(deal=np.array([s.deal for s in states], np.int64), **columns(self.state_rows(states)))
+
+    def next_deal(self, study, index: int, finished: list):
+        """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
+        n = study.options.n_deals
+        return None if len(finished) == n else self.new_state(study, index * n + len(finished))
+
+    def game_state_columns(self, games: list) -> dict:
+        """A game's row is its deals' rows summed, as the kernels sum them (``max_delta``: their largest)."""
+        from cardlab.sim.minchiate.kernels import COL
+
+        out = np.zeros((len(games), COL.WIDTH), np.int32)
+        for row, g in zip(out, games):
+            deals = self.state_rows(g.finished)
+            row[:] = deals.sum(axis=0)
+            row[COL.MAX_DELTA], row[COL.DEALER] = deals[:, COL.MAX_DELTA].max(), deals[0, COL.DEALER]
+        return game_columns(np.array([g.index for g in games], np.int64), games[0].study.options.n_deals, out)
+
+    def state_rows(self, states: list) -> np.ndarray:
+        """The kernel's output rows (:data:`~cardlab.sim.minchiate.kernels.COL`) of finished deal states."""
         from cardlab.sim.minchiate.kernels import COL
 
         out = np.zeros((len(states), COL.WIDTH), np.int32)
@@ -238,7 +291,7 @@ class Minchiate(Game):
                     row[COL.DECL_COUNT + COMBO_TYPES.index(cb.kind)] += 1
                     row[COL.DECL_VALUE + COMBO_TYPES.index(cb.kind)] += cb.value
             row[COL.MAX_DELTA], row[COL.MATTO_OWED] = led.max_delta, s.matto_owed
-        return dict(deal=np.array([s.deal for s in states], np.int64), **columns(out))
+        return out
 
     def replay_games(self, study, games: range) -> Replay:
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);

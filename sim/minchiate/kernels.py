@@ -40,11 +40,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from cardlab.sim.cards import ONE, ZERO, ctz, popcount
 from cardlab.sim.dealing import BLOCK
-from cardlab.sim.policy import POLICY
+from cardlab.sim.policy import POLICY, SHARED_POLICIES
 from cardlab.sim.rng import below_n, deal_state
 from cardlab.sim.minchiate.combos import combos_nb
 from cardlab.sim.minchiate.policies import (DISCARD_HI, DISCARD_LO, KING_BIT, LANE, LO_MATTO, LO_TRUMPS, NO_SUIT,
@@ -175,10 +176,10 @@ def single_card(legal_lo, legal_hi):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def heuristic_move_nb(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
-                      fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi):
-    """The heuristic's card for seat ``p``. Unseen by it: what is neither in its hand, the Fola nor played,
-    nor a discard it has seen (its own, before the first trick; both, once that trick has shown them)."""
+def unseen_nb(p, hand_lo, hand_hi, trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo,
+              dd_hi):
+    """The cards seat ``p`` has not seen, as ``(lo, hi)``: neither in its hand, the Fola nor played, nor a
+    discard it has seen (its own, before the first trick; both, once that trick has shown them)."""
     known_lo, known_hi = fola_lo | played_lo | hand_lo, fola_hi | played_hi | hand_hi
     if trick > 0 or p == cutter:
         known_lo |= cd_lo
@@ -186,8 +187,53 @@ def heuristic_move_nb(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win
     if trick > 0 or p == dealer:
         known_lo |= dd_lo
         known_hi |= dd_hi
+    return ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def heuristic_move_nb(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, trick, cutter, dealer,
+                      fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi):
+    """The heuristic's card for seat ``p``, from what it has not seen (:func:`unseen_nb`)."""
+    unseen_lo, unseen_hi = unseen_nb(p, hand_lo, hand_hi, trick, cutter, dealer, fola_lo, fola_hi, played_lo,
+                                     played_hi, cd_lo, cd_hi, dd_lo, dd_hi)
     return heuristic_card(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
-                          ~known_lo & (LO_TRUMPS | LO_MATTO), ~known_hi & DECK_HI)
+                          unseen_lo, unseen_hi)
+
+
+#: The kernel id of a seat played by the run's own Numba function (:mod:`cardlab.sim.user`): after the shared ids.
+USER = len(SHARED_POLICIES)
+
+
+def user_card(user_fn, fault, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, unseen_lo,
+              unseen_hi):
+    """The card of seat ``p`` played by the run's Numba function ``user_fn``, called as
+    ``card(hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_card, partner_wins, unseen_lo, unseen_hi)``
+    (the interface's ``NUMBA_SEAT``). A card outside ``legal`` is written to the deal's ``fault`` slot
+    (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it.
+    A run without a Numba seat passes ``None``: the kernels are then compiled with no call at all."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_card, inline="always")
+def _user_card(user_fn, fault, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, unseen_lo,
+               unseen_hi):
+    if isinstance(user_fn, types.NoneType):
+        def no_seat(user_fn, fault, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, unseen_lo,
+                    unseen_hi):
+            return -1
+        return no_seat
+
+    def seat(user_fn, fault, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card, unseen_lo,
+             unseen_hi):
+        c = user_fn(hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_card, win_seat == (p + 2) % 4, unseen_lo,
+                    unseen_hi)
+        if c < 0 or c >= N_CARDS or not has_card(legal_lo, legal_hi, c):
+            if fault[0] == 0:
+                fault[0] = p + 1
+                fault[1] = c
+            return ctz(legal_lo) if legal_lo != ZERO else ctz(legal_hi) + SUIT_BASE
+        return c
+    return seat
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -248,10 +294,10 @@ def _discard(state, policy, n, hand_lo, hand_hi, record, log, at):
     n_legal = popcount(legal_lo) + popcount(legal_hi)
     take = min(n, n_legal)
     for _ in range(take):
-        if policy == POLICY.HEURISTIC:
-            c = heuristic_discard_one(hand_lo, hand_hi, legal_lo, legal_hi)
-        else:
+        if policy == POLICY.RANDOM:
             state, c = random_card(state, legal_lo, legal_hi)
+        else:  # the heuristic, and a Numba seat (its function plays cards only)
+            c = heuristic_discard_one(hand_lo, hand_hi, legal_lo, legal_hi)
         d_lo |= lo_bit(c)
         d_hi |= hi_bit(c)
         hand_lo &= ~lo_bit(c)
@@ -297,16 +343,22 @@ def shuffle_pack_nb(state, perm):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def card_step_nb(policy, opts, p, hand_lo, hand_hi, n, led, led_suits, trump_played, win_seat, win_card, trick, cutter,
-                 dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi, state):
-    """Seat ``p``'s card as the ``n``-th of trick ``trick`` (step 7), by its random or heuristic ``policy``: the only
-    legal card without a decision, else the heuristic's (:func:`heuristic_move_nb`) or a uniformly random legal
-    card. ``led``, ``trump_played``, ``win_seat`` and ``win_card`` describe the trick so far, ``led_suits`` the plain
-    suits led before it (bit s). Returns (state, card)."""
+                 dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi, state, user_fn, fault):
+    """Seat ``p``'s card as the ``n``-th of trick ``trick`` (step 7), by its random, heuristic or Numba ``policy``
+    (``user_fn``, :func:`user_card`): the only legal card without a decision, else the heuristic's
+    (:func:`heuristic_move_nb`), the Numba function's or a uniformly random legal card. ``led``, ``trump_played``,
+    ``win_seat`` and ``win_card`` describe the trick so far, ``led_suits`` the plain suits led before it (bit s).
+    Returns (state, card)."""
     first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
     legal_lo, legal_hi = legal_cards(hand_lo, hand_hi, led, first_of_suit, trump_played)
     c = single_card(legal_lo, legal_hi)
     if c >= 0:
         return state, c  # a forced card: no decision
+    if policy == USER:
+        unseen_lo, unseen_hi = unseen_nb(p, hand_lo, hand_hi, trick, cutter, dealer, fola_lo, fola_hi, played_lo,
+                                         played_hi, cd_lo, cd_hi, dd_lo, dd_hi)
+        return state, user_card(user_fn, fault, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
+                                unseen_lo, unseen_hi)
     if policy == POLICY.HEURISTIC:
         return state, heuristic_move_nb(opts, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_seat, win_card,
                                         trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
@@ -501,10 +553,11 @@ def finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last
 
 
 @njit(cache=True, error_model="numpy")
-def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch):
+def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch, user_fn, fault):
     """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), and when ``record``
     the move ``log`` and ``declared``. ``work`` (int64, :data:`WORK_SIZE`) and ``words`` (uint64, 12) are
-    scratch space reused from deal to deal."""
+    scratch space reused from deal to deal; ``user_fn`` plays the seats of policy :data:`USER` (None without
+    one), the first illegal card it returns going to ``fault``."""
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch)
     resti = work[N_CARDS:N_CARDS + 2]
@@ -533,7 +586,7 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
             p = (leader + n) % 4
             state, c = card_step_nb(policies[p], opts, p, hand_lo[p], hand_hi[p], n, led, led_suits, trump_played,
                                     win_seat, win_card, trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi,
-                                    cd_lo, cd_hi, dd_lo, dd_hi, state)
+                                    cd_lo, cd_hi, dd_lo, dd_hi, state, user_fn, fault)
             played_lo |= lo_bit(c)
             played_hi |= hi_bit(c)
             if c == MATTO:
@@ -558,8 +611,9 @@ def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, decl
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_deals_nb(seed, first, count, opts, policies, out, logs, declared):
-    """Play deals ``first .. first+count-1`` in parallel blocks; ``logs``/``declared`` have 0 rows unless recording."""
+def play_deals_nb(seed, first, count, opts, policies, out, logs, declared, user_fn, faults):
+    """Play deals ``first .. first+count-1`` in parallel blocks; ``logs``/``declared`` have 0 rows unless recording;
+    ``faults`` (count x 2) gets each deal's first illegal card of the Numba seat ``user_fn``."""
     record = logs.shape[0] > 0
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -569,7 +623,8 @@ def play_deals_nb(seed, first, count, opts, policies, out, logs, declared):
         decl = np.empty(4, np.int16)
         scratch = np.empty(12, np.int64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            play_deal_nb(seed, first + j, opts, policies, record, work, words, out[j], log, decl, scratch)
+            play_deal_nb(seed, first + j, opts, policies, record, work, words, out[j], log, decl, scratch, user_fn,
+                         faults[j])
             if record:
                 for i in range(LOG_WIDTH):
                     logs[j, i] = log[i]
@@ -578,9 +633,10 @@ def play_deals_nb(seed, first, count, opts, policies, out, logs, declared):
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_games_nb(seed, first_game, count, n_deals, opts, policies, out):
+def play_games_nb(seed, first_game, count, n_deals, opts, policies, out, user_fn, faults):
     """Whole games: game ``g`` is deals ``g * n_deals .. g * n_deals + n_deals - 1`` (the deal passes to
-    ``D + 1``); ``out`` rows are the sums of those deals' rows (dealer = the first dealer)."""
+    ``D + 1``); ``out`` rows are the sums of those deals' rows (dealer = the first dealer); ``faults`` as
+    :func:`play_deals_nb`'s, per game."""
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         work = np.empty(WORK_SIZE, np.int64)
@@ -594,7 +650,8 @@ def play_games_nb(seed, first_game, count, n_deals, opts, policies, out):
                 out[j, i] = 0
             g = first_game + j
             for d in range(n_deals):
-                play_deal_nb(seed, g * n_deals + d, opts, policies, False, work, words, row, log, decl, scratch)
+                play_deal_nb(seed, g * n_deals + d, opts, policies, False, work, words, row, log, decl, scratch,
+                             user_fn, faults[j])
                 for i in range(out.shape[1]):
                     if i == COL.MAX_DELTA:
                         out[j, i] = max(out[j, i], row[i])

@@ -55,9 +55,10 @@ from numba import njit, prange
 from cardlab.sim.cards import ONE, ZERO, ctz, popcount
 from cardlab.sim.minchiate.combos import (HIGH_RUN, HIGH_SHIFT, LOW_RUN, M_C3, M_C4, M_C5_ALL, M_C5_HIGH, M_C5_LOW,
                                           M_KINGS, M_MATTO)
-from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, WORK_SIZE, end_points_nb,
-                                           end_trick_nb, finish_deal_nb, heuristic_move_nb, hi_bit, legal_cards, lo_bit,
-                                           put_card_nb, settle, setup_deal_nb, single_card)
+from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, USER, WORK_SIZE,
+                                           end_points_nb, end_trick_nb, finish_deal_nb, heuristic_move_nb, hi_bit,
+                                           legal_cards, lo_bit, put_card_nb, settle, setup_deal_nb, single_card,
+                                           unseen_nb, user_card)
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.policy import POLICY
@@ -381,11 +382,12 @@ def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallbac
 
 @njit(cache=True, error_model="numpy")
 def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, declared,
-                          combo_scratch, means):
+                          combo_scratch, means, user_fn, fault):
     """Play deal ``deal`` as ``kernels.play_deal_nb`` does, with ``search`` seats searching their card play.
 
     ``means`` (84 x 97, or 0 rows to skip) receives, for each searched move, each candidate card's mean
-    final points difference for the searcher's side (NaN elsewhere). Returns the deal's stream.
+    final points difference for the searcher's side (NaN elsewhere). ``user_fn`` plays the seats of a Numba
+    function (``kernels.play_deal_nb``'s). Returns the deal's stream.
     """
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
     for p in range(4):
@@ -394,12 +396,13 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, w
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
     return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log,
                                   combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo,
-                                  fola_hi)
+                                  fola_hi, user_fn, fault)
 
 
 @njit(cache=True, error_model="numpy")
 def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, combo_scratch,
-                           means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi):
+                           means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi, user_fn,
+                           fault):
     """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
     outputs: the hands after the discards in ``words``, the shuffle in ``work``, the returned scalars).
 
@@ -472,6 +475,11 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
                 pass  # a forced card: no decision
             elif policies[p] == POLICY.RANDOM:
                 state, c = random_card(state, legal_lo, legal_hi)
+            elif policies[p] == USER:
+                unseen_lo, unseen_hi = unseen_nb(p, hand_lo[p], hand_hi[p], trick, cutter, dealer, fola_lo, fola_hi,
+                                                 played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi)
+                c = user_card(user_fn, fault, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
+                              win_card, unseen_lo, unseen_hi)
             else:
                 c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
                                       trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
@@ -524,10 +532,10 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs, declared, means):
+def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs, declared, means, user_fn, faults):
     """Play the deals numbered ``deals`` (any order) with search seats; row ``j`` of ``out`` (and of ``logs``,
-    ``declared``, ``means`` when they have rows) is deal ``deals[j]``. Parallel over deals: a searched
-    deal is long enough to be a work item alone."""
+    ``declared``, ``means`` when they have rows, and of ``faults``: a Numba seat's first illegal card) is deal
+    ``deals[j]``. Parallel over deals: a searched deal is long enough to be a work item alone."""
     record = logs.shape[0] > 0
     keep_means = means.shape[0] > 0
     for j in prange(deals.shape[0]):
@@ -538,7 +546,7 @@ def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs
         scratch = np.empty(12, np.int64)
         mean = means[j] if keep_means else np.empty((0, N_CARDS), np.float32)
         play_searched_deal_nb(seed, deals[j], opts, policies, worlds, rollout, record, work, words, out[j], log, decl,
-                              scratch, mean)
+                              scratch, mean, user_fn, faults[j])
         if record:
             for i in range(LOG_WIDTH):
                 logs[j, i] = log[i]
@@ -547,9 +555,9 @@ def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, out):
+def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, out, user_fn, faults):
     """Whole games with search seats, as ``kernels.play_games_nb``: row ``j`` sums the deals of game
-    ``first_game + j`` (``max_delta`` is their largest, ``dealer`` the first dealer)."""
+    ``first_game + j`` (``max_delta`` is their largest, ``dealer`` the first dealer; ``faults`` per game)."""
     for j in prange(count):
         work = np.empty(WORK_SIZE, np.int64)
         words = np.empty(12, np.uint64)
@@ -563,7 +571,7 @@ def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, world
         g = first_game + j
         for d in range(n_deals):
             play_searched_deal_nb(seed, g * n_deals + d, opts, policies, worlds, rollout, False, work, words, row,
-                                  log, decl, scratch, none)
+                                  log, decl, scratch, none, user_fn, faults[j])
             for i in range(out.shape[1]):
                 if i == COL.MAX_DELTA:
                     out[j, i] = max(out[j, i], row[i])

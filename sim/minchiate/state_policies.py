@@ -56,7 +56,7 @@ def state_card_nb(policy, opts, p, hand_lo, hand_hi, trick_cards, trick_seats, l
                                                             cards, seats, led, trump_played, win_seat, win_card)
     return card_step_nb(policy, opts, p, hand_lo, hand_hi, trick_cards.shape[0], led, led_suits, trump_played,
                         win_seat, win_card, trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
-                        dd_lo, dd_hi, stream)
+                        dd_lo, dd_hi, stream, None, np.zeros(2, np.int64))
 
 
 def policy_action(state, policy: str):

@@ -224,16 +224,24 @@ def new_state(study: RamiStudy, deal: int):
     """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal % players``
     from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the stream
     ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw from it)."""
+    from cardlab.sim.rng import deal_state
+
+    return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
+                       {"game": "rami", "seed": study.seed, "deal": deal})
+
+
+def dealt_round(study: RamiStudy, stream, dealer: int, deal: int, keys: dict):
+    """The round the kernel deals from ``stream`` (its deck shuffled by
+    :func:`~cardlab.sim.rami.kernels.shuffled_deck_nb`), dealt by ``dealer``, as a state holding the stream after
+    the shuffle; its record begins with ``keys``."""
     from cardlab.sim.rami.kernels import DECK_MAX, shuffled_deck_nb
     from cardlab.sim.rami.state import RamiState
-    from cardlab.sim.rng import deal_state
     from cardlab.sim.state import as_stream
 
     o = study.options
     deck = np.zeros(DECK_MAX, np.int64)
-    stream = shuffled_deck_nb(np.uint64(deal_state(study.seed, deal)), deck, o.deck_size)
-    state = RamiState(o, deal % o.players, deck[:o.deck_size].tolist(), study=study, deal=deal,
-                      keys={"game": "rami", "seed": study.seed, "deal": deal})
+    stream = shuffled_deck_nb(np.uint64(stream), deck, o.deck_size)
+    state = RamiState(o, dealer, deck[:o.deck_size].tolist(), study=study, deal=deal, keys=keys)
     state.stream = as_stream(stream)
     return state
 
@@ -322,6 +330,34 @@ class Rami(Game):
     def replay_games(self, study, games: range) -> Replay:
         texts, records = zip(*(replay_game(study, g) for g in games))
         return Replay("\n\n".join(texts), [r for rounds in records for r in rounds])
+
+    def next_deal(self, study, index: int, finished: list):
+        """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then
+        each round carries the stream on, the deal passing on, until a seat reaches the target with one seat alone
+        lowest (:func:`~cardlab.sim.rami.kernels.game_over_nb`, as the kernels and ``replay_game`` end it)."""
+        from cardlab.sim.rami.kernels import MAX_ROUNDS, game_over_nb
+        from cardlab.sim.rng import below_n, deal_state
+
+        n, r = study.options.players, len(finished)
+        if not finished:
+            stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), n)
+            return dealt_round(study, stream, int(dealer), 0, {"game": index, "round": 0})
+        totals = np.array([sum(p) for p in zip(*(s.scores() for s in finished))], np.int64)
+        if game_over_nb(totals, study.options.target):
+            return None
+        if r == MAX_ROUNDS:
+            raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
+        return dealt_round(study, finished[-1].stream, (finished[-1].dealer + 1) % n, r, {"game": index, "round": r})
+
+    def game_state_columns(self, games: list) -> dict:
+        """One row per round (``game``, ``round``, the round's columns, then each seat's running ``total_i``)."""
+        rounds = [s for g in games for s in g.finished]
+        cols = self.state_columns(rounds)
+        del cols["deal"]
+        totals = np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games])
+        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
+                "round": np.array([s.deal for s in rounds], np.int64), **cols,
+                **{f"total_{p}": totals[:, p].astype(np.int16) for p in range(totals.shape[1])}}
 
     def state_columns(self, states: list) -> dict:
         """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""

@@ -1,0 +1,64 @@
+"""Numba seats beyond Barbu's (cardlab.sim.user): a seat of Minchiate played by the user's @njit card function
+inside the kernels. Its deals replay through the referee, it gives the rows of the same rule written in Python
+and played through the step API, and it plays in whole games and beside search seats. (Barbu's Numba seat, and the
+refusals of every game's: tests/test_numba_policy.py.)"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardlab.sim.games import game
+from cardlab.sim.python_seats import play_columns
+from cardlab.sim.runner import to_frame
+from tests.user_policies import minchiate_cards
+
+HEURISTIC3 = ["heuristic"] * 3
+
+
+def test_a_minchiate_numba_seat_plays_and_the_referee_replays_its_deals():
+    minchiate = game("minchiate")
+    df = minchiate.simulate(deals=200, seed=5, policy=[minchiate_cards.lowest] + HEURISTIC3)
+    assert df.attrs["cardlab"]["policies"][0] == "numba:tests.user_policies.minchiate_cards.lowest"
+    plain = minchiate.simulate(deals=200, seed=5)
+    assert (df["points_0"] != plain["points_0"]).any()
+    replay = minchiate.replay(deal="0:40", seed=5, policy=[minchiate_cards.lowest] + HEURISTIC3)
+    assert len(replay.records) == 40  # each deal checked move by move and rescored by the referee
+
+
+def test_the_numba_seat_gives_the_rows_of_the_same_rule_in_python():
+    """Seat 0 plays the lowest legal card, in Numba in the kernels and in Python through the step API; on the deals
+    where seat 0 neither cuts nor deals (deal % 4 in 2, 3) it makes no discard, so the two tables are the same."""
+    minchiate = game("minchiate")
+    numba = minchiate.build("deals", seed=8, policy=[minchiate_cards.lowest, "heuristic", "random", "heuristic"])
+    python = minchiate.build("deals", seed=8,
+                             policy=[minchiate_cards.lowest_in_python, "heuristic", "random", "heuristic"])
+    for first in range(2, 120, 4):
+        kernel = to_frame(numba.play(first, 2))
+        state = to_frame(play_columns(python, first, 2))
+        pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+
+
+def test_rows_do_not_depend_on_threads_or_chunks_and_whole_games_take_it():
+    minchiate = game("minchiate")
+    keywords = dict(deals=600, seed=2, policy=[minchiate_cards.lowest, "heuristic", minchiate_cards.lowest, "random"])
+    assert minchiate.simulate(threads=1, chunk_size=130, **keywords).equals(minchiate.simulate(threads=2, **keywords))
+    games = minchiate.simulate_games(games=12, seed=1, n_deals=4, policy=[minchiate_cards.lowest] + HEURISTIC3)
+    assert games.attrs["cardlab"]["policies"][0].startswith("numba:") and len(games) == 12
+
+
+def test_search_seats_play_beside_it_and_the_search_kernels_play_it_as_the_plain_ones():
+    from cardlab.sim.minchiate.search_play import search_raw
+
+    minchiate = game("minchiate")
+    study = minchiate.build("deals", seed=4, policy=[minchiate_cards.lowest] + HEURISTIC3)
+    np.testing.assert_array_equal(study.raw(0, 60)[0], search_raw(study, np.arange(60))[0])
+    searched = minchiate.simulate(deals=4, seed=1, policy=[minchiate_cards.lowest, "search", "heuristic", "heuristic"],
+                                  search_worlds=2)
+    assert len(searched) == 4
+
+
+def test_the_minchiate_numba_seat_id_is_the_kernels():
+    from cardlab.sim.minchiate.kernels import USER
+
+    assert game("minchiate").numba_seat.kernel_id == USER

@@ -1,0 +1,87 @@
+"""Whole games in the step API (cardlab.sim.whole_games): deal after deal, dealt where the kernels deal them. Played
+by the built-in policies through the state, a game gives the kernels' game rows exactly, column for column and type
+for type; a Python seat plays whole games in simulate_games; the state is a State (observation with the game's
+totals, clone, resample, record)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardlab.sim.games import game
+from cardlab.sim.runner import to_frame
+from cardlab.sim.whole_games import WholeGame, play_game_columns
+
+WHOLE = ("euchre5", "minchiate", "rami")
+KEYWORDS = {"minchiate": dict(n_deals=3)}
+COUNT = {"euchre5": 40, "minchiate": 8, "rami": 4}
+
+
+def tables(name: str) -> list[list[str]]:
+    n = game(name).players(game(name).Options())
+    mixed = [("random", "heuristic")[p % 2] for p in range(n)]
+    return [["heuristic"] * n, ["random"] * n, mixed]
+
+
+CASES = [(name, table) for name in WHOLE for table in tables(name)]
+
+
+@pytest.mark.parametrize("name,table", CASES, ids=[f"{n}-{'-'.join(t)}" for n, t in CASES])
+def test_whole_games_through_the_state_give_the_kernels_game_rows(name, table):
+    study = game(name).build("games", seed=13, policy=table, **KEYWORDS.get(name, {}))
+    kernel = to_frame(study.play_games(5, COUNT[name]))
+    state = to_frame(play_game_columns(study, 5, COUNT[name]))
+    pd.testing.assert_frame_equal(state, kernel)
+
+
+@pytest.mark.parametrize("name", WHOLE)
+def test_a_whole_game_is_a_state(name):
+    g = game(name)
+    state = g.game_state(seed=3, game=2, **KEYWORDS.get(name, {}))
+    assert isinstance(state, WholeGame) and state.deal == 0 and not state.is_over
+    seat = state.current_player
+    view = state.observation(seat)
+    assert view["game"] == {"deal": 0, "totals": [0] * len(state.scores())}
+    copy = state.clone()
+    state.apply(state.policy_action("heuristic"))
+    assert copy.deal == 0 and copy.current.legal_actions() == copy.legal_actions()
+    # the resampled game keeps what the seat to move sees of the deal under way
+    seat = state.current_player
+    other = state.resample(seat, np.random.default_rng(1))
+    assert other.observation(seat) == state.observation(seat)
+    while not state.is_over:
+        state.apply(state.policy_action("heuristic"))
+    totals = [sum(s) for s in zip(*(d.scores() for d in state.finished))]
+    assert state.scores() == totals and state.legal_actions() == [] and state.current_player == -1
+    record = state.record()
+    assert record["game_index"] == 2 and len(record["deals"]) == len(state.finished) >= 1
+    assert record["totals"] == totals
+
+
+def test_a_python_seat_plays_whole_games_in_simulate_games():
+    euchre = game("euchre5")
+
+    def lowest(observation, legal):
+        return min(legal, key=lambda a: a.id)
+
+    df = euchre.simulate_games(games=20, seed=4, policy=[lowest] + ["heuristic"] * 4)
+    assert df.attrs["cardlab"]["policies"][0].startswith("python:")
+    assert set(df.columns) == set(euchre.simulate_games(games=2, seed=4).columns)
+    totals = df.groupby("game")[[f"score_{p}" for p in range(5)]].sum()
+    assert (totals.max(axis=1) >= 10).all() or (df.groupby("game").size() == euchre.Options().max_hands).any()
+
+
+def test_a_python_seat_error_names_the_game_and_the_deal():
+    def fails_late(observation, legal):
+        if observation["game"]["deal"] == 1:
+            raise RuntimeError("no idea")
+        return legal[0]
+
+    with pytest.raises(ValueError, match=r"^policy: seat 0 \(python:.*fails_late\) raised RuntimeError: no idea in "
+                                         r"game 0, deal 1$"):
+        game("minchiate").simulate_games(games=1, seed=1, n_deals=2, policy=[fails_late] + ["heuristic"] * 3)
+
+
+def test_barbu_whole_games_are_refused_in_one_line():
+    with pytest.raises(ValueError, match="^game_index: Barbu's step API plays single deals so far, not whole games$"):
+        game("barbu").game_state(seed=1, game=0)
