@@ -266,3 +266,30 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ------------------------------------------------------------------------------ the oracle
+
+
+def test_the_oracle_plays_the_true_deal():
+    """The oracle rolls its candidates out on the true hands and stock: with heuristic rollouts every world plays
+    alike, so its means do not depend on the number of worlds (search's do), and its rounds pass the referee."""
+    def means(policy, worlds):
+        replay = rami.replay(deal="0:3", seed=6, players=3, policy=f"{policy},heuristic,heuristic", search_worlds=worlds)
+        return [(d["turn"], d["phase"], d["candidates"]) for r in replay.records for d in r["searches"]]
+
+    assert means("oracle", 1) == means("oracle", 3) and means("oracle", 1)
+    assert means("search", 1) != means("search", 3)
+
+
+def test_the_oracle_ladder_has_the_ceiling():
+    from cardlab.analysis.strength import format_strength_study, oracle_gaps
+    from cardlab.sim.ladder import strength_study
+
+    kw = dict(deals=4, seed=2, players=2, search_worlds=2)
+    plain, ceiling = strength_study(RAMI, **kw), strength_study(RAMI, oracle=True, **kw)
+    assert plain.equals(ceiling[plain.columns])
+    added = [c for c in ceiling.columns if c not in plain.columns]
+    assert {"score_oracle_0", "score_oracle_1", "turns_oracle", "lone_oracle_in_search",
+            "lone_oracle_in_heuristic"} <= set(added) and all("oracle" in c for c in added)
+    assert len(oracle_gaps(ceiling)) == 1 and "The ceiling" in format_strength_study(ceiling)

@@ -62,7 +62,7 @@ class RamiStudy(Study):
         from cardlab.sim.rami.search_play import search_rounds
 
         pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
-        if searched or (pols == self.game.policies.index("search")).any():
+        if searched or np.isin(pols, [self.game.policies.index(p) for p in ("search", "oracle")]).any():
             ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
@@ -306,6 +306,7 @@ class Rami(Game):
 
     name, title, unit = "rami", "Rami", "round"
     Options, Study = RamiOptions, RamiStudy
+    oracle = True  # the search over the true hands and stock (search.search_nb)
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
     study_deals = {"strength": 200}  # searched rounds are slow
     variant_figures = ("turns", "blocked", "rami_sec", "score_*")

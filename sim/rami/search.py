@@ -72,7 +72,7 @@ from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES
 from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state, mix64
 
-SEARCH = 2  # the policy id of a search seat (after heuristic 0 and random 1)
+SEARCH = POLICY.SEARCH  # the policy id of a search seat (cardlab.sim.policy's, shared)
 ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in cardlab.sim.policy
 DEFAULT_WORLDS = 32
 SHORTLIST = 4  # discard candidates searched: the heuristic's best few (see the module docstring)
@@ -480,20 +480,28 @@ def relative_score(res, s, P):
 
 
 @njit(cache=True)
-def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, hands, deck, pile, table, seats, sc, known,
-              pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out, scratch, res,
-              totals):
+def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, oracle, hands, deck, pile, table, seats,
+              sc, known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out, scratch,
+              res, totals):
     """The searched choice among ``cands[:n_cands]`` (kinds to discard, or 0 stock / 1 discard pile).
 
-    ``totals[c]`` receives each candidate's summed relative score over the worlds.
+    ``totals[c]`` receives each candidate's mean relative score over the worlds. The ``oracle`` (search that sees
+    the true deal, the strength ladder's ceiling) plays every world on the true hands and stock: one world with
+    heuristic rollouts, which play it the same way each time; ``worlds`` with random ones, each its own draws.
     """
     P = o[OPT.players]
     pols = np.full(P, rollout, np.int64)
     no_log = np.zeros((0, LOG_W), np.int64)
     for i in range(n_cands):
         totals[cands[i]] = 0.0
-    for _ in range(worlds):
-        state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst)
+    n_worlds = 1 if oracle and rollout == POLICY.HEURISTIC else worlds
+    for _ in range(n_worlds):
+        if oracle:
+            state = mix64(state)
+            w_hands[:, :] = hands
+            w_deck[:] = deck
+        else:
+            state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         for i in range(n_cands):
             c = cands[i]
@@ -513,6 +521,8 @@ def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, han
         c = cands[i]
         if totals[c] > totals[choice]:
             choice = c
+    for i in range(n_cands):
+        totals[cands[i]] /= n_worlds
     return choice
 
 
@@ -550,7 +560,7 @@ def shortlist_nb(hand, forbidden, heuristic, table, nt, opened, o, close, cands,
 
 
 @njit(cache=True)
-def record_means(means, mi, t, seat, phase, cands, n_cands, totals, worlds):
+def record_means(means, mi, t, seat, phase, cands, n_cands, totals):
     for i in range(n_cands):
         if mi < means.shape[0]:
             c = cands[i]
@@ -558,7 +568,7 @@ def record_means(means, mi, t, seat, phase, cands, n_cands, totals, worlds):
             means[mi, 1] = seat
             means[mi, 2] = phase
             means[mi, 3] = c
-            means[mi, 4] = totals[c] / worlds
+            means[mi, 4] = totals[c]
         mi += 1
     return mi
 
@@ -639,20 +649,22 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         seat = sc[S_SEAT]
         t = sc[S_T]
         pol = pols[seat]
-        play = POLICY.HEURISTIC if pol == SEARCH else pol
+        searching, oracle = pol == SEARCH or pol == POLICY.ORACLE, pol == POLICY.ORACLE
+        play = POLICY.HEURISTIC if searching else pol
         before[:] = hands[seat]
         usable = sc[S_PLAN] != PLAN_NONE
         offered = sc[S_OFFERED] != 0
         state, take = choose_draw(play, state, usable, offered)
-        if pol == SEARCH and offered:
+        if searching and offered:
             cands[0] = 0
             cands[1] = 1
+            fallback = 1 if take else 0  # not inline in the call: Numba refuses branches in a call this long
             take = search_nb(search_state(seed, key, (round_key * TURN_KEY + t) * 2 + PHASE_DRAW), seat, PHASE_DRAW,
-                             cands, 2, 1 if take else 0, o, rollout, worlds, hands, deck, pile, table, seats, sc,
-                             known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
-                             scratch, wres, totals) == 1
+                             cands, 2, fallback, o, rollout, worlds, oracle, hands, deck, pile, table, seats,
+                             sc, known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc,
+                             x_out, scratch, wres, totals) == 1
             if means.shape[0] > 0:
-                mi = record_means(means, mi, t, seat, PHASE_DRAW, cands, 2, totals, worlds)
+                mi = record_means(means, mi, t, seat, PHASE_DRAW, cands, 2, totals)
         draw_nb(sc, take, o, hands, deck, pile, seats, log)
         tk = sc[S_TK]
         drawn = sc[S_DRAWN]
@@ -663,16 +675,16 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         hand = hands[seat]
         state, k = choose_discard(play, state, hand, sc[S_FORBIDDEN], table, sc[S_NT], seats[OPENED, seat], o,
                                   sc[S_CLOSE] != 0, out, scratch)
-        if pol == SEARCH:
+        if searching:
             n = shortlist_nb(hand, sc[S_FORBIDDEN], k, table, sc[S_NT], seats[OPENED, seat], o, sc[S_CLOSE] != 0,
                              cands, shortlist)
             if n > 1:
                 k = search_nb(search_state(seed, key, (round_key * TURN_KEY + t) * 2 + PHASE_DISCARD), seat,
-                              PHASE_DISCARD, cands, n, k, o, rollout, worlds, hands, deck, pile, table, seats, sc,
-                              known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc,
-                              x_out, scratch, wres, totals)
+                              PHASE_DISCARD, cands, n, k, o, rollout, worlds, oracle, hands, deck, pile, table,
+                              seats, sc, known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats,
+                              x_sc, x_out, scratch, wres, totals)
                 if means.shape[0] > 0:
-                    mi = record_means(means, mi, t, seat, PHASE_DISCARD, cands, n, totals, worlds)
+                    mi = record_means(means, mi, t, seat, PHASE_DISCARD, cands, n, totals)
         ended = discard_nb(sc, k, o, hands, pile, log)
         update_known(known, seat, before, hands[seat], tk, drawn, sc[S_RETRIEVED])
         if ended:
