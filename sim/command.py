@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cardlab.sim.balance import figures_text, numeric_options
 from cardlab.sim.game import spelling
-from cardlab.sim.options import add_option_flags, options_from_args, toml_value
+from cardlab.sim.options import add_option_flags, flag_text, options_from_args, toml_value
 
 #: The variant file of the command being run and the rule flags given beside it: an option set by the file
 #: (not by a flag) is named in messages as the file sets it (:func:`label`).
@@ -41,9 +41,7 @@ def label(name: str, value) -> str:
     flag = name.replace("_", "-")
     if isinstance(value, bool):
         return f"--{flag}" if value else f"--no-{flag}"
-    if value is None:
-        return f"--{flag} none"
-    return f"--{flag} " + (",".join(str(v) for v in value) if isinstance(value, tuple) else str(value))
+    return f"--{flag} {flag_text(value)}"
 
 
 #: Flags of one study: flag -> (the study it applies to, the keyword it gives); given to another study, it is

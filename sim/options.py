@@ -359,15 +359,21 @@ def toml_value(value) -> str:
     return str(value)
 
 
-def _flag_text(value):
-    """A variant file's value as the text its flag would take (``true``, ``3``, ``45,25,10,0``), or None when
-    it is a table or a list of lists, which no option takes."""
+def flag_text(value):
+    """A value as its flag takes it and a variant's name shows it: ``true``, ``3``, ``broken``, ``45,25,10,0``,
+    ``none``; None for a table or a list of lists, which no option takes (a variant file may hold them).
+
+    >>> flag_text(True), flag_text((45, 25, -6)), flag_text(None), flag_text([[1]])
+    ('true', '45,25,-6', 'none', None)
+    """
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, list):
-        if any(isinstance(v, (list, dict)) for v in value):
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, (list, tuple, dict)) for v in value):
             return None
-        return ",".join(_flag_text(v) for v in value)
+        return ",".join(flag_text(v) for v in value)
     if isinstance(value, dict):
         return None
     return str(value)
@@ -462,7 +468,7 @@ def read_variant(source, options_cls, *, game: str, title: str) -> tuple[str | N
         if name in rules:
             raise ValueError(f"{at(key)} {name!r} is set twice; set it once")
         f = known[name]
-        flag = _flag_text(value)
+        flag = flag_text(value)
         try:
             if flag is None:
                 raise ValueError(f"{name}: {value!r} is not allowed; give a number, true or false, a string or a "

@@ -29,18 +29,7 @@ import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.game import StudyKind
-from cardlab.sim.options import declared, parse_text
-
-
-def spell_value(value) -> str:
-    """An option value as a variant name shows it (``True`` → ``true``, ``None`` → ``none``)."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if value is None:
-        return "none"
-    if isinstance(value, tuple):
-        return ",".join(map(str, value))
-    return str(value)
+from cardlab.sim.options import declared, flag_text, parse_text
 
 
 def option_variants(game, base) -> tuple[dict, dict]:
@@ -57,10 +46,10 @@ def option_variants(game, base) -> tuple[dict, dict]:
         else:
             continue
         if f.name in scope and not scope[f.name].applies(context):
-            skipped.update({f"{f.name}={spell_value(v)}": "does not apply to single deals" for v in values})
+            skipped.update({f"{f.name}={flag_text(v)}": "does not apply to single deals" for v in values})
             continue
         for value in values:
-            name = f"{f.name}={spell_value(value)}"
+            name = f"{f.name}={flag_text(value)}"
             try:
                 base.with_options(**{f.name: value})
             except ValueError as err:
@@ -138,8 +127,8 @@ def parse_vary(game, vary) -> dict[str, list]:
         if name in out:
             raise ValueError(f"vary: {name!r} is named twice; give all its values in one NAME=v1,v2")
         values = [tuple(v) if isinstance(v, list) else v for v in values]
-        if not values or len(set(map(spell_value, values))) != len(values):
-            raise ValueError(f"vary: {name}={','.join(map(spell_value, values))} is not allowed; give distinct values")
+        if not values or len(set(map(flag_text, values))) != len(values):
+            raise ValueError(f"vary: {name}={','.join(map(flag_text, values))} is not allowed; give distinct values")
         out[name] = values
     return out
 
@@ -161,7 +150,7 @@ def vary_variants(game, base, grid: dict) -> tuple[dict, dict]:
     variants, skipped = {"default": {}}, {}
     for combo in product(*grid.values()):
         change = dict(zip(grid, combo))
-        name = ";".join(f"{k}={spell_value(v)}" for k, v in change.items())
+        name = ";".join(f"{k}={flag_text(v)}" for k, v in change.items())
         if all(getattr(base.options, k) == v for k, v in change.items()):
             continue  # the study's own options: that is default
         try:
@@ -194,7 +183,7 @@ def _variants_plan(game, vary, **keywords):
     base = game.build("deals", study_name="variants", **keywords)
     grid = parse_vary(game, vary)
     changes, skipped = vary_variants(game, base, grid)
-    return base, {**base.metadata(), "study": "variants", "vary": {k: [spell_value(v) for v in vs]
+    return base, {**base.metadata(), "study": "variants", "vary": {k: [flag_text(v) for v in vs]
                                                                    for k, vs in grid.items()},
                   "variants": changes, "skipped": skipped}
 
@@ -205,4 +194,4 @@ VARIANTS = StudyKind("the variants named by --vary NAME=v1,v2 (every combination
                      variants_study, variants_metadata)
 
 __all__ = ["STUDY", "VARIANTS", "check_single_deals", "option_variants", "options_metadata", "options_study",
-           "paired_variants", "parse_vary", "spell_value", "vary_variants", "variants_metadata", "variants_study"]
+           "paired_variants", "parse_vary", "vary_variants", "variants_metadata", "variants_study"]
