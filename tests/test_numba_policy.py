@@ -13,7 +13,7 @@ import pytest
 
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.user import name_of
-from tests.user_policies import barbu_cards, minchiate_cards
+from tests.user_policies import barbu_cards, minchiate_cards, rami_discards
 
 ROOT = Path(__file__).resolve().parents[1]
 HEURISTIC3 = ["heuristic"] * 3
@@ -53,29 +53,32 @@ def test_whole_games_and_search_tables_take_a_numba_seat():
     assert len(searched) == 6
 
 
-#: Per game with a Numba seat: its test functions' module, the card its illegal function returns, and how the
-#: expected signature begins.
-SEATS = {"barbu": (barbu_cards, 63, "card(hand: uint64, legal: uint64, led: int64"),
-         "minchiate": (minchiate_cards, 97, "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64")}
+#: Per game with a Numba seat: a function of its test module that makes an illegal move, what the refusal says it
+#: returned, and how the expected signature begins (the module's ``two_arguments`` has the wrong one).
+SEATS = {"barbu": (barbu_cards.illegal_when_last, "63 in deal", "card(hand: uint64, legal: uint64, led: int64"),
+         "minchiate": (minchiate_cards.illegal_when_last, "97 in deal",
+                       "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64"),
+         "rami": (rami_discards.illegal_when_close, "60 in round", "discard(hand: int64[53] (counts by kind)")}
 
 
 @pytest.mark.parametrize("name", SEATS)
 def test_an_illegal_card_stops_the_run_in_one_line_and_leaves_no_file(name, tmp_path):
-    cards, card, _ = SEATS[name]
+    illegal, returned, _ = SEATS[name]
     out = tmp_path / "run.parquet"
     with pytest.raises(ValueError) as e:
-        game(name).simulate(deals=200, policy=[cards.illegal_when_last] + HEURISTIC3, out=out)
+        game(name).simulate(deals=200, policy=[illegal] + HEURISTIC3, out=out)
     message = str(e.value)
     assert "\n" not in message
-    assert message.startswith(f"policy: seat 0 (numba:{cards.__name__}.illegal_when_last) returned {card} in deal ")
+    assert message.startswith(f"policy: seat 0 ({name_of(illegal)}) returned {returned} ")
     assert not any(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("name", SEATS)
 def test_a_function_of_the_wrong_signature_is_refused_before_play_with_the_expected_one(name):
-    cards, _, signature = SEATS[name]
+    illegal, _, signature = SEATS[name]
     with pytest.raises(ValueError) as e:
-        game(name).simulate(deals=10, policy=[cards.two_arguments] + HEURISTIC3)
+        game(name).simulate(deals=10, policy=[getattr(sys.modules[illegal.py_func.__module__], "two_arguments")]
+                            + HEURISTIC3)
     message = str(e.value)
     assert "\n" not in message
     assert f"expected {signature}" in message and "seat 0" in message
@@ -105,7 +108,7 @@ def test_the_next_process_finds_the_kernels_compiled_for_a_function_in_the_cache
     script = textwrap.dedent("""
         from cardlab.sim.games import game
         from cardlab.sim.barbu.kernels import play_deals_nb
-        from tests.user_policies import barbu_cards, minchiate_cards
+        from tests.user_policies import barbu_cards, minchiate_cards, rami_discards
         game("barbu").simulate(deals=50, policy=[barbu_cards.highest, "heuristic", "heuristic", "heuristic"])
         print(sum(play_deals_nb.stats.cache_hits.values()), sum(play_deals_nb.stats.cache_misses.values()))
     """)

@@ -1,5 +1,5 @@
 """Numba seats beyond Barbu's (cardlab.sim.user): a seat of Minchiate played by the user's @njit card function
-inside the kernels. Its deals replay through the referee, it gives the rows of the same rule written in Python
+inside the kernels, and a Rami seat whose discards the user's function makes. Its deals replay through the referee, it gives the rows of the same rule written in Python
 and played through the step API, and it plays in whole games and beside search seats. (Barbu's Numba seat, and the
 refusals of every game's: tests/test_numba_policy.py.)"""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from cardlab.sim.games import game
 from cardlab.sim.python_seats import play_columns
 from cardlab.sim.runner import to_frame
-from tests.user_policies import minchiate_cards
+from tests.user_policies import minchiate_cards, rami_discards
 
 HEURISTIC3 = ["heuristic"] * 3
 
@@ -62,3 +62,42 @@ def test_the_minchiate_numba_seat_id_is_the_kernels():
     from cardlab.sim.minchiate.kernels import USER
 
     assert game("minchiate").numba_seat.kernel_id == USER
+
+
+def test_a_rami_numba_seat_discards_by_its_rule_and_the_referee_replays_its_rounds():
+    """Every discard of the Numba seat is the rule's choice among the legal discards the referee's state lists (the
+    same rule in Python), and its rounds replay move by move."""
+    rami = game("rami")
+    policy = [rami_discards.highest] + HEURISTIC3
+    values = rami.Options().card_values
+    replay = rami.replay(deal="0:12", seed=3, policy=policy)
+    checked = 0
+    for deal, record in enumerate(replay.records):
+        state = rami.state(seed=3, deal=deal, policy=policy)
+        for entry in record["actions"]:
+            if entry["seat"] == 0 and entry["kind"] == "discard":
+                legal = [a.id - 100 for a in state.legal_actions() if 100 <= a.id < 153]
+                assert state.action(entry).id - 100 == max(legal, key=lambda k: (values[k], -k))
+                checked += 1
+            state.apply(entry)
+        assert state.scores() == record["scores"]
+    assert checked > 50
+    plain = rami.simulate(deals=100, seed=3)
+    mine = rami.simulate(deals=100, seed=3, policy=policy)
+    assert (plain["score_0"] != mine["score_0"]).any()
+
+
+def test_rami_numba_seat_rows_do_not_depend_on_threads_and_it_plays_games_and_beside_search():
+    from cardlab.sim.rami.search_play import search_rounds
+
+    rami = game("rami")
+    keywords = dict(deals=300, seed=2, policy=[rami_discards.highest, "heuristic", rami_discards.highest, "random"])
+    assert rami.simulate(threads=1, chunk_size=70, **keywords).equals(rami.simulate(threads=2, **keywords))
+    games = rami.simulate_games(games=4, seed=1, policy=[rami_discards.highest] + HEURISTIC3)
+    assert games.attrs["cardlab"]["policies"][0].startswith("numba:") and games["game"].nunique() == 4
+    study = rami.build("deals", seed=4, policy=[rami_discards.highest] + HEURISTIC3)
+    ints, seats, *_ = search_rounds(study, np.arange(30))
+    np.testing.assert_array_equal(seats[3], np.stack([study.play(0, 30)[f"score_{p}"] for p in range(4)], 1))
+    searched = rami.simulate(deals=3, seed=1, policy=[rami_discards.highest, "search", "heuristic", "heuristic"],
+                             search_worlds=2)
+    assert len(searched) == 3

@@ -329,7 +329,7 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
         log = np.zeros((LOG_ROWS, LOG_W), np.int64)
         means = np.zeros((S.MEAN_ROWS, S.MEAN_W), np.float64)
         *_, li, mi = S.play_search_dealt_nb(study.seed, deal, 0, state, o, pols, WORLDS, 0, S.SHORTLIST, log,
-                                             np.zeros((4, P), np.int64), means, *arrays)
+                                             np.zeros((4, P), np.int64), means, *arrays, None, np.zeros(2, np.int64))
         return log[:li], means[:mi]
 
     def seen_by(log, s):

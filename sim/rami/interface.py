@@ -22,6 +22,8 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
+from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.user import NumbaSeat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
 SEAT_COLUMNS = (("won", bool), ("opened", bool), ("hand_value", np.int16), ("score", np.int16))
@@ -66,9 +68,10 @@ class RamiStudy(Study):
             ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
-            searches = None
-            play_rounds_nb(self.seed, int(deals[0]) if len(deals) else 0, len(deals), self.options.kernel_ints(), pols,
-                           *ints, *seats, *logs)
+            searches, first, faults = None, int(deals[0]) if len(deals) else 0, self.faults(len(deals))
+            play_rounds_nb(self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints, *seats, *logs,
+                           self.user_callback(), faults)
+            self.check_faults(faults, first, "round")
         cols = round_columns(deals, *ints, *seats)
         if record:
             cols.update(_log_columns(logs, searches))
@@ -91,9 +94,10 @@ class RamiStudy(Study):
             rounds, ints, seats, logs, searches = search_games(self, first, count, MAX_ROUNDS, record=record)
         else:
             ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
-            rounds, searches = np.zeros(count, np.int64), None
+            rounds, searches, faults = np.zeros(count, np.int64), None, self.faults(count)
             play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
-                          *ints, *seats, *logs)
+                          *ints, *seats, *logs, self.user_callback(), faults)
+            self.check_faults(faults, first, "game")
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
         keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
@@ -301,12 +305,32 @@ SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (
           + (Column("total_{seat}", "int16", "the seat's running total after the round"),)}
 
 
+def _numba_signature():
+    """The Numba seat's signature: discard(hand, forbidden, opened, opponent_close, values) -> kind."""
+    from numba import types
+
+    i, counts = types.int64, types.int64[::1]
+    return i(counts, i, types.boolean, types.boolean, counts)
+
+
+#: A Rami seat whose discards a Numba function makes (its draws, melds, lay-offs and joker retrievals are the
+#: heuristic's). A card kind is ``13 * suit + rank - 1`` (rank 1 ace .. 13 king; suits ♣ ♦ ♥ ♠), the joker 52;
+#: a hand is its 53 counts (twins: 2).
+NUMBA_SEAT = NumbaSeat(
+    "the discard",
+    "discard(hand: int64[53] (counts by kind), forbidden: int64 (the discard taken this turn, which may not go "
+    "back; -1 none), opened: bool, opponent_close: bool (an opened opponent holds 3 cards or fewer), values: "
+    "int64[53] (each kind's penalty points)) -> int64 (a kind held, not forbidden)",
+    _numba_signature, len(SHARED_POLICIES))
+
+
 class Rami(Game):
     """Rami (French rami 51, scored the Catalan way): 2 to 6 players, two packs and jokers."""
 
     name, title, unit = "rami", "Rami", "round"
     Options, Study = RamiOptions, RamiStudy
     oracle = True  # the search over the true hands and stock (search.search_nb)
+    numba_seat = NUMBA_SEAT
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
     study_deals = {"strength": 200}  # searched rounds are slow
     variant_figures = ("turns", "blocked", "rami_sec", "score_*")

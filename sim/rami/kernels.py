@@ -23,8 +23,8 @@ from numba import njit, prange
 from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
                                     MODE_MELD, SET, add_meld_cards, apply_layoff, apply_retrieve, best_melds_nb,
                                     isolated, kind_at, layoff_slot, new_scratch_nb, retrieve_slot)
-from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
-                                       choose_opening, choose_retrieval, freed_joker_usable)
+from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
+                                       choose_melds, choose_opening, choose_retrieval, freed_joker_usable, user_discard)
 from cardlab.sim.policy import POLICY
 from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state
@@ -194,14 +194,18 @@ def round_scores(o, winners, opened, hv, rami_sec, score):
 
 @njit(cache=True, inline="always")
 def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, table, nt, opened, open_turn,
-                 meld_free, out, scratch, log, li):
+                 meld_free, out, scratch, log, li, user_fn, fault):
     """Seat ``seat``'s turn ``t`` of a round (its stock not empty), by its policy ``pol``: the draw (the top discard
     or ``deck[sp]``, the stock's next card, of the ``n_cards`` stock positions), the taken discard to the table
     when it must, the opening, jokers back, new melds, lay-offs, then the discard or going out. ``hands``, the
     ``pile`` (``npile`` cards), the ``table`` (``nt`` melds), ``opened``, ``open_turn`` and ``meld_free`` are
     updated in place, each move logged from row ``li``. Returns (state, sp, npile, nt, li, whether the seat
     went out). :func:`play_round_nb` plays every turn with it, and a step-API state a built-in seat's turn
-    (:mod:`cardlab.sim.rami.state_policies`)."""
+    (:mod:`cardlab.sim.rami.state_policies`). A Numba seat (``pol`` USER) discards by ``user_fn``
+    (:func:`~cardlab.sim.rami.policies.user_discard`, its first illegal kind to ``fault``), the rest as the
+    heuristic."""
+    user = pol == USER
+    pol = builtin_of(pol)
     P = o[OPT.players]
     jmax = o[OPT.jokers_per_meld]
     min_left = 1 if o[OPT.go_out_requires_discard] else 0
@@ -317,8 +321,11 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
         li = log_event(log, li, EV_OUT, seat, 0, 0, 0, 0, 0)
         return state, sp, npile, nt, li, True
     forbidden = tk if tk >= 0 and not tk_used and hand[tk] < 2 else -1  # a twin held may go
-    state, k = choose_discard(pol, state, hand, forbidden, table, nt, opened[seat], o, opponent_close, out,
-                              scratch)
+    if user:
+        k = user_discard(user_fn, fault, seat, hand, forbidden, opened[seat] != 0, opponent_close, o)
+    else:
+        state, k = choose_discard(pol, state, hand, forbidden, table, nt, opened[seat], o, opponent_close, out,
+                                  scratch)
     hand[k] -= 1
     pile[npile] = k
     npile += 1
@@ -330,7 +337,7 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
 
 
 @njit(cache=True)
-def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch, log, deck_log, res):
+def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch, log, deck_log, res, user_fn, fault):
     """Play one round dealt by ``dealer``; returns (state, turns, blocked, rami_sec, log rows).
 
     ``res[R_WON|R_OPENED|R_HAND|R_SCORE, seat]`` receives the results; ``deck_log`` (if not empty)
@@ -385,7 +392,7 @@ def play_round_nb(state, dealer, o, pols, hands, deck, pile, table, out, scratch
             break
         state, sp, npile, nt, li, went_out = play_turn_nb(state, seat, t, o, pols[seat], hands, deck, sp, n_cards,
                                                           pile, npile, table, nt, opened, open_turn, meld_free, out,
-                                                          scratch, log, li)
+                                                          scratch, log, li, user_fn, fault)
         if went_out:
             winner = seat
             break
@@ -445,10 +452,11 @@ def store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, w
 
 @njit(cache=True, parallel=True)
 def play_rounds_nb(seed, first, count, o, pols, dealer, turns, blocked, rami_sec, won, opened, hand_value, score,
-                   logs, log_rows, decks):
+                   logs, log_rows, decks, user_fn, faults):
     """Rounds ``first .. first+count-1``: round ``i`` from ``deal_state(seed, i)``, dealt by seat ``i % n``.
 
-    ``logs`` (count, LOG_ROWS, LOG_W) and ``decks`` (count, 108) are filled when not empty.
+    ``logs`` (count, LOG_ROWS, LOG_W) and ``decks`` (count, 108) are filled when not empty; ``faults`` (count x 2)
+    gets each round's first illegal discard of the Numba seat ``user_fn`` (None without one).
     """
     P = o[OPT.players]
     record = logs.shape[0] > 0
@@ -465,7 +473,7 @@ def play_rounds_nb(seed, first, count, o, pols, dealer, turns, blocked, rami_sec
             log = logs[d] if record else no_log
             deck_log = decks[d] if record else no_deck
             state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch, log,
-                                                  deck_log, res)
+                                                  deck_log, res, user_fn, faults[d])
             store_round_nb(d, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
             if record:
                 log_rows[d] = li
@@ -489,12 +497,13 @@ def game_over_nb(totals, target):
 
 @njit(cache=True, parallel=True)
 def play_games_nb(seed, first, count, o, pols, max_rounds, rounds, dealer, turns, blocked, rami_sec, won, opened,
-                  hand_value, score, total, logs, log_rows, decks):
+                  hand_value, score, total, logs, log_rows, decks, user_fn, faults):
     """Whole games ``first .. first+count-1``; game ``g`` from ``deal_state(seed, g)`` (first dealer from it).
 
     Row ``g * max_rounds + r`` holds round ``r`` of game ``g``; ``rounds[g]`` counts them
     (``max_rounds + 1`` when the game was cut unfinished). ``logs`` (rows, LOG_ROWS, LOG_W), ``log_rows``
-    and ``decks`` (rows, 108) are filled by row when not empty (a replay records a game's rounds so).
+    and ``decks`` (rows, 108) are filled by row when not empty (a replay records a game's rounds so); ``faults``
+    (count x 2) gets each game's first illegal discard of the Numba seat ``user_fn``.
     """
     P = o[OPT.players]
     record = logs.shape[0] > 0
@@ -518,7 +527,7 @@ def play_games_nb(seed, first, count, o, pols, max_rounds, rounds, dealer, turns
                 log = logs[row] if record else no_log
                 deck_log = decks[row] if record else no_deck
                 state, tn, bl, rs, li = play_round_nb(state, dl, o, pols, hands, deck, pile, table, out, scratch,
-                                                      log, deck_log, res)
+                                                      log, deck_log, res, user_fn, faults[g])
                 store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value,
                                score)
                 if record:

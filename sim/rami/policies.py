@@ -28,9 +28,10 @@ it has to; discards a uniformly random legal card.
 """
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES as POLICY_NAMES  # the shared ids: random 0, heuristic 1
+from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES as POLICY_NAMES, SHARED_POLICIES  # random 0, heuristic 1
 
 from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, best_melds_nb, in_natural_meld, kind_at, layoff_slot,
                                     meld_jokers, meld_size, retrieve_slot)
@@ -227,3 +228,44 @@ def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_c
     if best < 0 and hand[JOKER] > 0 and forbidden != JOKER:
         best = JOKER
     return state, best
+
+
+#: The kernel id of a seat whose discards the run's own Numba function makes (:mod:`cardlab.sim.user`); its draws,
+#: melds and lay-offs are the heuristic's.
+USER = len(SHARED_POLICIES)
+
+
+@njit(cache=True, inline="always")
+def builtin_of(pol):
+    """The built-in policy a seat plays its other decisions by: a Numba seat's are the heuristic's."""
+    return POLICY.HEURISTIC if pol == USER else pol
+
+
+def user_discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close, o):
+    """The kind seat ``seat`` discards by the run's Numba function ``user_fn``, called as
+    ``discard(hand, forbidden, opened, opponent_close, values)`` (the interface's ``NUMBA_SEAT``). A kind it does
+    not hold, or ``forbidden``, is written to the round's ``fault`` slot (seat + 1, kind) and replaced by the
+    lowest legal kind, so the round ends and the run can report it. Without a Numba seat (``None``) the
+    kernels are compiled with no call at all."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_discard, inline="always")
+def _user_discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close, o):
+    if isinstance(user_fn, types.NoneType):
+        def no_seat(user_fn, fault, seat, hand, forbidden, opened, opponent_close, o):
+            return -1
+        return no_seat
+
+    def discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close, o):
+        k = user_fn(hand, forbidden, opened, opponent_close, o[OPT.card_values:OPT.card_values + 53])
+        if k < 0 or k >= 53 or hand[k] == 0 or k == forbidden:
+            if fault[0] == 0:
+                fault[0] = seat + 1
+                fault[1] = k
+            for j in range(53):
+                if hand[j] > 0 and j != forbidden:
+                    return j
+            return -1
+        return k
+    return discard

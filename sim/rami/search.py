@@ -66,8 +66,8 @@ from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW,
                                       retrieve, round_scores, shuffle, store_round_nb, take_plan)
 from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards, best_melds_nb, in_natural_meld,
                                     isolated, layoff_slot, new_scratch_nb)
-from cardlab.sim.rami.policies import (cards_in, choose_discard, choose_draw, choose_layoff, choose_melds,
-                                       choose_opening, choose_retrieval, neighbours)
+from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
+                                       choose_melds, choose_opening, choose_retrieval, neighbours, user_discard)
 from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES
 from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state, mix64
@@ -590,12 +590,13 @@ def update_known(known, seat, before, after, tk, drawn, retrieved):
 
 @njit(cache=True)
 def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, rollout, shortlist, log, deck_log, res,
-                         means):
+                         means, user_fn, fault):
     """Play one round as ``play_round_nb`` does, with ``search`` seats (policy id ``SEARCH``) searching.
 
     ``key`` and ``round_key`` key the searcher's streams (single rounds: the round, 0; whole
     games: the game, the round in it). ``means`` (rows x MEAN_W, or 0 rows) receives each searched
-    candidate's mean relative score. Returns (stream, turns, blocked, rami sec, log rows, mean rows).
+    candidate's mean relative score; ``user_fn`` makes a Numba seat's discards (``kernels.play_turn_nb``'s).
+    Returns (stream, turns, blocked, rami sec, log rows, mean rows).
     """
     P = o[OPT.players]
     hands = np.zeros((P, HAND_W), np.int64)
@@ -606,12 +607,12 @@ def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, r
     sc = np.zeros(SC_W, np.int64)
     state = deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_log)
     return play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means,
-                                hands, deck, pile, table, seats, sc)
+                                hands, deck, pile, table, seats, sc, user_fn, fault)
 
 
 @njit(cache=True)
 def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means, hands,
-                         deck, pile, table, seats, sc):
+                         deck, pile, table, seats, sc, user_fn, fault):
     """The turns of :func:`play_search_round_nb` from a dealt round (``deal_round_nb``'s ``hands``, ``deck``,
     ``pile``, ``table``, ``seats`` and ``sc``): a test can change the hidden cards (the stock's order, the
     other hands) of a dealt round here and play it on. Returns as :func:`play_search_round_nb`."""
@@ -650,7 +651,7 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         t = sc[S_T]
         pol = pols[seat]
         searching, oracle = pol == SEARCH or pol == POLICY.ORACLE, pol == POLICY.ORACLE
-        play = POLICY.HEURISTIC if searching else pol
+        play = POLICY.HEURISTIC if searching else builtin_of(pol)
         before[:] = hands[seat]
         usable = sc[S_PLAN] != PLAN_NONE
         offered = sc[S_OFFERED] != 0
@@ -675,6 +676,8 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         hand = hands[seat]
         state, k = choose_discard(play, state, hand, sc[S_FORBIDDEN], table, sc[S_NT], seats[OPENED, seat], o,
                                   sc[S_CLOSE] != 0, out, scratch)
+        if pol == USER:
+            k = user_discard(user_fn, fault, seat, hand, sc[S_FORBIDDEN], seats[OPENED, seat] != 0, sc[S_CLOSE] != 0, o)
         if searching:
             n = shortlist_nb(hand, sc[S_FORBIDDEN], k, table, sc[S_NT], seats[OPENED, seat], o, sc[S_CLOSE] != 0,
                              cands, shortlist)
@@ -695,7 +698,7 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
 
 @njit(cache=True, parallel=True)
 def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, dealer, turns, blocked, rami_sec, won,
-                          opened, hand_value, score, logs, log_rows, decks, means, mean_rows):
+                          opened, hand_value, score, logs, log_rows, decks, means, mean_rows, user_fn, faults):
     """The rounds numbered ``deals`` (round ``i`` from ``deal_state(seed, i)``, dealt by seat ``i % n``).
 
     ``logs``, ``decks`` and ``means`` (MEAN_ROWS x MEAN_W per round) are filled when they have
@@ -711,7 +714,7 @@ def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, deal
         deck_log = decks[d] if record else np.zeros(0, np.int64)
         mlog = means[d] if record else np.zeros((0, MEAN_W), np.float64)
         _, tn, bl, rs, li, mi = play_search_round_nb(seed, deal, 0, deal_state(seed, deal), dl, o, pols, worlds,
-                                                     rollout, shortlist, log, deck_log, res, mlog)
+                                                     rollout, shortlist, log, deck_log, res, mlog, user_fn, faults[d])
         store_round_nb(d, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
         if record:
             log_rows[d] = li
@@ -721,7 +724,7 @@ def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, deal
 @njit(cache=True, parallel=True)
 def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist, max_rounds, rounds, dealer, turns,
                          blocked, rami_sec, won, opened, hand_value, score, total, logs, log_rows, decks, means,
-                         mean_rows):
+                         mean_rows, user_fn, faults):
     """Whole games as ``play_games_nb`` plays them, with search seats (same rows and streams); ``logs``,
     ``decks`` and ``means`` are filled by row when not empty, as ``play_search_rounds_nb`` fills them."""
     P = o[OPT.players]
@@ -744,7 +747,7 @@ def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist
             deck_log = decks[row] if record else no_deck
             mlog = means[row] if record else no_means
             state, tn, bl, rs, li, mi = play_search_round_nb(seed, first + g, r, state, dl, o, pols, worlds, rollout,
-                                                             shortlist, log, deck_log, res, mlog)
+                                                             shortlist, log, deck_log, res, mlog, user_fn, faults[g])
             store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
             if record:
                 log_rows[row] = li

@@ -23,9 +23,13 @@ def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=No
     ints, seats, logs = round_buffers(len(deals), study.options.players, record=record)
     searches = search_buffers(len(logs[1]))
     pols = study.policy_ids if policies is None else np.asarray(policies, np.int64)
-    play_search_rounds_nb(study.seed, np.asarray(deals, np.int64), study.options.kernel_ints(), pols,
-                          study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats,
-                          *logs, *searches)
+    deals, faults = np.asarray(deals, np.int64), study.faults(len(deals))
+    play_search_rounds_nb(study.seed, deals, study.options.kernel_ints(), pols, study.search_worlds,
+                          ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, *logs, *searches,
+                          study.user_callback(), faults)
+    hit = faults[:, 0].nonzero()[0]
+    if hit.size:  # the rounds need not be consecutive: name the first faulty one
+        study.check_faults(faults[hit[:1]], int(deals[hit[0]]), "round")
     return ints, seats, logs, searches
 
 
@@ -34,10 +38,11 @@ def search_games(study, first: int, count: int, max_rounds: int, *, record: bool
     them (one row per game and round slot; ``logs`` and ``searches`` empty unless ``record``)."""
     ints, seats, logs = round_buffers(count * max_rounds, study.options.players, record=record, totals=True)
     searches = search_buffers(len(logs[1]))
-    rounds = np.zeros(count, np.int64)
+    rounds, faults = np.zeros(count, np.int64), study.faults(count)
     play_search_games_nb(study.seed, first, count, study.options.kernel_ints(), study.policy_ids, study.search_worlds,
                          ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds, *ints, *seats,
-                         *logs, *searches)
+                         *logs, *searches, study.user_callback(), faults)
+    study.check_faults(faults, first, "game")
     return rounds, ints, seats, logs, searches
 
 

@@ -42,7 +42,8 @@ def turn_rows(state, policy_id: int) -> list:
     stream, _, _, _, rows, _ = play_turn_nb(
         np.uint64(state.stream or 0), state.seat, state.t, o, policy_id, hands, deck, 0, len(stock), pile,
         len(state.pile), table, len(state.table), np.array(state.opened, np.int64), np.array(state.open_turn, np.int64),
-        np.zeros(P, np.bool_), np.zeros((MAX_MELDS, MELD_W), np.int64), _scratch(), log, 0)
+        np.zeros(P, np.bool_), np.zeros((MAX_MELDS, MELD_W), np.int64), _scratch(), log, 0, None,
+        np.zeros(2, np.int64))
     if state.stream is not None:
         state.stream = as_stream(stream)
     return [[int(v) for v in row] for row in log[:rows] if row[0] != EV_OUT]
