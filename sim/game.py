@@ -8,7 +8,8 @@ A game is a :class:`Game` (one instance, registered in :mod:`cardlab.sim.games`)
   here" errors and the docs' options tables all come from it;
 * ``policies``: the seat policies, ids in the shared order of :mod:`cardlab.sim.policy` (``random``,
   ``heuristic``, ``search``, ``oracle``, then the game's own), and the search's settings; ``oracle``
-  (search that sees the true deal) is refused with a one-line error unless the game sets ``oracle = True``;
+  (search that sees the true deal) is refused with a one-line error unless the game sets ``oracle = True``,
+  and ``search_racing`` unless it sets ``races = True`` (its search races candidates, :mod:`cardlab.sim.racing`);
 * its ``Study`` (options, policies, seed, search settings) with ``play(first, count, record=...)``
   for single deals and ``play_games(first, count)`` for whole games, each returning columns;
 * ``replay_deals(study, deals)`` and ``replay_games(study, games)``: deals or games replayed alone,
@@ -107,6 +108,7 @@ class Study:
     search_worlds: int
     search_rollout: str
     variant: Variant | None = None
+    search_racing: bool = True  # a racing game's search drops clearly worse candidates early (sim.racing)
 
     game: ClassVar["Game"]
 
@@ -155,6 +157,8 @@ class Study:
                 "seed": self.seed}
         if self.searching:
             meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
+            if not self.search_racing:  # recorded only when off, so a run at the default records what it did before
+                meta["search_racing"] = False
         if self.variant is not None:
             meta["variant"] = self.variant.to_dict()
         return {**meta, "unit": unit} if unit != "deal" else meta
@@ -220,6 +224,7 @@ class Game:
     unit: str = "deal"  # the word for one deal
     policies: tuple = SHARED_POLICIES
     oracle: bool = False  # whether the game plays ``oracle`` (search that sees the true deal); else it refuses it
+    races: bool = False  # whether its search races candidates (``search_racing``, sim.racing); else it refuses it
     inference: bool = False  # whether its search takes ``search_inference`` (worlds weighted by the others' play)
     rollouts: tuple = ROLLOUT_POLICIES
     default_worlds: int = 32
@@ -325,12 +330,30 @@ class Game:
 
         ``variant`` is a variant file (a TOML path, or a mapping): the options it sets, each read and checked
         as its flag is (:func:`~cardlab.sim.options.read_variant`); rule keywords given beside it override it.
-        The study records it (:attr:`Study.variant`), so the run's metadata holds it."""
+        The study records it (:attr:`Study.variant`), so the run's metadata holds it. ``search_racing`` (a game
+        that races, with a search seat) is checked by :meth:`racing_setting`."""
+        racing = keywords.pop("search_racing", None)
         if variant is None:
-            return self.build_study(unit, study_name=study_name, **keywords)
-        file, rules = self.read_variant(variant)
-        study = self.build_study(unit, study_name=study_name, **{**rules, **keywords})
-        return replace(study, variant=Variant(file, tuple(rules.items())))
+            study = self.build_study(unit, study_name=study_name, **keywords)
+        else:
+            file, rules = self.read_variant(variant)
+            study = replace(self.build_study(unit, study_name=study_name, **{**rules, **keywords}),
+                            variant=Variant(file, tuple(rules.items())))
+        return replace(study, search_racing=self.racing_setting(study, racing))
+
+    def racing_setting(self, study, value) -> bool:
+        """``search_racing`` checked: True or False (None: on), given only to a game that races (:attr:`races`) and
+        with a search seat."""
+        if value is None:
+            return True
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"search_racing: {value!r} is not allowed; use True or False")
+        if not self.races:
+            raise ValueError(f"search_racing: {bool(value)} does not apply to {self.title}; its search does not race "
+                             "candidates (Euchre for five's and Minchiate's do)")
+        if not study.searching:
+            raise ValueError(f"search_racing: {bool(value)} needs a search seat (policy 'search')")
+        return bool(value)
 
     def read_variant(self, variant) -> tuple:
         """``(file, rules)`` of a variant file (or mapping) for this game (see :meth:`build`)."""
@@ -364,7 +387,8 @@ class Game:
 
         Deal ``i`` comes from the stream ``(seed, i)`` alone, so the rows are the same for any
         ``threads``, ``chunk_size`` and ``executor``. Keywords: ``seed``, ``policy`` (one name or one
-        per seat), ``options`` or rule options by name, ``search_worlds``/``search_rollout``."""
+        per seat), ``options`` or rule options by name, ``search_worlds``/``search_rollout`` (and
+        ``search_racing=False`` where the search races: every candidate in every world)."""
         study = self.build("deals", **keywords)
         return self.run(study, "deals", deals, first=first_deal, chunk_size=chunk_size, threads=threads,
                         progress=progress, out=out, summary=summary, executor=executor)
