@@ -55,7 +55,7 @@ def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies):
     log = np.full((MAX_ACTIONS, 3), -1, np.int8)
     means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
     res = np.zeros(N_RES, np.int64)
-    play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1,
+    play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1, 1,
                         np.uint64(deal_state(seed, unit)), log, means, res)
     return log, means
 
