@@ -238,7 +238,7 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
         scalars[3:7] = piles  # the discards: cutter's lo, hi, dealer's lo, hi
         means = np.full((N_MOVES, N_CARDS), np.nan, np.float32)
         log = log.copy()
-        play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, True, work.copy(), words.copy(),
+        play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, 1, True, work.copy(), words.copy(),
                                out.copy(), log, np.empty(12, np.int64), means, *scalars)
         return log[LOG_PLAYS:LOG_PLAYS + N_MOVES].astype(np.int64), means
 

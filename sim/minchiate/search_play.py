@@ -31,7 +31,7 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     declared = np.zeros((rows, 4), np.int16)
     means = np.zeros((rows, N_MOVES, N_CARDS), np.float32)
     play_search_deals_nb(study.seed, deals, study.flags, study.policy_ids if policies is None else policies,
-                         study.search_worlds, study.rollout_id, out, logs, declared, means)
+                         study.search_worlds, study.rollout_id, int(study.search_racing), out, logs, declared, means)
     return out, logs, declared, means
 
 
@@ -39,7 +39,7 @@ def search_games(study, first: int, count: int) -> np.ndarray:
     """Kernel rows of whole games ``first .. first+count-1`` with search seats."""
     out = np.zeros((count, COL.WIDTH), np.int32)
     play_search_games_nb(study.seed, first, count, study.options.n_deals, study.flags, study.policy_ids,
-                         study.search_worlds, study.rollout_id, out)
+                         study.search_worlds, study.rollout_id, int(study.search_racing), out)
     return out
 
 
