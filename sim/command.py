@@ -82,6 +82,11 @@ class GameCommand:
         p.add_argument("--search-rollout", default=None,
                        help=f"policy of every seat in the search's rollouts: {', '.join(game.rollouts)} "
                             "(default heuristic)")
+        if game.races:
+            p.add_argument("--search-racing", default=None, action=argparse.BooleanOptionalAction,
+                           help="search seats drop a candidate clearly worse than the leader after 8 worlds and "
+                                f"every 4 more (default {'on' if game.races_by_default else 'off'}; "
+                                "--no-search-racing rolls every candidate out in every world; with a search seat)")
         if game.inference:
             p.add_argument("--search-inference", default=None, choices=("on", "off"),
                            help="search seats weight their sampled worlds by how likely the others' past plays are "
@@ -112,7 +117,7 @@ class GameCommand:
     def keywords(self, args) -> dict:
         """The rule options given, policy, seed, the search's settings when given and the game's own keywords."""
         out = dict(options_from_args(args, self.game.Options), policy=args.policy, seed=args.seed)
-        for name in ("search_worlds", "search_rollout", "search_inference"):
+        for name in ("search_worlds", "search_rollout", "search_racing", "search_inference"):
             if getattr(args, name, None) is not None:
                 out[name] = getattr(args, name)
         if getattr(args, "variant", None) is not None:

@@ -8,7 +8,8 @@ A game is a :class:`Game` (one instance, registered in :mod:`cardlab.sim.games`)
   here" errors and the docs' options tables all come from it;
 * ``policies``: the seat policies, ids in the shared order of :mod:`cardlab.sim.policy` (``random``,
   ``heuristic``, ``search``, ``oracle``, then the game's own), and the search's settings; ``oracle``
-  (search that sees the true deal) is refused with a one-line error unless the game sets ``oracle = True``;
+  (search that sees the true deal) is refused with a one-line error unless the game sets ``oracle = True``,
+  and ``search_racing`` unless it sets ``races = True`` (its search races candidates, :mod:`cardlab.sim.racing`);
 * its ``Study`` (options, policies, seed, search settings) with ``play(first, count, record=...)``
   for single deals and ``play_games(first, count)`` for whole games, each returning columns;
 * ``replay_deals(study, deals)`` and ``replay_games(study, games)``: deals or games replayed alone,
@@ -107,6 +108,8 @@ class Study:
     search_worlds: int
     search_rollout: str
     variant: Variant | None = None
+    search_racing: bool | None = None  # a racing game's search drops clearly worse candidates early (sim.racing);
+    #                                    None: the game's default (Game.races_by_default)
 
     game: ClassVar["Game"]
 
@@ -141,6 +144,13 @@ class Study:
                          -1 if is_python_name(p) else self.game.policies.index(p) for p in self.policies], np.int64)
 
     @property
+    def racing(self) -> bool:
+        """Whether the search races its candidates (:mod:`cardlab.sim.racing`): :attr:`search_racing`, by default the
+        game's :attr:`Game.races_by_default`; never in a game whose search does not race."""
+        default = self.game.races_by_default if self.search_racing is None else self.search_racing
+        return bool(self.game.races and default)
+
+    @property
     def numba_function(self) -> str:
         """The ``numba:`` name of the run's Numba function (:mod:`cardlab.sim.user`), or ``""``."""
         return run_function(self.policies, self.game.title)
@@ -173,6 +183,8 @@ class Study:
                 "seed": self.seed}
         if self.searching:
             meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
+            if self.racing != self.game.races_by_default and self.game.races:  # only when not the game's default
+                meta["search_racing"] = self.racing
         if self.variant is not None:
             meta["variant"] = self.variant.to_dict()
         return {**meta, "unit": unit} if unit != "deal" else meta
@@ -238,6 +250,8 @@ class Game:
     unit: str = "deal"  # the word for one deal
     policies: tuple = SHARED_POLICIES
     oracle: bool = False  # whether the game plays ``oracle`` (search that sees the true deal); else it refuses it
+    races: bool = False  # whether its search races candidates (``search_racing``, sim.racing); else it refuses it
+    races_by_default: bool = True  # whether it races unless told not to (a game that races)
     inference: bool = False  # whether its search takes ``search_inference`` (worlds weighted by the others' play)
     rollouts: tuple = ROLLOUT_POLICIES
     default_worlds: int = 32
@@ -355,12 +369,30 @@ class Game:
 
         ``variant`` is a variant file (a TOML path, or a mapping): the options it sets, each read and checked
         as its flag is (:func:`~cardlab.sim.options.read_variant`); rule keywords given beside it override it.
-        The study records it (:attr:`Study.variant`), so the run's metadata holds it."""
+        The study records it (:attr:`Study.variant`), so the run's metadata holds it. ``search_racing`` (a game
+        that races, with a search seat) is checked by :meth:`racing_setting`."""
+        racing = keywords.pop("search_racing", None)
         if variant is None:
-            return self.build_study(unit, study_name=study_name, **keywords)
-        file, rules = self.read_variant(variant)
-        study = self.build_study(unit, study_name=study_name, **{**rules, **keywords})
-        return replace(study, variant=Variant(file, tuple(rules.items())))
+            study = self.build_study(unit, study_name=study_name, **keywords)
+        else:
+            file, rules = self.read_variant(variant)
+            study = replace(self.build_study(unit, study_name=study_name, **{**rules, **keywords}),
+                            variant=Variant(file, tuple(rules.items())))
+        return replace(study, search_racing=self.racing_setting(study, racing))
+
+    def racing_setting(self, study, value) -> bool | None:
+        """``search_racing`` checked: True or False (None: the game's default, :attr:`races_by_default`), given only
+        to a game that races (:attr:`races`) and with a search seat."""
+        if value is None:
+            return None
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"search_racing: {value!r} is not allowed; use True or False")
+        if not self.races:
+            raise ValueError(f"search_racing: {bool(value)} does not apply to {self.title}; its search does not race "
+                             "candidates (Euchre for five's and Minchiate's do)")
+        if not study.searching:
+            raise ValueError(f"search_racing: {bool(value)} needs a search seat (policy 'search')")
+        return bool(value)
 
     def read_variant(self, variant) -> tuple:
         """``(file, rules)`` of a variant file (or mapping) for this game (see :meth:`build`)."""
@@ -394,7 +426,8 @@ class Game:
 
         Deal ``i`` comes from the stream ``(seed, i)`` alone, so the rows are the same for any
         ``threads``, ``chunk_size`` and ``executor``. Keywords: ``seed``, ``policy`` (one name or one
-        per seat), ``options`` or rule options by name, ``search_worlds``/``search_rollout``."""
+        per seat), ``options`` or rule options by name, ``search_worlds``/``search_rollout`` (and
+        ``search_racing=False`` where the search races: every candidate in every world)."""
         study = self.build("deals", **keywords)
         return self.run(study, "deals", deals, first=first_deal, chunk_size=chunk_size, threads=threads,
                         progress=progress, out=out, summary=summary, executor=executor)

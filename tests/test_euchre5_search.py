@@ -89,7 +89,7 @@ def test_without_search_seats_the_search_kernels_play_like_the_plain_kernels(pol
     slots, lengths = np.empty((40, m, N_RES), np.int8), np.empty(40, np.int64)
     empty = (np.zeros((0, m, 5), np.uint64), np.zeros((0, m, 3), np.int8), np.zeros((0, m, 37, 3), np.int8),
              np.zeros((0, m, 37, 64), np.float32))
-    play_search_games_nb(study.seed, 0, 40, study.rules, study.policy_ids, 2, 1, slots, lengths, *empty)
+    play_search_games_nb(study.seed, 0, 40, study.rules, study.policy_ids, 2, 1, 1, slots, lengths, *empty)
     keep = np.arange(m)[None, :] < lengths[:, None]
     np.testing.assert_array_equal(slots[keep][:, RES_SCORE], games["score_0"])
 
@@ -244,10 +244,11 @@ def test_search_means_depend_only_on_what_the_searcher_has_seen():
                      np.zeros(5, np.uint64), holders, known, excluded)
         out = np.zeros(64, np.int64)
         partner = [q for q in range(5) if int(h[q]) >> called & 1]
-        search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC,
+        search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC, 1,
                        study.rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
                        DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, np.uint64(0), np.uint64(0), s,
-                       np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), out)
+                       np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), out,
+                       np.zeros(64, np.int64))
         totals.append(out)
     np.testing.assert_array_equal(totals[0], totals[1])
     assert totals[0].any()
@@ -365,8 +366,8 @@ def test_bid_search_depends_only_on_the_searchers_hand_and_the_upcard():
         h[[q for q in range(5) if q != s]] = hands[others]
         for rnd in (1, 2):
             totals = np.zeros(64, np.int64)
-            cands, n = search_bid_nb(np.uint64(search_state(6, 0, rnd)), s, h, kitty, dealer, study.rules, rnd, 2, 12,
-                                     POLICY.HEURISTIC, totals)
+            cands, n, _ = search_bid_nb(np.uint64(search_state(6, 0, rnd)), s, h, kitty, dealer, study.rules, rnd, 2,
+                                        12, POLICY.HEURISTIC, 1, PASS_COL, totals, np.zeros(64, np.int64))
             results.append((rnd, sorted(cands[:n].tolist()), totals.copy()))
     for a, b in zip(results[:2], results[2:]):
         assert a[0] == b[0] and a[1] == b[1]

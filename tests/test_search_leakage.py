@@ -55,7 +55,7 @@ def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies):
     log = np.full((MAX_ACTIONS, 3), -1, np.int8)
     means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
     res = np.zeros(N_RES, np.int64)
-    play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1,
+    play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1, 1,
                         np.uint64(deal_state(seed, unit)), log, means, res)
     return log, means
 
@@ -238,7 +238,7 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
         scalars[3:7] = piles  # the discards: cutter's lo, hi, dealer's lo, hi
         means = np.full((N_MOVES, N_CARDS), np.nan, np.float32)
         log = log.copy()
-        play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, True, work.copy(), words.copy(),
+        play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, 1, True, work.copy(), words.copy(),
                                out.copy(), log, np.empty(12, np.int64), means, *scalars, None, np.zeros(2, np.int64))
         return log[LOG_PLAYS:LOG_PLAYS + N_MOVES].astype(np.int64), means
 

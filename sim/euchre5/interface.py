@@ -116,7 +116,8 @@ class Euchre5Study(Study):
         from cardlab.sim.euchre5.search import play_search_tables_nb
 
         out = np.empty((N_RES, len(deals)), np.int8)
-        play_search_tables_nb(self.seed, deals, self.rules, policies, int(self.search_worlds), self.rollout_id, out)
+        play_search_tables_nb(self.seed, deals, self.rules, policies, int(self.search_worlds), self.rollout_id,
+                              int(self.racing), out)
         return result_columns(out)
 
     def ladder_head(self, deals, sides) -> dict:
@@ -197,7 +198,7 @@ def study_columns(study: Euchre5Study, first: int, count: int) -> dict:
     out = np.empty((count, PLAYERS, 4, N_STUDY), np.int8)
     if study.searching:  # search seats search the call and the play
         search_trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
-                              study.rollout_id, out)
+                              study.rollout_id, int(study.racing), out)
     else:
         trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out)
     rows = out.reshape(count * PLAYERS * 4, N_STUDY)
@@ -261,6 +262,8 @@ class Euchre5(Game):
     """Euchre for five: called-partner Euchre on 28 cards, five seats, individual scores."""
 
     name, title, unit = "euchre5", "Euchre for five", "hand"
+    races = True  # its search races the candidates of its bids, calls and cards (sim.racing)
+    races_by_default = False  # racing cost about 4% of search's gain over the heuristic (docs/search.md): opt in
     Options, Study = Euchre5Options, Euchre5Study
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow

@@ -12,7 +12,10 @@ A ``search`` seat decides by sampling: at each decision with more than one choic
    four tricks, a euchre with no trick over one or two), so the searcher plays for its side, as
    its side is in that world. Ties go to what the heuristic would do, then to the lowest card.
 
-Every choice is tried on the same worlds, so their comparison is paired.
+Every choice is tried on the same worlds, so their comparison is paired. With ``racing`` on (the
+default) a choice clearly worse than the leader is dropped after 8 worlds and every 4 more, and the
+decision ends early when one is left or the survivors tie in every world (:mod:`cardlab.sim.racing`);
+a choice's mean is then over the worlds it was played on.
 
 **Decisions searched.** Round one (pass or accept; the dealer's exchange that follows is the
 heuristic's), round two (pass, unless stuck, or name each other suit), the call (each callable
@@ -53,8 +56,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
+from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
+from cardlab.sim.racing import race_best_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, accept_step_nb, bid_nb, callable_nb, deal_nb,
                                          decide_call_nb, discard_step_nb, follow_step_nb, game_over_nb, lead_step_nb,
@@ -162,10 +166,12 @@ def passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
 
 
 @njit(cache=True, error_model="numpy")
-def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, totals):
-    """A searched bid of seat ``s`` at place ``k`` of round ``rnd``: returns the column of the best
-    candidate (``PASS_COL``, ``ACCEPT_COL`` or a suit); ``totals`` gets each candidate's summed
-    :func:`edge4`. The upcard is known in the kitty; nothing else is."""
+def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, racing, fallback, totals, counts):
+    """A searched bid of seat ``s`` at place ``k`` of round ``rnd``, raced when ``racing``: returns
+    (candidate columns, their number, the best one: ``PASS_COL``, ``ACCEPT_COL`` or a suit; ties to the
+    column ``fallback``, then to the first candidate); ``totals`` gets each candidate's summed
+    :func:`edge4`, ``counts`` the worlds it was played on. The upcard is known in the kitty; nothing
+    else is."""
     upcard = kitty[0]
     up_suit = upcard // LANE
     stuck = rnd == 2 and k == PLAYERS and rules[RULE.STICK] != 0
@@ -196,10 +202,14 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
             if t != up_suit:
                 cands[n_c] = t
                 n_c += 1
+    fall = -1
     for j in range(n_c):
         totals[cands[j]] = 0
+        if cands[j] == fallback:
+            fall = j
+    values, alive, played = race_start_nb(worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
-    for _ in range(worlds):
+    for w in range(worlds):
         for _ in range(PASS_TRIES):  # a world where the earlier passes are what the heuristic would bid
             state = draw_view_nb(state, plan, s, view, known, world)
             if passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
@@ -207,7 +217,10 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
         roll = mix64(state ^ ROLLOUT_SALT)
         world_kitty(world, upcard, wk)
         for j in range(n_c):
+            if not alive[j]:
+                continue
             col = cands[j]
+            values[w, j] = 0.0
             for p in range(PLAYERS):
                 work[p] = world[p]
             r = roll
@@ -219,8 +232,14 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
             if maker < 0:
                 continue  # a void hand: nobody scores, edge 0
             play_hand_nb(work, wk, dealer, rules, roll_policies, maker, trump, r, no_log, res)
-            totals[col] += edge4(res[RES_SCORE:RES_SCORE + PLAYERS], s)
-    return cands, n_c
+            v = edge4(res[RES_SCORE:RES_SCORE + PLAYERS], s)
+            values[w, j] = v
+            totals[col] += v
+        if race_world_nb(values, w, alive, played, racing):
+            break
+    for j in range(n_c):
+        counts[cands[j]] = played[j]
+    return cands, n_c, cands[race_best_nb(values, alive, played, fall)]
 
 
 @njit(cache=True, error_model="numpy")
@@ -244,46 +263,62 @@ def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policies, maker, tr
 
 @njit(cache=True, error_model="numpy")
 def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, trump, rnd, exchange_pending, worlds,
-                   rollout, totals):
+                   rollout, racing, fallback, totals, counts):
     """The searched call of maker ``s``: each callable card and going alone (``ALONE_COL``) tried on
-    the same worlds; returns (candidate mask of cards, best column); ``totals`` gets summed edges."""
+    the same worlds, raced when ``racing``; returns (candidate mask of cards, best column: ties to the
+    column ``fallback``, then to the lowest); ``totals`` gets summed edges, ``counts`` the worlds each
+    candidate was played on."""
     cards = callable_nb(holders[s], trump, upcard, rules)
+    cols = np.empty(popcount(cards) + 1, np.int64)  # the candidates in the order tried: cards, then alone
+    n_c = 0
+    fall = -1
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
     roll_policies = np.full(PLAYERS, rollout, np.int64)
     no_log = np.empty((0, 3), np.int8)
-    totals[ALONE_COL] = 0
-    m = cards
+    m = cards | bit(ALONE_COL)
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
         totals[c] = 0
+        if c == fallback:
+            fall = n_c
+        cols[n_c] = c
+        n_c += 1
+    values, alive, played = race_start_nb(worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
-    for _ in range(worlds):
+    for w in range(worlds):
         state = draw_view_nb(state, plan, s, view, known, world)
         roll = mix64(state ^ ROLLOUT_SALT)
-        m = cards | bit(ALONE_COL)
-        while m != ZERO:
-            col = lowest_card(m)
-            m &= m - ONE
+        for j in range(n_c):
+            if not alive[j]:
+                continue
+            col = cols[j]
             for p in range(PLAYERS):
                 work[p] = world[p]
             called = -1 if col == ALONE_COL else col
             partner, alone, tricks, _ = finish_call_nb(work, world[KITTY_HOLDER], upcard, dealer, rules, roll_policies,
                                                        s, trump, rnd, called, exchange_pending, roll, no_log)
-            totals[col] += hand_edge4(rules, s, partner, alone, tricks, s)
-    return cards
+            v = hand_edge4(rules, s, partner, alone, tricks, s)
+            values[w, j] = v
+            totals[col] += v
+        if race_world_nb(values, w, alive, played, racing):
+            break
+    for j in range(n_c):
+        counts[cols[j]] = played[j]
+    return cards, cols[race_best_nb(values, alive, played, fall)]
 
 
 @njit(cache=True, error_model="numpy")
-def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, trump, maker, partner, alone, called,
-                   alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick, winners, legal,
-                   fallback, totals):
-    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each legal card's
-    summed :func:`edge4`. ``partner``/``alone`` are the true ones, used once the called card is out
-    (``revealed``) or when the maker is alone by choice; otherwise each world's holder of the called
-    card is the partner (the kitty: forced alone; the maker itself: alone by choice).
+def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, rules, trump, maker, partner, alone,
+                   called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick, winners,
+                   legal, fallback, totals, counts):
+    """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets
+    each legal card's summed :func:`edge4`, ``counts[c]`` the worlds it was played on. ``partner``/``alone``
+    are the true ones, used once the called card is out (``revealed``) or when the maker is alone by
+    choice; otherwise each world's holder of the called card is the partner (the kitty: forced alone;
+    the maker itself: alone by choice).
 
     ``winners[:t]`` are the seats that won the tricks already played (public). The attackers'
     tricks so far are counted in each world with that world's partner: until the called card is
@@ -295,13 +330,21 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
     work = np.empty(PLAYERS, np.uint64)
     roll_policies = np.full(PLAYERS, rollout, np.int64)
     no_log = np.empty((0, 3), np.int8)
+    cards = np.empty(popcount(legal), np.int64)  # the candidates, lowest card first
+    n_c = 0
+    fall = -1
     m = legal
     while m != ZERO:
         c = lowest_card(m)
         m &= m - ONE
         totals[c] = 0
+        if c == fallback:
+            fall = n_c
+        cards[n_c] = c
+        n_c += 1
+    values, alive, played = race_start_nb(worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
-    for _ in range(worlds):
+    for w in range(worlds):
         state = draw_view_nb(state, plan, s, view, known, world)
         roll = mix64(state ^ ROLLOUT_SALT)
         w_partner = partner
@@ -312,16 +355,22 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, rules, t
         for u in range(t):
             if winners[u] == maker or winners[u] == w_partner:
                 w_tricks += 1
-        m = legal
-        while m != ZERO:
-            c = lowest_card(m)
-            m &= m - ONE
+        for j in range(n_c):
+            if not alive[j]:
+                continue
+            c = cards[j]
             for p in range(PLAYERS):
                 work[p] = world[p]
             tricks, _ = play_tricks_nb(work, trump, maker, w_partner, called, alone_public, revealed, remaining, t, k,
                                        leader, suit, beat, winner, in_trick, w_tricks, c, roll_policies, roll, no_log)
-            totals[c] += hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
-    return best_candidate_nb(legal, totals, fallback)
+            v = hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
+            values[w, j] = v
+            totals[c] += v
+        if race_world_nb(values, w, alive, played, racing):
+            break
+    for j in range(n_c):
+        counts[cards[j]] = played[j]
+    return cards[race_best_nb(values, alive, played, fall)]
 
 
 @njit(cache=True, error_model="numpy")
@@ -354,11 +403,12 @@ def knowledge_nb(s, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exch
 
 @njit(cache=True, error_model="numpy")
 def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies, force_maker, force_trump, worlds,
-                        rollout, state, log, means, res):
+                        rollout, racing, state, log, means, res):
     """Play one hand as ``kernels.play_hand_nb`` does (same arguments, same use of ``state``), with
     ``SEARCH`` seats searching their bids, call and cards. Decision ``n`` (the action number)
-    searches from the stream ``(seed, unit, base + n)``. ``means`` (MAX_ACTIONS x 64, or no rows)
-    receives each searched decision's candidate means (edge per hand; NaN elsewhere).
+    searches from the stream ``(seed, unit, base + n)``, raced when ``racing`` (:mod:`cardlab.sim.racing`).
+    ``means`` (MAX_ACTIONS x 64, or no rows) receives each searched decision's candidate means (edge per
+    hand, over the worlds each candidate was played on; NaN elsewhere).
 
     The rules are the plain hand's steps (``kernels.bid_nb``'s, ``discard_step_nb``,
     ``decide_call_nb``, ``partner_nb``, ``play_tricks_inline``'s, ``score_hand_nb``) in the same
@@ -370,6 +420,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     if keep:
         means[:] = np.nan
     totals = np.zeros(64, np.int64)
+    counts = np.zeros(64, np.int64)
     n = 0
     upcard = kitty[0]
     up_suit = upcard // LANE
@@ -388,8 +439,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             state, yes = accept_step_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hands[p], upcard, k, rules,
                                         state)
             if policy == SEARCH:
-                yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout,
-                           ACCEPT_COL if yes else PASS_COL, totals, means) == ACCEPT_COL
+                yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout, racing,
+                           ACCEPT_COL if yes else PASS_COL, totals, counts, means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
             if yes:
                 maker = p
@@ -403,8 +454,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                 state, named = name_step_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hands[p], upcard, k,
                                             rules, state)
                 if policy == SEARCH:
-                    col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout,
-                               PASS_COL if named < 0 else named, totals, means)
+                    col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
+                               PASS_COL if named < 0 else named, totals, counts, means)
                     named = -1 if col == PASS_COL else col
                 if named < 0:
                     n = log_action(log, n, p, PASS, -1)
@@ -427,16 +478,16 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         kitty_mask &= ~bit(upcard)
         if rules[RULE.CALL_FIRST] != 0:
             state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker,
-                                     trump, rnd, -1, True, voids, worlds, rollout, state, log, means, totals, holders,
-                                     known, excluded)
+                                     trump, rnd, -1, True, voids, worlds, rollout, racing, state, log, means, totals,
+                                     counts, holders, known, excluded)
         state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
         kitty_mask |= bit(d)
         discard = d
         n = log_action(log, n, dealer, DISCARD, d)
     if called == -2:
         state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker, trump,
-                                 rnd, discard, False, voids, worlds, rollout, state, log, means, totals, holders,
-                                 known, excluded)
+                                 rnd, discard, False, voids, worlds, rollout, racing, state, log, means, totals,
+                                 counts, holders, known, excluded)
     # ``own`` is read after the exchange here (the plain hand reads it at the call): kept as it was
     partner, alone = partner_nb(hands, kitty_mask, called, called >= 0 and hands[maker] & bit(called) != ZERO)
 
@@ -470,14 +521,15 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                 knowledge_nb(p, hands, kitty_mask, upcard, dealer, rules, rnd, discard, False, maker, called,
                              revealed, voids, holders, known, excluded)
                 c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
-                                   rules, trump, maker, partner, alone, called, alone_public, revealed, remaining, t,
-                                   k, leader, suit, beat, winner, in_trick, winners, legal, c, totals)
+                                   racing, rules, trump, maker, partner, alone, called, alone_public, revealed,
+                                   remaining, t, k, leader, suit, beat, winner, in_trick, winners, legal, c, totals,
+                                   counts)
                 if keep:
                     m = legal
                     while m != ZERO:
                         x = lowest_card(m)
                         m &= m - ONE
-                        means[n, x] = totals[x] / (4.0 * worlds)
+                        means[n, x] = totals[x] / (4.0 * counts[x])
             if k == 0:
                 in_trick, suit, beat, winner = put_lead_nb(c, p, hands, trump)
             else:
@@ -496,25 +548,23 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
 
 
 @njit(cache=True, error_model="numpy")
-def _bid(seed, unit, base, n, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, heur_col, totals, means):
+def _bid(seed, unit, base, n, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, racing, heur_col, totals,
+         counts, means):
     """The searched bid of seat ``s`` (:func:`search_bid_nb`) at place ``k`` of round ``rnd``, the
     heuristic's column ``heur_col`` winning ties; records the candidates' means at action ``n``.
     Returns the column chosen (``PASS_COL``, ``ACCEPT_COL`` or a suit)."""
-    cands, n_c = search_bid_nb(search_state(seed, unit, base + n), s, hands, kitty, dealer, rules, rnd, k, worlds,
-                               rollout, totals)
-    best_col = heur_col
-    for j in range(n_c):
-        if totals[cands[j]] > totals[best_col]:
-            best_col = cands[j]
+    cands, n_c, best_col = search_bid_nb(search_state(seed, unit, base + n), s, hands, kitty, dealer, rules, rnd, k,
+                                         worlds, rollout, racing, heur_col, totals, counts)
     if means.shape[0] > 0:
         for j in range(n_c):
-            means[n, cands[j]] = totals[cands[j]] / (4.0 * worlds)
+            means[n, cands[j]] = totals[cands[j]] / (4.0 * counts[cands[j]])
     return best_col
 
 
 @njit(cache=True, error_model="numpy")
 def _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker, trump, rnd, discard,
-          exchange_pending, voids, worlds, rollout, state, log, means, totals, holders, known, excluded):
+          exchange_pending, voids, worlds, rollout, racing, state, log, means, totals, counts, holders, known,
+          excluded):
     """The maker's call (``kernels.decide_call_nb``, searched for a ``SEARCH`` maker); logs it.
     Returns (state, called card or -1 for alone, next action number)."""
     policy = policies[maker]
@@ -525,29 +575,23 @@ def _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policie
         if cards != ZERO:
             knowledge_nb(maker, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exchange_pending, maker, -1,
                          False, voids, holders, known, excluded)
-            cards = search_call_nb(search_state(seed, unit, base + n), maker, holders, known, excluded, upcard, dealer,
-                                   rules, trump, rnd, exchange_pending, worlds, rollout, totals)
-            best_col = ALONE_COL if called < 0 else called
-            m = cards | bit(ALONE_COL)
-            while m != ZERO:
-                col = lowest_card(m)
-                m &= m - ONE
-                if totals[col] > totals[best_col]:
-                    best_col = col
+            cards, best_col = search_call_nb(search_state(seed, unit, base + n), maker, holders, known, excluded,
+                                             upcard, dealer, rules, trump, rnd, exchange_pending, worlds, rollout,
+                                             racing, ALONE_COL if called < 0 else called, totals, counts)
             called = -1 if best_col == ALONE_COL else best_col
             if means.shape[0] > 0:
                 m = cards | bit(ALONE_COL)
                 while m != ZERO:
                     col = lowest_card(m)
                     m &= m - ONE
-                    means[n, col] = totals[col] / (4.0 * worlds)
+                    means[n, col] = totals[col] / (4.0 * counts[col])
     n = log_action(log, n, maker, CALL if called >= 0 else ALONE, called)
     return state, called, n
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, out, log_hands, log_kitty, log_moves,
-                         log_means):
+def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, log_hands, log_kitty,
+                         log_moves, log_means):
     """``kernels.play_deals_nb`` with search seats: hand ``i`` dealt by seat ``i % 5`` from (seed, i),
     one hand per parallel work item (a searched hand is long). ``log_means`` (count, MAX_ACTIONS,
     64) is filled when it has rows."""
@@ -567,15 +611,15 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, o
             log_kitty[j, :] = kitty
         if log_means.shape[0] > 0:
             means = log_means[j]
-        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, state,
-                            log, means, res)
+        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
+                            state, log, means, res)
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, out, lengths, log_hands, log_kitty,
-                         log_moves, log_means):
+def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, lengths, log_hands,
+                         log_kitty, log_moves, log_means):
     """``kernels.play_games_nb`` with search seats (same streams, same end of game); one game per
     parallel work item. Hand ``h`` of game ``g`` searches from ``(seed, g, h * 64 + n)``."""
     record = log_moves.shape[0] > 0
@@ -603,7 +647,7 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, o
             if log_means.shape[0] > 0:
                 means = log_means[j, h]
             state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
-                                        worlds, rollout, state, log, means, res)
+                                        worlds, rollout, racing, state, log, means, res)
             if h < out.shape[1]:
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
@@ -615,7 +659,7 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, o
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, out):
+def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing, out):
     """Hand ``deals[j]`` (dealt as in :func:`play_search_deals_nb`) played with the per-seat
     ``policies[j]``: the strength ladder's tables, any mix in one parallel call. ``out`` (N_RES, rows)."""
     for j in prange(deals.shape[0]):
@@ -625,14 +669,14 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, out):
         res = np.empty(N_RES, np.int64)
         i = deals[j]
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
-        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, state,
-                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
+        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
+                            state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, out):
+def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, racing, out):
     """``kernels.trump_study_nb`` with search seats: deal ``i`` played once per (maker seat, trump),
     the bidding skipped, the call and the play searched; one (deal, maker, trump) per work item.
     Every variant starts from the same cards, the same hand stream and the same search streams."""
@@ -648,7 +692,7 @@ def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, 
         res = np.empty(N_RES, np.int64)
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         h = hands[m]
-        play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, state,
+        play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, state,
                             np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
         for r in range(N_RES):
             out[j, m, t, r] = res[r]

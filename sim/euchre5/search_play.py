@@ -19,7 +19,7 @@ __all__ = ["describe_searches", "search_columns", "search_game_columns", "search
 
 
 def _search_args(study) -> tuple:
-    return int(study.search_worlds), study.rollout_id
+    return int(study.search_worlds), study.rollout_id, int(study.racing)
 
 
 def search_columns(study, first: int, count: int, *, record: bool = False, policies=None) -> dict:

@@ -224,6 +224,7 @@ class Minchiate(Game):
     """Minchiate, the Florentine 97-card tarot for two partnerships."""
 
     name, title = "minchiate", "Minchiate"
+    races = True  # its search races the candidates of its card play (sim.racing)
     Options, Study = MinchiateOptions, MinchiateStudy
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",

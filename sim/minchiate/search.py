@@ -15,7 +15,10 @@ At each card decision with more than one legal card, a ``search`` seat ``s``
    resto units (60; within one resto of it), so the points difference is the resti's finer measure.
    Ties go to the card the heuristic would play, then to the lowest card id.
 
-Every candidate card is tried on the same worlds, so their comparison is paired.
+Every candidate card is tried on the same worlds, so their comparison is paired. With ``racing`` on
+(the default) a card clearly worse than the leader is dropped after 8 worlds and every 4 more, and the
+decision ends early when one is left or the survivors tie in every world (:mod:`cardlab.sim.racing`);
+a card's mean is then over the worlds it was played on.
 
 **What a seat has seen.** Its own hand; every card played and by whom; the Fola left face up; its
 own discards (everybody's once trick 1 is complete: they are then shown); the cutter's draw and
@@ -62,6 +65,7 @@ from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, S
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.policy import POLICY
+from cardlab.sim.racing import race_best_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 
@@ -290,15 +294,29 @@ def unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi
 
 
 @njit(cache=True, error_model="numpy")
-def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallback, dealer, cutter, t, n, leader, led,
-                   trump_played, win_seat, win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo,
-                   pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi,
-                   drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback, dd_fallback,
-                   totals, combo_scratch):
-    """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` gets each candidate's summed
-    points difference for ``s``'s side over the worlds, from this move to the end of the deal."""
+def search_card_nb(sstate, s, opts, worlds, rollout, racing, legal_lo, legal_hi, fallback, dealer, cutter, t, n,
+                   leader, led, trump_played, win_seat, win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi,
+                   pile_lo, pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo,
+                   dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback,
+                   dd_fallback, totals, counts, combo_scratch):
+    """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets each
+    candidate's summed points difference for ``s``'s side over the worlds it was played on (``counts[c]``),
+    from this move to the end of the deal."""
     for c in range(N_CARDS):
         totals[c] = 0
+    cands = np.empty(popcount(legal_lo) + popcount(legal_hi), np.int64)  # lowest card first
+    n_c = 0
+    fall = -1
+    for word in range(2):
+        lm = legal_lo if word == 0 else legal_hi
+        while lm:
+            b = ctz(lm)
+            lm &= lm - ONE
+            c = b if word == 0 else b + SUIT_BASE
+            if c == fallback:
+                fall = n_c
+            cands[n_c] = c
+            n_c += 1
     sign = 1 if s % 2 == 0 else -1
     holder_seat = np.empty(MAX_HOLDERS, np.int64)
     need = np.empty(MAX_HOLDERS, np.int64)
@@ -319,8 +337,9 @@ def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallbac
     src = np.empty(16, np.int64)
     plan = plan_deal_nb(u_cards, allowed, m, need, nh)  # the view is the same for every world: plan it once
     assign = plan[P_ASSIGN]
+    values, alive, played = race_start_nb(worlds, n_c)
     state = sstate
-    for _ in range(worlds):
+    for w in range(worlds):
         state = draw_deal_nb(state, plan)
         for q in range(4):
             w_lo[q] = hand_lo[q] if q == s else ZERO
@@ -344,65 +363,60 @@ def search_card_nb(sstate, s, opts, worlds, rollout, legal_lo, legal_hi, fallbac
                 wdd_lo |= lo_bit(x)
                 wdd_hi |= hi_bit(x)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
-        for word in range(2):
-            lm = legal_lo if word == 0 else legal_hi
-            while lm:
-                b = ctz(lm)
-                lm &= lm - ONE
-                c = b if word == 0 else b + SUIT_BASE
-                for q in range(4):
-                    k_lo[q] = w_lo[q]
-                    k_hi[q] = w_hi[q]
-                for i in range(2):
-                    p_lo[i] = pile_lo[i]
-                    p_hi[i] = pile_hi[i]
-                    k_tricks[i] = tricks[i]
-                for i in range(n):
-                    k_cards[i] = cards[i]
-                    k_seats[i] = seats[i]
-                diff, _ = rollout_nb(opts, rollout, roll, c, dealer, cutter, t, n, leader, led, trump_played,
-                                     win_seat, win_card, led_suits, matto_owner, matto_owed, k_lo, k_hi, p_lo, p_hi,
-                                     k_tricks, k_cards, k_seats, played_lo, played_hi, fola_lo, fola_hi, wcd_lo,
-                                     wcd_hi, wdd_lo, wdd_hi, src, combo_scratch)
-                totals[c] += sign * diff
-    choice = fallback
-    for word in range(2):
-        lm = legal_lo if word == 0 else legal_hi
-        while lm:
-            b = ctz(lm)
-            lm &= lm - ONE
-            c = b if word == 0 else b + SUIT_BASE
-            if totals[c] > totals[choice]:
-                choice = c
-    return choice
+        for j in range(n_c):
+            if not alive[j]:
+                continue
+            c = cands[j]
+            for q in range(4):
+                k_lo[q] = w_lo[q]
+                k_hi[q] = w_hi[q]
+            for i in range(2):
+                p_lo[i] = pile_lo[i]
+                p_hi[i] = pile_hi[i]
+                k_tricks[i] = tricks[i]
+            for i in range(n):
+                k_cards[i] = cards[i]
+                k_seats[i] = seats[i]
+            diff, _ = rollout_nb(opts, rollout, roll, c, dealer, cutter, t, n, leader, led, trump_played, win_seat,
+                                 win_card, led_suits, matto_owner, matto_owed, k_lo, k_hi, p_lo, p_hi, k_tricks,
+                                 k_cards, k_seats, played_lo, played_hi, fola_lo, fola_hi, wcd_lo, wcd_hi, wdd_lo,
+                                 wdd_hi, src, combo_scratch)
+            values[w, j] = sign * diff
+            totals[c] += sign * diff
+        if race_world_nb(values, w, alive, played, racing):
+            break
+    for j in range(n_c):
+        counts[cands[j]] = played[j]
+    return cands[race_best_nb(values, alive, played, fall)]
 
 
 # ---------------------------------------------------------------- whole deals with search seats
 
 
 @njit(cache=True, error_model="numpy")
-def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, declared,
+def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log, declared,
                           combo_scratch, means, user_fn, fault):
     """Play deal ``deal`` as ``kernels.play_deal_nb`` does, with ``search`` seats searching their card play.
 
     ``means`` (84 x 97, or 0 rows to skip) receives, for each searched move, each candidate card's mean
-    final points difference for the searcher's side (NaN elsewhere). ``user_fn`` plays the seats of a Numba
-    function (``kernels.play_deal_nb``'s). Returns the deal's stream.
+    final points difference for the searcher's side over the worlds it was played on (NaN elsewhere);
+    ``racing``: the searches race their candidates (:mod:`cardlab.sim.racing`). ``user_fn`` plays the seats of a
+    Numba function (``kernels.play_deal_nb``'s). Returns the deal's stream.
     """
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
     for p in range(4):
         plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH else policies[p]
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
-    return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log,
+    return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log,
                                   combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo,
                                   fola_hi, user_fn, fault)
 
 
 @njit(cache=True, error_model="numpy")
-def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, work, words, out, log, combo_scratch,
-                           means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi, user_fn,
-                           fault):
+def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log,
+                           combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi,
+                           user_fn, fault):
     """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
     outputs: the hands after the discards in ``words``, the shuffle in ``work``, the returned scalars).
 
@@ -435,6 +449,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
     cd_fallback = (cd_lo & ~DISCARD_LO) != ZERO or (cd_hi & ~DISCARD_HI) != ZERO
     dd_fallback = (dd_lo & ~DISCARD_LO) != ZERO or (dd_hi & ~DISCARD_HI) != ZERO
     totals = np.zeros(N_CARDS if any_search else 0, np.int64)
+    counts = np.zeros(N_CARDS if any_search else 0, np.int64)
     if any_search:
         k = out[COL.CUTTER_CARDS]
         for i in range(k):
@@ -486,12 +501,12 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
                                       dd_lo, dd_hi)
                 if policies[p] == SEARCH:
                     move = 4 * trick + n
-                    c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, legal_lo, legal_hi,
-                                       c, dealer, cutter, trick, n, leader, led, trump_played, win_seat, win_card,
-                                       led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi,
+                    c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, racing, legal_lo,
+                                       legal_hi, c, dealer, cutter, trick, n, leader, led, trump_played, win_seat,
+                                       win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi,
                                        tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi,
                                        dd_lo, dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo,
-                                       excluded_hi, cd_fallback, dd_fallback, totals, combo_scratch)
+                                       excluded_hi, cd_fallback, dd_fallback, totals, counts, combo_scratch)
                     if keep_means:
                         so_far = 0
                         for i in range(8):
@@ -504,7 +519,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
                                 b = ctz(lm)
                                 lm &= lm - ONE
                                 x = b if word == 0 else b + SUIT_BASE
-                                means[move, x] = so_far + totals[x] / worlds
+                                means[move, x] = so_far + totals[x] / counts[x]
             if any_search:
                 a_lo, a_hi = shown_absent_nb(c, ~(played_lo | hand_lo[p]) & LO_ALL, ~(played_hi | hand_hi[p]) & DECK_HI,
                                              led, first_of_suit, trump_played)
@@ -532,7 +547,8 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, record, 
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs, declared, means, user_fn, faults):
+def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, racing, out, logs, declared, means, user_fn,
+                         faults):
     """Play the deals numbered ``deals`` (any order) with search seats; row ``j`` of ``out`` (and of ``logs``,
     ``declared``, ``means`` when they have rows, and of ``faults``: a Numba seat's first illegal card) is deal
     ``deals[j]``. Parallel over deals: a searched deal is long enough to be a work item alone."""
@@ -545,8 +561,8 @@ def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs
         decl = np.empty(4, np.int16)
         scratch = np.empty(12, np.int64)
         mean = means[j] if keep_means else np.empty((0, N_CARDS), np.float32)
-        play_searched_deal_nb(seed, deals[j], opts, policies, worlds, rollout, record, work, words, out[j], log, decl,
-                              scratch, mean, user_fn, faults[j])
+        play_searched_deal_nb(seed, deals[j], opts, policies, worlds, rollout, racing, record, work, words, out[j], log,
+                              decl, scratch, mean, user_fn, faults[j])
         if record:
             for i in range(LOG_WIDTH):
                 logs[j, i] = log[i]
@@ -555,7 +571,8 @@ def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, out, logs
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, out, user_fn, faults):
+def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, racing, out, user_fn,
+                         faults):
     """Whole games with search seats, as ``kernels.play_games_nb``: row ``j`` sums the deals of game
     ``first_game + j`` (``max_delta`` is their largest, ``dealer`` the first dealer; ``faults`` per game)."""
     for j in prange(count):
@@ -570,8 +587,8 @@ def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, world
             out[j, i] = 0
         g = first_game + j
         for d in range(n_deals):
-            play_searched_deal_nb(seed, g * n_deals + d, opts, policies, worlds, rollout, False, work, words, row,
-                                  log, decl, scratch, none, user_fn, faults[j])
+            play_searched_deal_nb(seed, g * n_deals + d, opts, policies, worlds, rollout, racing, False, work, words,
+                                  row, log, decl, scratch, none, user_fn, faults[j])
             for i in range(out.shape[1]):
                 if i == COL.MAX_DELTA:
                     out[j, i] = max(out[j, i], row[i])

@@ -32,8 +32,8 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     means = np.zeros((rows, N_MOVES, N_CARDS), np.float32)
     faults = study.faults(count)
     play_search_deals_nb(study.seed, deals, study.flags, study.policy_ids if policies is None else policies,
-                         study.search_worlds, study.rollout_id, out, logs, declared, means, study.user_callback(),
-                         faults)
+                         study.search_worlds, study.rollout_id, int(study.racing), out, logs, declared, means,
+                         study.user_callback(), faults)
     hit = faults[:, 0].nonzero()[0]
     if hit.size:  # the deals need not be consecutive: name the first faulty one
         study.check_faults(faults[hit[:1]], int(deals[hit[0]]))
@@ -44,7 +44,8 @@ def search_games(study, first: int, count: int) -> np.ndarray:
     """Kernel rows of whole games ``first .. first+count-1`` with search seats."""
     out, faults = np.zeros((count, COL.WIDTH), np.int32), study.faults(count)
     play_search_games_nb(study.seed, first, count, study.options.n_deals, study.flags, study.policy_ids,
-                         study.search_worlds, study.rollout_id, out, study.user_callback(), faults)
+                         study.search_worlds, study.rollout_id, int(study.racing), out, study.user_callback(),
+                         faults)
     study.check_faults(faults, first, "game")
     return out
 
