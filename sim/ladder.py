@@ -18,7 +18,7 @@ sides)`` (the row's first columns) and ``ladder_columns(columns, x, y, sides)`` 
 to the row: the whole table's figures for ``y=None``, the changed side's result otherwise).
 ``cardlab.analysis.<game>_strength`` reports it.
 
-**The oracle** (``oracle=True``, ``--oracle``; a game that plays it, Barbu so far) is the ceiling: search
+**The oracle** (``oracle=True``, ``--oracle``; every game plays it) is the ceiling: search
 that sees the true deal (:mod:`cardlab.sim.policy`). It adds three tables, not a whole rung: every seat
 oracle, and the changed side playing oracle among search players and among heuristic players. The gain of
 oracle against search is the honest searcher's loss from not seeing the cards (the honest-to-oracle gap);

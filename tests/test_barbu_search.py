@@ -481,12 +481,13 @@ def test_the_oracle_beats_search_on_the_ladder():
 
 
 def test_the_oracle_ladder_is_refused_where_it_does_not_apply(capsys):
-    from cardlab.sim.cli import main
-    from cardlab.sim.euchre5 import EUCHRE5
-    from cardlab.sim.ladder import strength_study
+    from types import SimpleNamespace
 
-    with pytest.raises(ValueError, match="^oracle: Euchre for five does not play the oracle yet"):
-        strength_study(EUCHRE5, deals=4, oracle=True)
+    from cardlab.sim.cli import main
+    from cardlab.sim.ladder import check_oracle
+
+    with pytest.raises(ValueError, match="^oracle: Hearts does not play the oracle yet"):  # a game without one
+        check_oracle(SimpleNamespace(oracle=False, title="Hearts"), True)
     assert main(["study", "barbu", "contracts", "--deals", "4", "--oracle"]) == 2
     assert "--oracle: True does not apply here; it applies only to study strength" in capsys.readouterr().err
 

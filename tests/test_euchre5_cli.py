@@ -92,7 +92,7 @@ def test_replay_game(capsys):
     (["--lone-march-points", "3"], "--lone-march-points: 3 is not allowed; choose 2, 4 or 5"),
     (["--defender-points", "2"], "--defender-points: '2' is not allowed"),
     (["--tie-rule", "dice"], "--tie-rule: 'dice' is not allowed"),
-    (["--policy", "greedy"], "--policy: 'greedy' is not allowed; choose 'random', 'heuristic' or 'search'"),
+    (["--policy", "greedy"], "--policy: 'greedy' is not allowed; choose 'random', 'heuristic', 'search' or 'oracle'"),
     (["--deals", "0"], "--deals: 0 is not allowed; use an integer >= 1"),
 ])
 def test_bad_input_is_one_line_and_leaves_no_file(tmp_path, capsys, argv, message):

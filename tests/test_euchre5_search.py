@@ -128,7 +128,8 @@ def test_world_count_and_rollout_are_checked():
         Study.build(policy="heuristic", search_rollout="random")
     with pytest.raises(ValueError, match="search_rollout: 'smart' is not allowed; choose 'random' or 'heuristic'"):
         Study.build(policy="search", search_rollout="smart")
-    with pytest.raises(ValueError, match="policy: 'clever' is not allowed; choose 'random', 'heuristic' or 'search'"):
+    with pytest.raises(ValueError,
+                       match="policy: 'clever' is not allowed; choose 'random', 'heuristic', 'search' or 'oracle'"):
         Study.build(policy="clever")
     assert Study.build(policy="search").search_worlds == 32
     meta = Study.build(policy=MIX, search_worlds=8).metadata()
@@ -245,7 +246,7 @@ def test_search_means_depend_only_on_what_the_searcher_has_seen():
         out = np.zeros(64, np.int64)
         partner = [q for q in range(5) if int(h[q]) >> called & 1]
         search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC, 1,
-                       study.rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
+                       False, study.rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
                        DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, np.uint64(0), np.uint64(0), s,
                        np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), out,
                        np.zeros(64, np.int64))
@@ -367,7 +368,7 @@ def test_bid_search_depends_only_on_the_searchers_hand_and_the_upcard():
         for rnd in (1, 2):
             totals = np.zeros(64, np.int64)
             cands, n, _ = search_bid_nb(np.uint64(search_state(6, 0, rnd)), s, h, kitty, dealer, study.rules, rnd, 2,
-                                        12, POLICY.HEURISTIC, 1, PASS_COL, totals, np.zeros(64, np.int64))
+                                        12, POLICY.HEURISTIC, 1, False, PASS_COL, totals, np.zeros(64, np.int64))
             results.append((rnd, sorted(cands[:n].tolist()), totals.copy()))
     for a, b in zip(results[:2], results[2:]):
         assert a[0] == b[0] and a[1] == b[1]

@@ -240,7 +240,8 @@ def test_search_means_do_not_depend_on_the_hidden_cards():
         h_lo, h_hi = _words(world)
         legal_lo, legal_hi = h_lo[s], h_hi[s]
         out = np.zeros(N_CARDS, np.int64)
-        search_card_nb(search_state(8, 1, 0), s, study.flags, 6, POLICY.HEURISTIC, 1, legal_lo, legal_hi, min(hands[s]), dealer, cutter,
+        search_card_nb(search_state(8, 1, 0), s, study.flags, 6, POLICY.HEURISTIC, 1, False, legal_lo, legal_hi,
+                       min(hands[s]), dealer, cutter,
                        0, 0, s, -1, False, -1, -1, 0, -1, False, h_lo, h_hi, np.zeros(2, np.uint64),
                        np.zeros(2, np.uint64), np.zeros(2, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
                        np.uint64(0), np.uint64(0), *map(np.uint64, split(rec["fola_after"])), *map(np.uint64, cd),

@@ -168,7 +168,7 @@ def euchre_card_search(j, cols, rules, worlds, racing):
     partner = [q for q in range(5) if int(h[q]) >> called & 1]
     totals, counts = np.zeros(64, np.int64), np.zeros(64, np.int64)
     c = search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, worlds, POLICY.HEURISTIC,
-                       racing, rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
+                       racing, False, rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
                        DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, np.uint64(0), np.uint64(0), s,
                        np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), totals, counts)
     return c, totals, counts, [int(x) for x in cards_of(int(h[s]))]

@@ -280,16 +280,3 @@ def test_the_oracle_plays_the_true_deal():
 
     assert means("oracle", 1) == means("oracle", 3) and means("oracle", 1)
     assert means("search", 1) != means("search", 3)
-
-
-def test_the_oracle_ladder_has_the_ceiling():
-    from cardlab.analysis.strength import format_strength_study, oracle_gaps
-    from cardlab.sim.ladder import strength_study
-
-    kw = dict(deals=4, seed=2, players=2, search_worlds=2)
-    plain, ceiling = strength_study(RAMI, **kw), strength_study(RAMI, oracle=True, **kw)
-    assert plain.equals(ceiling[plain.columns])
-    added = [c for c in ceiling.columns if c not in plain.columns]
-    assert {"score_oracle_0", "score_oracle_1", "turns_oracle", "lone_oracle_in_search",
-            "lone_oracle_in_heuristic"} <= set(added) and all("oracle" in c for c in added)
-    assert len(oracle_gaps(ceiling)) == 1 and "The ceiling" in format_strength_study(ceiling)

@@ -264,6 +264,7 @@ class Euchre5(Game):
     name, title, unit = "euchre5", "Euchre for five", "hand"
     races = True  # its search races the candidates of its bids, calls and cards (sim.racing)
     races_by_default = False  # racing cost about 4% of search's gain over the heuristic (docs/search.md): opt in
+    oracle = True  # the search over the true deal (search.world_nb)
     Options, Study = Euchre5Options, Euchre5Study
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow

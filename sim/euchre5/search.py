@@ -71,6 +71,12 @@ from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DEC
                                        NAME, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
 SEARCH = POLICY.SEARCH  # policy id of a search seat, the shared ids of cardlab.sim.policy
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def searches_nb(policy):
+    """Whether a seat of ``policy`` searches: ``search``, or the ``oracle`` (search over the true deal)."""
+    return policy == SEARCH or policy == POLICY.ORACLE
 POLICY_NAMES = SHARED_POLICIES
 ROLLOUT_NAMES = ROLLOUT_POLICIES  # rollout policies, ids as in POLICY
 DEFAULT_WORLDS = 32
@@ -140,6 +146,24 @@ def draw_view_nb(state, plan, s, view, known, world):
     return state
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def world_nb(state, plan, s, view, known, world, oracle, holders):
+    """The next world of a search: drawn from seat ``s``'s view (:func:`draw_view_nb`), or for the ``oracle``
+    (search that sees the true deal) the true ``holders`` themselves. Returns the stream."""
+    if oracle:
+        for h in range(HOLDERS):
+            world[h] = holders[h]
+        return mix64(state)
+    return draw_view_nb(state, plan, s, view, known, world)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def world_count(worlds, rollout, oracle):
+    """The worlds a search plays: ``worlds``, but one for the oracle with heuristic rollouts, which play the true
+    deal alike each time."""
+    return 1 if oracle and rollout == POLICY.HEURISTIC else worlds
+
+
 @njit(cache=True, error_model="numpy")
 def sample_view_nb(state, s, holders, known, excluded, view, world, slack):
     """One world from seat ``s``'s view at once (:func:`plan_view_nb` then :func:`draw_view_nb`; ``slack``
@@ -166,12 +190,13 @@ def passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
 
 
 @njit(cache=True, error_model="numpy")
-def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, racing, fallback, totals, counts):
+def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, racing, oracle, fallback, totals,
+                  counts):
     """A searched bid of seat ``s`` at place ``k`` of round ``rnd``, raced when ``racing``: returns
     (candidate columns, their number, the best one: ``PASS_COL``, ``ACCEPT_COL`` or a suit; ties to the
     column ``fallback``, then to the first candidate); ``totals`` gets each candidate's summed
     :func:`edge4`, ``counts`` the worlds it was played on. The upcard is known in the kitty; nothing
-    else is."""
+    else is (but to the ``oracle``, which plays the true deal: :func:`world_nb`)."""
     upcard = kitty[0]
     up_suit = upcard // LANE
     stuck = rnd == 2 and k == PLAYERS and rules[RULE.STICK] != 0
@@ -207,12 +232,13 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
         totals[cands[j]] = 0
         if cands[j] == fallback:
             fall = j
-    values, alive, played = race_start_nb(worlds, n_c)
+    n_worlds = world_count(worlds, rollout, oracle)
+    values, alive, played = race_start_nb(n_worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
-    for w in range(worlds):
+    for w in range(n_worlds):
         for _ in range(PASS_TRIES):  # a world where the earlier passes are what the heuristic would bid
-            state = draw_view_nb(state, plan, s, view, known, world)
-            if passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
+            state = world_nb(state, plan, s, view, known, world, oracle, holders)
+            if oracle or passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
                 break
         roll = mix64(state ^ ROLLOUT_SALT)
         world_kitty(world, upcard, wk)
@@ -263,7 +289,7 @@ def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policies, maker, tr
 
 @njit(cache=True, error_model="numpy")
 def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, trump, rnd, exchange_pending, worlds,
-                   rollout, racing, fallback, totals, counts):
+                   rollout, racing, oracle, fallback, totals, counts):
     """The searched call of maker ``s``: each callable card and going alone (``ALONE_COL``) tried on
     the same worlds, raced when ``racing``; returns (candidate mask of cards, best column: ties to the
     column ``fallback``, then to the lowest); ``totals`` gets summed edges, ``counts`` the worlds each
@@ -286,10 +312,11 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
             fall = n_c
         cols[n_c] = c
         n_c += 1
-    values, alive, played = race_start_nb(worlds, n_c)
+    n_worlds = world_count(worlds, rollout, oracle)
+    values, alive, played = race_start_nb(n_worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
-    for w in range(worlds):
-        state = draw_view_nb(state, plan, s, view, known, world)
+    for w in range(n_worlds):
+        state = world_nb(state, plan, s, view, known, world, oracle, holders)
         roll = mix64(state ^ ROLLOUT_SALT)
         for j in range(n_c):
             if not alive[j]:
@@ -311,7 +338,8 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
 
 
 @njit(cache=True, error_model="numpy")
-def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, rules, trump, maker, partner, alone,
+def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, oracle, rules, trump, maker, partner,
+                   alone,
                    called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick, winners,
                    legal, fallback, totals, counts):
     """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets
@@ -342,10 +370,11 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
             fall = n_c
         cards[n_c] = c
         n_c += 1
-    values, alive, played = race_start_nb(worlds, n_c)
+    n_worlds = world_count(worlds, rollout, oracle)
+    values, alive, played = race_start_nb(n_worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
-    for w in range(worlds):
-        state = draw_view_nb(state, plan, s, view, known, world)
+    for w in range(n_worlds):
+        state = world_nb(state, plan, s, view, known, world, oracle, holders)
         roll = mix64(state ^ ROLLOUT_SALT)
         w_partner = partner
         w_alone = alone
@@ -436,11 +465,12 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         for k in range(1, PLAYERS + 1):  # round one
             p = (dealer + k) % PLAYERS
             policy = policies[p]
-            state, yes = accept_step_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hands[p], upcard, k, rules,
-                                        state)
-            if policy == SEARCH:
+            state, yes = accept_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, hands[p], upcard, k,
+                                        rules, state)
+            if searches_nb(policy):
                 yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout, racing,
-                           ACCEPT_COL if yes else PASS_COL, totals, counts, means) == ACCEPT_COL
+                           policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
+                           means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
             if yes:
                 maker = p
@@ -451,11 +481,11 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             for k in range(1, PLAYERS + 1):  # round two
                 p = (dealer + k) % PLAYERS
                 policy = policies[p]
-                state, named = name_step_nb(POLICY.HEURISTIC if policy == SEARCH else policy, hands[p], upcard, k,
+                state, named = name_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, hands[p], upcard, k,
                                             rules, state)
-                if policy == SEARCH:
+                if searches_nb(policy):
                     col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
-                               PASS_COL if named < 0 else named, totals, counts, means)
+                               policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
                     named = -1 if col == PASS_COL else col
                 if named < 0:
                     n = log_action(log, n, p, PASS, -1)
@@ -511,19 +541,19 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             hand = hands[p]
             legal = legal_nb(hand, k, suit)
             policy = policies[p]
-            step = POLICY.HEURISTIC if policy == SEARCH else policy
+            step = POLICY.HEURISTIC if searches_nb(policy) else policy
             if k == 0:
                 state, c = lead_step_nb(step, p, hand, trump, remaining, maker, partner, state)
             else:
                 state, c = follow_step_nb(step, p, hand, legal, k, trump, beat, remaining, in_trick, maker, partner,
                                           winner, revealed, alone_public, state)
-            if policy == SEARCH and legal & (legal - ONE) != ZERO:
+            if searches_nb(policy) and legal & (legal - ONE) != ZERO:
                 knowledge_nb(p, hands, kitty_mask, upcard, dealer, rules, rnd, discard, False, maker, called,
                              revealed, voids, holders, known, excluded)
                 c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
-                                   racing, rules, trump, maker, partner, alone, called, alone_public, revealed,
-                                   remaining, t, k, leader, suit, beat, winner, in_trick, winners, legal, c, totals,
-                                   counts)
+                                   racing, policy == POLICY.ORACLE, rules, trump, maker, partner, alone, called,
+                                   alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick,
+                                   winners, legal, c, totals, counts)
                 if keep:
                     m = legal
                     while m != ZERO:
@@ -548,13 +578,13 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
 
 
 @njit(cache=True, error_model="numpy")
-def _bid(seed, unit, base, n, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, racing, heur_col, totals,
+def _bid(seed, unit, base, n, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout, racing, oracle, heur_col, totals,
          counts, means):
     """The searched bid of seat ``s`` (:func:`search_bid_nb`) at place ``k`` of round ``rnd``, the
     heuristic's column ``heur_col`` winning ties; records the candidates' means at action ``n``.
     Returns the column chosen (``PASS_COL``, ``ACCEPT_COL`` or a suit)."""
     cands, n_c, best_col = search_bid_nb(search_state(seed, unit, base + n), s, hands, kitty, dealer, rules, rnd, k,
-                                         worlds, rollout, racing, heur_col, totals, counts)
+                                         worlds, rollout, racing, oracle, heur_col, totals, counts)
     if means.shape[0] > 0:
         for j in range(n_c):
             means[n, cands[j]] = totals[cands[j]] / (4.0 * counts[cands[j]])
@@ -568,16 +598,17 @@ def _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policie
     """The maker's call (``kernels.decide_call_nb``, searched for a ``SEARCH`` maker); logs it.
     Returns (state, called card or -1 for alone, next action number)."""
     policy = policies[maker]
-    state, called = decide_call_nb(hands[maker], trump, upcard, rules, POLICY.HEURISTIC if policy == SEARCH else policy,
-                                   state)
-    if policy == SEARCH:
+    state, called = decide_call_nb(hands[maker], trump, upcard, rules,
+                                   POLICY.HEURISTIC if searches_nb(policy) else policy, state)
+    if searches_nb(policy):
         cards = callable_nb(hands[maker], trump, upcard, rules)
         if cards != ZERO:
             knowledge_nb(maker, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exchange_pending, maker, -1,
                          False, voids, holders, known, excluded)
             cards, best_col = search_call_nb(search_state(seed, unit, base + n), maker, holders, known, excluded,
                                              upcard, dealer, rules, trump, rnd, exchange_pending, worlds, rollout,
-                                             racing, ALONE_COL if called < 0 else called, totals, counts)
+                                             racing, policy == POLICY.ORACLE, ALONE_COL if called < 0 else called,
+                                             totals, counts)
             called = -1 if best_col == ALONE_COL else best_col
             if means.shape[0] > 0:
                 m = cards | bit(ALONE_COL)

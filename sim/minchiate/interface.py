@@ -225,6 +225,7 @@ class Minchiate(Game):
 
     name, title = "minchiate", "Minchiate"
     races = True  # its search races the candidates of its card play (sim.racing)
+    oracle = True  # the search over the true hands and discards (search.search_card_nb)
     Options, Study = MinchiateOptions, MinchiateStudy
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",

@@ -294,14 +294,16 @@ def unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi
 
 
 @njit(cache=True, error_model="numpy")
-def search_card_nb(sstate, s, opts, worlds, rollout, racing, legal_lo, legal_hi, fallback, dealer, cutter, t, n,
+def search_card_nb(sstate, s, opts, worlds, rollout, racing, oracle, legal_lo, legal_hi, fallback, dealer, cutter, t, n,
                    leader, led, trump_played, win_seat, win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi,
                    pile_lo, pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo,
                    dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback,
                    dd_fallback, totals, counts, combo_scratch):
     """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets each
     candidate's summed points difference for ``s``'s side over the worlds it was played on (``counts[c]``),
-    from this move to the end of the deal."""
+    from this move to the end of the deal. The ``oracle`` (search that sees the true deal, the strength ladder's
+    ceiling) plays every world on the true hands and discards: one world with heuristic rollouts, which play it
+    alike each time; ``worlds`` with random ones, each its own draws."""
     for c in range(N_CARDS):
         totals[c] = 0
     cands = np.empty(popcount(legal_lo) + popcount(legal_hi), np.int64)  # lowest card first
@@ -337,31 +339,38 @@ def search_card_nb(sstate, s, opts, worlds, rollout, racing, legal_lo, legal_hi,
     src = np.empty(16, np.int64)
     plan = plan_deal_nb(u_cards, allowed, m, need, nh)  # the view is the same for every world: plan it once
     assign = plan[P_ASSIGN]
-    values, alive, played = race_start_nb(worlds, n_c)
+    n_worlds = 1 if oracle and rollout == POLICY.HEURISTIC else worlds
+    values, alive, played = race_start_nb(n_worlds, n_c)
     state = sstate
-    for w in range(worlds):
-        state = draw_deal_nb(state, plan)
-        for q in range(4):
-            w_lo[q] = hand_lo[q] if q == s else ZERO
-            w_hi[q] = hand_hi[q] if q == s else ZERO
+    for w in range(n_worlds):
         wcd_lo, wcd_hi, wdd_lo, wdd_hi = cd_lo, cd_hi, dd_lo, dd_hi
-        for h in range(nh):
-            if holder_seat[h] == 4:
-                wcd_lo, wcd_hi = ZERO, ZERO
-            elif holder_seat[h] == 5:
-                wdd_lo, wdd_hi = ZERO, ZERO
-        for i in range(m):
-            x = u_cards[i]
-            q = holder_seat[assign[i]]
-            if q < 4:
-                w_lo[q] |= lo_bit(x)
-                w_hi[q] |= hi_bit(x)
-            elif q == 4:
-                wcd_lo |= lo_bit(x)
-                wcd_hi |= hi_bit(x)
-            else:
-                wdd_lo |= lo_bit(x)
-                wdd_hi |= hi_bit(x)
+        if oracle:  # the true deal: every hand and discard as they are
+            state = mix64(state)
+            for q in range(4):
+                w_lo[q] = hand_lo[q]
+                w_hi[q] = hand_hi[q]
+        else:
+            state = draw_deal_nb(state, plan)
+            for q in range(4):
+                w_lo[q] = hand_lo[q] if q == s else ZERO
+                w_hi[q] = hand_hi[q] if q == s else ZERO
+            for h in range(nh):
+                if holder_seat[h] == 4:
+                    wcd_lo, wcd_hi = ZERO, ZERO
+                elif holder_seat[h] == 5:
+                    wdd_lo, wdd_hi = ZERO, ZERO
+            for i in range(m):
+                x = u_cards[i]
+                q = holder_seat[assign[i]]
+                if q < 4:
+                    w_lo[q] |= lo_bit(x)
+                    w_hi[q] |= hi_bit(x)
+                elif q == 4:
+                    wcd_lo |= lo_bit(x)
+                    wcd_hi |= hi_bit(x)
+                else:
+                    wdd_lo |= lo_bit(x)
+                    wdd_hi |= hi_bit(x)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         for j in range(n_c):
             if not alive[j]:
@@ -405,7 +414,7 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, r
     """
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
     for p in range(4):
-        plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH else policies[p]
+        plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH or policies[p] == POLICY.ORACLE else policies[p]
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
     return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log,
@@ -423,7 +432,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
     A test can change the hidden cards of a set-up deal here (hands, unseen discards) and play it on."""
     any_search = False
     for p in range(4):
-        any_search = any_search or policies[p] == SEARCH
+        any_search = any_search or policies[p] == SEARCH or policies[p] == POLICY.ORACLE
     keep_means = means.shape[0] > 0
     if keep_means:
         means[:] = np.nan
@@ -499,14 +508,15 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
                 c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
                                       trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
                                       dd_lo, dd_hi)
-                if policies[p] == SEARCH:
+                if policies[p] == SEARCH or policies[p] == POLICY.ORACLE:
                     move = 4 * trick + n
-                    c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, racing, legal_lo,
-                                       legal_hi, c, dealer, cutter, trick, n, leader, led, trump_played, win_seat,
-                                       win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi,
-                                       tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi,
-                                       dd_lo, dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo,
-                                       excluded_hi, cd_fallback, dd_fallback, totals, counts, combo_scratch)
+                    c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, racing,
+                                       policies[p] == POLICY.ORACLE, legal_lo, legal_hi, c, dealer, cutter, trick, n,
+                                       leader, led, trump_played, win_seat, win_card, led_suits, matto_owner,
+                                       matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats, played_lo,
+                                       played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, drawn_lo, drawn_hi,
+                                       declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback, dd_fallback,
+                                       totals, counts, combo_scratch)
                     if keep_means:
                         so_far = 0
                         for i in range(8):
