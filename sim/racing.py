@@ -130,3 +130,12 @@ def race_best_nb(values, alive, played, fallback):
                 choice = j
                 best = s
     return choice
+
+
+@njit(cache=True, error_model="numpy")
+def race_choice_nb(cands, values, alive, played, fallback, counts):
+    """The race's choice among ``cands`` (the candidates in index order; :func:`race_best_nb` breaks the ties), after
+    writing each candidate's number of worlds played to ``counts[cands[j]]``."""
+    for j in range(values.shape[1]):
+        counts[cands[j]] = played[j]
+    return cands[race_best_nb(values, alive, played, fallback)]

@@ -58,7 +58,7 @@ from numba import njit, prange
 
 from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
-from cardlab.sim.racing import race_best_nb, race_start_nb, race_world_nb
+from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, accept_step_nb, bid_nb, callable_nb, deal_nb,
                                          decide_call_nb, discard_step_nb, follow_step_nb, game_over_nb, lead_step_nb,
@@ -155,6 +155,22 @@ def world_nb(state, plan, s, view, known, world, oracle, holders):
             world[h] = holders[h]
         return mix64(state)
     return draw_view_nb(state, plan, s, view, known, world)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def candidates_nb(mask, fallback, totals, out):
+    """The columns of ``mask`` (cards, and ``ALONE_COL``), lowest first, into ``out``, each one's ``totals`` zeroed:
+    returns (how many, the index of ``fallback`` among them or -1)."""
+    n_c, fall = 0, -1
+    while mask != ZERO:
+        c = lowest_card(mask)
+        mask &= mask - ONE
+        totals[c] = 0
+        if c == fallback:
+            fall = n_c
+        out[n_c] = c
+        n_c += 1
+    return n_c, fall
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -263,9 +279,7 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
             totals[col] += v
         if race_world_nb(values, w, alive, played, racing):
             break
-    for j in range(n_c):
-        counts[cands[j]] = played[j]
-    return cands, n_c, cands[race_best_nb(values, alive, played, fall)]
+    return cands, n_c, race_choice_nb(cands, values, alive, played, fall, counts)
 
 
 @njit(cache=True, error_model="numpy")
@@ -296,22 +310,12 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
     candidate was played on."""
     cards = callable_nb(holders[s], trump, upcard, rules)
     cols = np.empty(popcount(cards) + 1, np.int64)  # the candidates in the order tried: cards, then alone
-    n_c = 0
-    fall = -1
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
     roll_policies = np.full(PLAYERS, rollout, np.int64)
     no_log = np.empty((0, 3), np.int8)
-    m = cards | bit(ALONE_COL)
-    while m != ZERO:
-        c = lowest_card(m)
-        m &= m - ONE
-        totals[c] = 0
-        if c == fallback:
-            fall = n_c
-        cols[n_c] = c
-        n_c += 1
+    n_c, fall = candidates_nb(cards | bit(ALONE_COL), fallback, totals, cols)
     n_worlds = world_count(worlds, rollout, oracle)
     values, alive, played = race_start_nb(n_worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
@@ -332,9 +336,7 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
             totals[col] += v
         if race_world_nb(values, w, alive, played, racing):
             break
-    for j in range(n_c):
-        counts[cols[j]] = played[j]
-    return cards, cols[race_best_nb(values, alive, played, fall)]
+    return cards, race_choice_nb(cols, values, alive, played, fall, counts)
 
 
 @njit(cache=True, error_model="numpy")
@@ -359,17 +361,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
     roll_policies = np.full(PLAYERS, rollout, np.int64)
     no_log = np.empty((0, 3), np.int8)
     cards = np.empty(popcount(legal), np.int64)  # the candidates, lowest card first
-    n_c = 0
-    fall = -1
-    m = legal
-    while m != ZERO:
-        c = lowest_card(m)
-        m &= m - ONE
-        totals[c] = 0
-        if c == fallback:
-            fall = n_c
-        cards[n_c] = c
-        n_c += 1
+    n_c, fall = candidates_nb(legal, fallback, totals, cards)
     n_worlds = world_count(worlds, rollout, oracle)
     values, alive, played = race_start_nb(n_worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
@@ -397,9 +389,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
             totals[c] += v
         if race_world_nb(values, w, alive, played, racing):
             break
-    for j in range(n_c):
-        counts[cards[j]] = played[j]
-    return cards[race_best_nb(values, alive, played, fall)]
+    return race_choice_nb(cards, values, alive, played, fall, counts)
 
 
 @njit(cache=True, error_model="numpy")

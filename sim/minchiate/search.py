@@ -65,7 +65,7 @@ from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, S
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.policy import POLICY
-from cardlab.sim.racing import race_best_nb, race_start_nb, race_world_nb
+from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 
@@ -394,9 +394,7 @@ def search_card_nb(sstate, s, opts, worlds, rollout, racing, oracle, legal_lo, l
             totals[c] += sign * diff
         if race_world_nb(values, w, alive, played, racing):
             break
-    for j in range(n_c):
-        counts[cands[j]] = played[j]
-    return cands[race_best_nb(values, alive, played, fall)]
+    return race_choice_nb(cands, values, alive, played, fall, counts)
 
 
 # ---------------------------------------------------------------- whole deals with search seats
