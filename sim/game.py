@@ -34,8 +34,8 @@ from typing import Callable, ClassVar, NamedTuple
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, read_variant,
-                                 search_settings, with_rules)
+from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, per_seat_names,
+                                 read_variant, search_settings, with_rules)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
@@ -121,8 +121,7 @@ class Study:
         game = cls.game
         options = game.make_options(options, **rules)
         policy, numba_names = seat_policies(policy, game, game.players(options))
-        named = policy.split(",") if isinstance(policy, str) else policy
-        if not game.oracle and "oracle" in (str(p).strip() for p in named):
+        if not game.oracle and "oracle" in per_seat_names(policy):
             raise ValueError(f"policy: oracle is not implemented for {game.title} yet; give one of "
                              f"{', '.join(game.played_policies)}")
         policies = parse_per_seat("policy", policy, game.players(options), game.played_policies + numba_names)
@@ -163,8 +162,9 @@ class Study:
         """Per deal or game, the first illegal move of the run's Numba function, as the kernels fill it."""
         return np.zeros((count, 2), np.int64)
 
-    def check_faults(self, faults: np.ndarray, first: int, unit: str = "deal") -> None:
-        """Stop the run in one line at the first illegal move of its Numba function (:func:`raise_fault`)."""
+    def check_faults(self, faults: np.ndarray, first, unit: str = "deal") -> None:
+        """Stop the run in one line at the first illegal move of its Numba function (:func:`raise_fault`; ``first``:
+        the first deal's number, or every deal's)."""
         raise_fault(faults, first, self.numba_function, unit)
 
     @property

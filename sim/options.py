@@ -70,11 +70,14 @@ def search_settings(searching: bool, worlds, rollout, *, default_worlds: int, ma
     return int(worlds), rollout
 
 
+def per_seat_names(value) -> tuple:
+    """The names of a per-seat value: a sequence, or a comma-separated string (each name stripped)."""
+    return tuple(p.strip() for p in value.split(",")) if isinstance(value, str) else tuple(value)
+
+
 def parse_per_seat(option: str, value, players: int, allowed) -> tuple[str, ...]:
     """One name for every seat, or one per seat (sequence or comma-separated string), each in ``allowed``."""
-    if isinstance(value, str):
-        value = [p.strip() for p in value.split(",")]
-    names = tuple(value)
+    names = per_seat_names(value)
     if len(names) == 1:
         names = names * players
     if len(names) != players:

@@ -149,15 +149,17 @@ def _callback(fn, seat_kind: NumbaSeat, game_name: str, seat: int):
                          f"expected {seat_kind.signature}; compiling it failed: {first[:200]}") from None
 
 
-def raise_fault(faults, first: int, name: str, unit: str) -> None:
+def raise_fault(faults, first, name: str, unit: str) -> None:
     """After a kernel call: the first illegal move a Numba seat returned (``faults`` rows ``(seat + 1,
-    move)`` per deal or game from index ``first``, zeros where none), as one line naming the seat,
-    the deal or game and the move. The run stops there and writes no rows of it."""
+    move)`` per deal or game, zeros where none), as one line naming the seat, the deal or game and the
+    move. ``first`` is the first row's deal (or game) number, the rows counting on from it, or an array of
+    each row's number (deals played in any order). The run stops there and writes no rows of it."""
     hit = faults[:, 0].nonzero()[0]
     if hit.size:
         j = int(hit[0])
         seat, move = int(faults[j, 0]) - 1, int(faults[j, 1])
-        raise ValueError(f"policy: seat {seat} ({name}) returned {move} in {unit} {first + j}, "
+        index = int(first[j]) if hasattr(first, "__len__") else int(first) + j
+        raise ValueError(f"policy: seat {seat} ({name}) returned {move} in {unit} {index}, "
                          f"which is not one of its legal moves there")
 
 

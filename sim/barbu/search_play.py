@@ -65,8 +65,7 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
                          a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
                          trump_means, user_callback(a["user_name"]), faults, eps)
-    for j in np.flatnonzero(faults[:, 0]):
-        raise_fault(faults[j:j + 1], int(deals[j]), a["user_name"], "deal")
+    raise_fault(faults, np.asarray(deals), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
 
 

@@ -58,10 +58,9 @@ from numba import njit, prange
 from cardlab.sim.cards import ONE, ZERO, ctz, popcount
 from cardlab.sim.minchiate.combos import (HIGH_RUN, HIGH_SHIFT, LOW_RUN, M_C3, M_C4, M_C5_ALL, M_C5_HIGH, M_C5_LOW,
                                           M_KINGS, M_MATTO)
-from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, USER, WORK_SIZE,
+from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, WORK_SIZE, card_step_nb,
                                            end_points_nb, end_trick_nb, finish_deal_nb, heuristic_move_nb, hi_bit,
-                                           legal_cards, lo_bit, put_card_nb, settle, setup_deal_nb, single_card,
-                                           unseen_nb, user_card)
+                                           legal_cards, lo_bit, put_card_nb, settle, setup_deal_nb, single_card)
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.policy import POLICY
@@ -300,12 +299,13 @@ def search_card_nb(sstate, s, opts, worlds, rollout, racing, oracle, legal_lo, l
                    dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback,
                    dd_fallback, totals, counts, combo_scratch):
     """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets each
-    candidate's summed points difference for ``s``'s side over the worlds it was played on (``counts[c]``),
-    from this move to the end of the deal. The ``oracle`` (search that sees the true deal, the strength ladder's
-    ceiling) plays every world on the true hands and discards: one world with heuristic rollouts, which play it
-    alike each time; ``worlds`` with random ones, each its own draws."""
+    candidate's summed points difference for ``s``'s side over the worlds it was played on (``counts[c]``, 0 for
+    every other card), from this move to the end of the deal. The ``oracle`` (search that sees the true deal, the
+    strength ladder's ceiling) plays every world on the true hands and discards: one world with heuristic rollouts,
+    which play it alike each time; ``worlds`` with random ones, each its own draws."""
     for c in range(N_CARDS):
         totals[c] = 0
+        counts[c] = 0
     cands = np.empty(popcount(legal_lo) + popcount(legal_hi), np.int64)  # lowest card first
     n_c = 0
     fall = -1
@@ -491,22 +491,15 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
         for n in range(4):
             p = (leader + n) % 4
             first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
-            legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
-            c = single_card(legal_lo, legal_hi)
-            if c >= 0:
-                pass  # a forced card: no decision
-            elif policies[p] == POLICY.RANDOM:
-                state, c = random_card(state, legal_lo, legal_hi)
-            elif policies[p] == USER:
-                unseen_lo, unseen_hi = unseen_nb(p, hand_lo[p], hand_hi[p], trick, cutter, dealer, fola_lo, fola_hi,
-                                                 played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi)
-                c = user_card(user_fn, fault, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat,
-                              win_card, unseen_lo, unseen_hi)
-            else:
-                c = heuristic_move_nb(opts, p, hand_lo[p], hand_hi[p], legal_lo, legal_hi, n, led, win_seat, win_card,
-                                      trick, cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi,
-                                      dd_lo, dd_hi)
-                if policies[p] == SEARCH or policies[p] == POLICY.ORACLE:
+            searching = policies[p] == SEARCH or policies[p] == POLICY.ORACLE
+            # the kernel's card step (a search seat: the heuristic's card, its tie-break), then the search
+            state, c = card_step_nb(POLICY.HEURISTIC if searching else policies[p], opts, p, hand_lo[p], hand_hi[p],
+                                    n, led, led_suits, trump_played, win_seat, win_card, trick, cutter, dealer,
+                                    fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi, state,
+                                    user_fn, fault)
+            if searching:
+                legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
+                if single_card(legal_lo, legal_hi) < 0:
                     move = 4 * trick + n
                     c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, racing,
                                        policies[p] == POLICY.ORACLE, legal_lo, legal_hi, c, dealer, cutter, trick, n,
@@ -521,12 +514,8 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
                             so_far += src[i] - src[8 + i]
                         if p % 2 == 1:
                             so_far = -so_far
-                        for word in range(2):
-                            lm = legal_lo if word == 0 else legal_hi
-                            while lm:
-                                b = ctz(lm)
-                                lm &= lm - ONE
-                                x = b if word == 0 else b + SUIT_BASE
+                        for x in range(N_CARDS):  # the candidates: the cards played in a world
+                            if counts[x] > 0:
                                 means[move, x] = so_far + totals[x] / counts[x]
             if any_search:
                 a_lo, a_hi = shown_absent_nb(c, ~(played_lo | hand_lo[p]) & LO_ALL, ~(played_hi | hand_hi[p]) & DECK_HI,

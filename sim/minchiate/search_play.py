@@ -34,9 +34,7 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     play_search_deals_nb(study.seed, deals, study.flags, study.policy_ids if policies is None else policies,
                          study.search_worlds, study.rollout_id, int(study.racing), out, logs, declared, means,
                          study.user_callback(), faults)
-    hit = faults[:, 0].nonzero()[0]
-    if hit.size:  # the deals need not be consecutive: name the first faulty one
-        study.check_faults(faults[hit[:1]], int(deals[hit[0]]))
+    study.check_faults(faults, deals)
     return out, logs, declared, means
 
 

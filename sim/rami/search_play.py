@@ -27,9 +27,7 @@ def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=No
     play_search_rounds_nb(study.seed, deals, study.options.kernel_ints(), pols, study.search_worlds,
                           ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, *logs, *searches,
                           study.user_callback(), faults)
-    hit = faults[:, 0].nonzero()[0]
-    if hit.size:  # the rounds need not be consecutive: name the first faulty one
-        study.check_faults(faults[hit[:1]], int(deals[hit[0]]), "round")
+    study.check_faults(faults, deals, "round")
     return ints, seats, logs, searches
 
 
