@@ -111,7 +111,8 @@ def test_domino_worlds_respect_every_pass(variant):
             while True:
                 state, p, extra, frontier, played, active, place, k, done = domino_play_on_nb(
                     hands, n, p, extra, frontier, played, deck, openers, active, place, a["domino_variant"],
-                    a["ace_replay_optional"], a["places"], policies, move, True, excluded, state, moves, k, scores)
+                    a["ace_replay_optional"], a["places"], policies, move, True, excluded, state, moves, k, scores,
+                    None, np.zeros(2, np.int64), np.empty(0, np.int64))
                 if done or (p == 0 and k >= stop):
                     break
                 move = int(log[k])

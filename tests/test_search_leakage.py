@@ -165,7 +165,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
                                   a["trick_values"], a["last_two"], a["flags"], a["point_masks"], policies,
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""),
+                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""), None,
                                   np.zeros(2, np.int64), np.where(policies == SEARCH, eps, 0.0))
         return trump, trump_means, moves, means
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from cardlab.sim.barbu.rules import TRICK_CONTRACTS
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.python_seats import play_columns
 from cardlab.sim.runner import to_frame
 
-#: Keywords a game's study needs for the state to play it (Barbu: the trick contracts; Domino is not bridged).
-KEYWORDS = {"barbu": dict(contract=",".join(TRICK_CONTRACTS))}
+#: Keywords a game's study needs for the state to play it (Barbu: every contract, Domino included).
+KEYWORDS = {"barbu": dict(contract="all")}
 
 
 #: The built-in policies each game's state plays (``State.builtin_policies``; Barbu's random seats beside a Python
@@ -65,3 +64,29 @@ def test_built_in_seats_in_the_state_give_the_kernels_rows(name, table):
 def test_built_in_seats_in_the_state_give_the_kernels_rows_on_more_deals(name, table):
     count = {"rami": 200, "minchiate": 600}.get(name, 2000)
     _same_rows(name, table, 5000, count, seed=29)
+
+
+DOMINO_RULES = [dict(), dict(domino_rules="fan_tan"), dict(ace_replay_optional=True),
+                dict(domino_rules="bga_adjacent", domino_starter="left"), dict(players=3, deck=32)]
+
+
+@pytest.mark.parametrize("rules", DOMINO_RULES, ids=["-".join(f"{v}" for v in r.values()) or "upward" for r in DOMINO_RULES])
+def test_built_in_seats_in_the_state_give_the_kernels_rows_on_domino_deals(rules):
+    n = rules.get("players", 4)
+    for table in (["heuristic"] * n, ["classic", "heuristic"] * (n // 2) + ["classic"] * (n % 2)):
+        study = game("barbu").build("deals", seed=13, policy=table, contract="domino", **rules)
+        kernel = to_frame(study.play(0, 150))
+        state = to_frame(play_columns(study, 0, 150))
+        pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+
+
+@pytest.mark.parametrize("rules", [dict(domino_rules="fan_tan"), dict(ace_replay_optional=True)])
+def test_a_domino_state_gives_the_kernels_heuristic_moves_one_at_a_time(rules):
+    barbu = game("barbu")
+    keywords = dict(seed=6, contract="domino", **rules)
+    study = barbu.build("deals", **keywords)
+    for deal, record in enumerate(barbu.replay(deal="0:60", **keywords).records):
+        state = barbu.new_state(study, deal)
+        while not state.is_over:
+            state.apply(state.policy_action("heuristic"))
+        assert state.record()["actions"] == record["actions"], deal

@@ -63,7 +63,8 @@ upward one bit per unfinished suit). A player's playable cards are ``hand & fron
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from cardlab.sim.cards import ACE, LANE, ONE, SUIT_LANE_MASK, ZERO, below, bit, ctz, lowest_card, popcount
 from cardlab.sim.rng import below_n
@@ -212,6 +213,55 @@ def domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)
     return best
 
 
+def user_domino(domino_fn, fault, p, hands, n, legal, frontier, played, deck, may_decline, counts):
+    """The move of seat ``p`` (a Numba seat) asked of the run's Domino function ``domino_fn`` (signature in
+    :mod:`cardlab.sim.barbu.interface`): a card of ``legal``, ``MOVE_DECLINE`` (only when ``may_decline``: an Ace's
+    optional extra turn), or -1: the heuristic makes the move. It is asked only when it has a choice (two playable
+    cards, or a card and the decline). Its arguments: its hand, ``legal``, the table's ``frontier`` (every card that
+    may be laid next), the cards laid, the cards unseen (the deck less the laid cards and its hand), each seat's card
+    count clockwise from it (into ``counts``, scratch of length ``n``) and ``may_decline``. Any other answer is
+    written to the deal's ``fault`` slot (seat + 1, move) and the heuristic moves instead, so the deal ends and the
+    run can report it. A run without a Numba seat passes ``None``: no call is compiled at all."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_domino, inline="always")
+def _user_domino(domino_fn, fault, p, hands, n, legal, frontier, played, deck, may_decline, counts):
+    if isinstance(domino_fn, types.NoneType):
+        def no_seat(domino_fn, fault, p, hands, n, legal, frontier, played, deck, may_decline, counts):
+            return MOVE_NONE
+        return no_seat
+
+    def seat(domino_fn, fault, p, hands, n, legal, frontier, played, deck, may_decline, counts):
+        q = p
+        for k in range(n):
+            counts[k] = popcount(hands[q])
+            q = q + 1 if q + 1 < n else 0
+        hand = hands[p]
+        c = domino_fn(hand, legal, frontier, played, deck & ~played & ~hand, counts, may_decline)
+        if c == MOVE_NONE or (c == MOVE_DECLINE and may_decline):
+            return c
+        if c < 0 or c >= 64 or legal & bit(c) == ZERO:
+            if fault[0] == 0:
+                fault[0] = p + 1
+                fault[1] = c
+            return MOVE_NONE
+        return c
+    return seat
+
+
+def user_scratch(domino_fn, n):
+    """The ``counts`` scratch of :func:`user_domino`: ``n`` integers, none in a run without a Numba seat."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_scratch, inline="always")
+def _user_scratch(domino_fn, n):
+    if isinstance(domino_fn, types.NoneType):
+        return lambda domino_fn, n: np.empty(0, np.int64)
+    return lambda domino_fn, n: np.empty(n, np.int64)
+
+
 # ---------------------------------------------------------------- one deal
 
 
@@ -274,14 +324,18 @@ def domino_start_nb(hands, n, declarer, variant, start_rank, starter_offset, pol
 @njit(cache=True, error_model="numpy", inline="always")
 def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, active, place, variant,
                       ace_replay_optional, places, policies, first_move, stop_at_search, excluded, state, moves, k,
-                      scores):
+                      scores, domino_fn, fault, counts):
     """Play a Domino deal on from seat ``p``'s turn (log position ``k``) to its end.
 
     The seat to play makes ``first_move`` (a card, ``MOVE_DECLINE``, or ``MOVE_NONE``: its policy
-    chooses); then each seat plays its ``policies`` entry (random or heuristic). With
+    chooses); then each seat plays its ``policies`` entry (random, heuristic, or USER: the run's Domino
+    function ``domino_fn`` where it has a choice, :func:`user_domino`, its first illegal move written to
+    ``fault``, ``counts`` its scratch; None and empty arrays where no seat plays USER). With
     ``stop_at_search``, returns before a ``search`` seat's turn with a choice (two playable cards,
-    or an Ace's optional extra turn) so the caller can search it. Every pass adds the frontier to
-    ``excluded[p]`` (when ``excluded`` has rows): the seat has shown it holds none of those cards.
+    or an Ace's optional extra turn) so the caller can search it, and before every turn of a seat of
+    policy -1 (a seat of the step API's caller, which makes each of its moves, passes included). Every
+    pass adds the frontier to ``excluded[p]`` (when ``excluded`` has rows): the seat has shown it holds
+    none of those cards.
     The deal kernel, the search's rollouts and the searched deal all play through this loop.
     Returns ``(state, p, extra, frontier, played, active, place, k, finished)``.
     """
@@ -290,6 +344,8 @@ def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, activ
     forced = first_move
     idle = 0
     while active > 1:
+        if stop_at_search and forced == MOVE_NONE and policies[p] < 0:
+            return state, p, extra, frontier, played, active, place, k, False
         hand = hands[p]
         legal = hand & frontier
         if legal == ZERO:
@@ -308,6 +364,10 @@ def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, activ
         if (stop_at_search and forced == MOVE_NONE and (policies[p] == POLICY.SEARCH or policies[p] == POLICY.ORACLE)
                 and (legal & (legal - ONE) != ZERO or (extra and ace_replay_optional))):
             return state, p, extra, frontier, played, active, place, k, False
+        if (forced == MOVE_NONE and policies[p] == POLICY.USER
+                and (legal & (legal - ONE) != ZERO or (extra and ace_replay_optional))):
+            forced = user_domino(domino_fn, fault, p, hands, n, legal, frontier, played, deck,
+                                 extra and ace_replay_optional, counts)  # -1: the heuristic's move
         if extra and ace_replay_optional:
             decline = forced == MOVE_DECLINE
             if forced == MOVE_NONE and policies[p] == POLICY.RANDOM:
@@ -357,19 +417,20 @@ def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, activ
 
 @njit(cache=True, error_model="numpy")
 def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional, places,
-                   policies, state, moves, scores):
+                   policies, state, moves, scores, domino_fn, fault):
     """Play one Domino deal from ``hands`` (uint64[n], emptied in place as cards are played).
 
     Writes each seat's points (``places[k]`` for finishing place ``k``) into ``scores`` and,
-    when ``moves.shape[0] > 0``, the move log described in the module docstring. Returns the
-    advanced random stream.
+    when ``moves.shape[0] > 0``, the move log described in the module docstring. ``domino_fn`` (a
+    compiled callback, or None in a run without one) plays the USER seats' choices, its first illegal move
+    going to ``fault`` (seat + 1, move). Returns the advanced random stream.
     """
     state, deck, openers, frontier, p, active = domino_start_nb(hands, n, declarer, variant, start_rank,
                                                                starter_offset, policies, state, moves, scores)
     no_excluded = np.empty(0, np.uint64)
     return domino_play_on_nb(hands, n, p, False, frontier, ZERO, deck, openers, active, 0, variant,
                              ace_replay_optional, places, policies, MOVE_NONE, False, no_excluded, state, moves, 1,
-                             scores)[0]
+                             scores, domino_fn, fault, user_scratch(domino_fn, n))[0]
 
 
 # ---------------------------------------------------------------- many deals

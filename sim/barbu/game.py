@@ -113,9 +113,10 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                  searching, hands, scratch, trick, raw, final, features, seat_features, estimates, m, initiator,
                  open_slots, declared, totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
                  log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                 fault, eps):
+                 domino_fn, fault, eps):
     """Play game ``g`` into output rows ``row0 ..`` (see the module docstring and ``play_games_nb``);
-    ``user_fn`` plays the seats of policy USER, its first illegal card going to ``fault`` (``kernels.play_deals_nb``).
+    ``user_fn`` and ``domino_fn`` play the seats of policy USER (their cards, their Domino moves), the first illegal
+    move going to ``fault`` (``kernels.play_deals_nb``).
 
     With ``searching``, ``search`` seats search their card play, their Trumps suit and their
     Geronimo contract (``sim.barbu.search_deals``), each decision on a stream keyed by
@@ -199,13 +200,13 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                                               trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
                                               early_stop, domino_variant, domino_start_rank, domino_starter,
                                               ace_replay_optional, places, worlds, rollout, state, moves,
-                                              log_means[row] if keep_means else no_means, raw, user_fn, fault,
-                                              eps)
+                                              log_means[row] if keep_means else no_means, raw, user_fn,
+                                              domino_fn, fault, eps)
         else:
             state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
                                      last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
                                      domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                     places, state, trick, moves, raw, user_fn, fault)
+                                     places, state, trick, moves, raw, user_fn, domino_fn, fault)
         if double:
             settle_nb(raw, m, n, final)
         out_declarer[row] = declarer
@@ -225,14 +226,14 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                   lead_rule, early_stop, weights, seat_mean, declarer_mean, seat_std,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
                   out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
-                  log_hands, log_moves, log_doubling, user_fn, faults):
+                  log_hands, log_moves, log_doubling, user_fn, domino_fn, faults):
     """Play ``count`` whole games of ``length`` deals each (see the module docstring).
 
     Row ``j * length + d`` of the outputs is deal ``d`` of game ``first + j``. ``out_doubles``
     (rows, n, n) holds ``m[i, j]`` where ``i`` doubled ``j`` (2 when redoubled), else 0. The
     logs are filled when they have rows (zero-row arrays skip them). No seat searches here:
-    ``play_searched_games_nb`` plays games with ``search`` seats. ``user_fn`` and ``faults`` (one row
-    per game) are ``kernels.play_deals_nb``'s.
+    ``play_searched_games_nb`` plays games with ``search`` seats. ``user_fn``, ``domino_fn`` and ``faults`` (one
+    row per game) are ``kernels.play_deals_nb``'s.
     """
     play_games_any_nb(seed, first, count, GAME_BLOCK, deck, n, game_contracts, schedule, double, late_redouble,
                       obligation, skip_undoubled, remainder_to_declarer, deal_totals, card_values, trick_values,
@@ -241,7 +242,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                       ace_replay_optional, places, 1, POLICY.HEURISTIC, False, out_declarer, out_contract, out_trump,
                       out_raw, out_final, out_doubles, log_hands, log_moves, log_doubling,
                       np.empty((0, 1, 64), np.float32), np.empty((0, 4), np.float32),
-                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, faults, np.zeros(n))
+                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, domino_fn, faults, np.zeros(n))
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -252,7 +253,7 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                       domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
                       searching, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
                       log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                      faults, eps):
+                      domino_fn, faults, eps):
     """``play_games_nb`` with ``search`` seats allowed (``searching``), in parallel work items of ``block`` games.
 
     ``worlds``, ``rollout`` and ``eps`` (each seat's inference, 0: off) are the search's; ``log_means`` (rows, log length, 64),
@@ -284,7 +285,7 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                          trick, raw, final, features, seat_features, estimates, m, initiator, open_slots, declared,
                          totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles, log_hands,
                          log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                         faults[j], eps)
+                         domino_fn, faults[j], eps)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

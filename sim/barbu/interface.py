@@ -407,6 +407,14 @@ def _numba_signature():
                        types.int32[::1])
 
 
+def _domino_signature():
+    """The Numba seat's Domino signature: domino(hand, legal, table, laid, unseen, counts, may_decline) -> move."""
+    from numba import types
+
+    return types.int64(types.uint64, types.uint64, types.uint64, types.uint64, types.uint64, types.int64[::1],
+                       types.boolean)
+
+
 #: A Barbu seat played by a Numba function: its cards in the trick contracts and Trumps (its Domino
 #: and, in whole games, its contract choice and doubling are the heuristic's).
 NUMBA_SEAT = NumbaSeat(

@@ -218,11 +218,13 @@ def name_trump_nb(hand, how, policy, weights, features, state):
 @njit(cache=True, error_model="numpy", inline="always")
 def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags, point_masks,
                      policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank, domino_starter,
-                     ace_replay_optional, places, state, trick, moves, scores, user_fn, fault):
-    """Play one deal of any contract: Domino by its own kernel, every other contract in tricks."""
+                     ace_replay_optional, places, state, trick, moves, scores, user_fn, domino_fn, fault):
+    """Play one deal of any contract: Domino by its own kernel, every other contract in tricks. The seats of policy
+    USER play the run's card function ``user_fn`` in tricks and its Domino function ``domino_fn`` in Domino (each
+    None in a run without a Numba seat), their first illegal move going to ``fault``."""
     if contract == CONTRACT.DOMINO:
         return play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
-                              ace_replay_optional, places, policies, state, moves, scores)
+                              ace_replay_optional, places, policies, state, moves, scores, domino_fn, fault)
     if trump < 0:  # a literal no-trump lets the compiler drop every trump branch from the hot loop
         return play_tricks_nb(hands, n, declarer, contract, -1, card_values, trick_values, last_two, flags,
                               point_masks, policies, duties, lead_rule, early_stop, state, trick, moves, scores,
@@ -236,13 +238,14 @@ def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_val
 def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_values, last_two, flags,
                   point_masks, policies, duties, lead_rule, early_stop, trump_how, weights,
                   domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places,
-                  out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves, user_fn, faults):
+                  out_contract, out_declarer, out_trump, out_scores, log_hands, log_moves, user_fn, domino_fn, faults):
     """Play ``count`` deals starting at deal index ``first`` (see module docstring).
 
     Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands`` and
     ``log_moves`` are each filled when they have ``count`` rows (zero-row arrays skip them).
-    ``user_fn`` (a compiled callback, or None in a run without one) plays the seats of policy USER;
-    ``faults`` (``count`` x 2, zeros) receives, per deal, the first illegal card it returned (seat + 1, card).
+    ``user_fn`` and ``domino_fn`` (compiled callbacks, or None in a run without a Numba seat) play the seats of
+    policy USER, their cards and their Domino moves; ``faults`` (``count`` x 2, zeros) receives, per deal, the
+    first illegal move they returned (seat + 1, move).
     """
     record = log_moves.shape[0] > 0
     keep_hands = log_hands.shape[0] > 0
@@ -271,7 +274,7 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
             play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values, last_two, flags,
                              point_masks, policies, duties, lead_rule, early_stop, domino_variant, domino_start_rank,
                              domino_starter, ace_replay_optional, places, state, trick, moves, scores,
-                             user_fn, faults[j])
+                             user_fn, domino_fn, faults[j])
             out_contract[j] = contract
             out_declarer[j] = declarer
             out_trump[j] = trump

@@ -45,6 +45,18 @@ def user_callback(name: str):
     return run_callback(name, NUMBA_SEAT)
 
 
+def domino_callback(name: str):
+    """The callback the kernels call for the Domino moves of the run's Numba seats (PROVISIONAL: -1, the heuristic's
+    move, until the shared extra decisions land), or None without a Numba seat."""
+    if not name:
+        return None
+    from numba import cfunc
+
+    from cardlab.sim.barbu.interface import _domino_signature
+
+    return cfunc(_domino_signature())(lambda hand, legal, table, laid, unseen, counts, may_decline: -1)
+
+
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
     """Everything a deal kernel needs, as integer and float arrays."""
     t = scoring_tables(options)
@@ -86,7 +98,7 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
                   a["last_two"], a["flags"], a["point_masks"], a["policies"], a["duties"], a["lead_rule"],
                   a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                   a["domino_starter"], a["ace_replay_optional"], a["places"], contract, declarer, trump, score, hands,
-                  moves, user_callback(a["user_name"]), faults)
+                  moves, user_callback(a["user_name"]), domino_callback(a["user_name"]), faults)
     raise_fault(faults, first, a["user_name"], "deal")
     columns = {
         "deal": np.arange(first, first + count, dtype=np.int64),
@@ -206,7 +218,8 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                       worlds, ROLLOUT_NAMES.index(rollout), searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
-                      contract_means, user_callback(a["user_name"]), faults, inference_eps(a["policies"], inference))
+                      contract_means, user_callback(a["user_name"]), domino_callback(a["user_name"]), faults,
+                      inference_eps(a["policies"], inference))
     raise_fault(faults, first, a["user_name"], "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),

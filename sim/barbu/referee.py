@@ -170,13 +170,12 @@ class BarbuState(State):
         return policy_action(self, policy)
 
     def play_builtin(self, policies) -> None:
-        """The built-in seats' moves until another seat is to move: in a trick contract the kernel's own loop
-        between a Python seat's turns (:func:`cardlab.sim.barbu.state_policies.play_builtin`)."""
-        if not isinstance(self, TrickState):
-            return super().play_builtin(policies)
-        from cardlab.sim.barbu.state_policies import play_builtin
+        """The built-in seats' moves until another seat is to move: the kernel's own loop between a Python seat's
+        turns (:func:`cardlab.sim.barbu.state_policies.play_builtin`, Domino's
+        :func:`~cardlab.sim.barbu.state_policies.play_builtin_domino`)."""
+        from cardlab.sim.barbu.state_policies import play_builtin, play_builtin_domino
 
-        play_builtin(self, policies)
+        (play_builtin if isinstance(self, TrickState) else play_builtin_domino)(self, policies)
 
     def clone(self) -> "BarbuState":
         """An independent copy; the study and the options (immutable) are shared, not copied."""

@@ -48,16 +48,17 @@ def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, tr
 def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                               flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                               domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, state,
-                              moves, means, scores, user_fn, fault, eps):
+                              moves, means, scores, user_fn, domino_fn, fault, eps):
     """Play one deal of any contract with ``search`` seats searching; returns the deal stream.
 
     ``means`` (log length x 64, or 0 rows) receives each searched move's candidate means; ``eps`` (per seat,
-    0: off) is each search seat's inference in the trick contracts (``sim.barbu.search``).
+    0: off) is each search seat's inference in the trick contracts (``sim.barbu.search``). The Numba seats play
+    ``user_fn`` (cards) and ``domino_fn`` (Domino), as in ``kernels.play_contract_nb``.
     """
     if contract == CONTRACT.DOMINO:
         return play_searched_domino_nb(seed, deal, hands, n, declarer, domino_variant, domino_start_rank,
                                        domino_starter, ace_replay_optional, places, policies, worlds, rollout, state,
-                                       moves, means, scores)
+                                       moves, means, scores, domino_fn, fault)
     return play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values,
                                    last_two, flags, point_masks, policies, duties, lead_rule, early_stop, worlds,
                                    rollout, state, moves, means, scores, user_fn, fault, eps)
@@ -67,7 +68,8 @@ def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, c
 def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_values, last_two, flags, point_masks,
                          policies, duties, lead_rule, early_stop, trump_how, weights, domino_variant,
                          domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
-                         out_trump, out_scores, log_moves, log_means, log_trump_means, user_fn, faults, eps):
+                         out_trump, out_scores, log_moves, log_means, log_trump_means, user_fn, domino_fn, faults,
+                         eps):
     """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
 
     Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``; ``eps`` is each seat's
@@ -97,7 +99,7 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
         play_searched_contract_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                                   flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                                   domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
-                                  state, moves, means, scores, user_fn, faults[j], eps)
+                                  state, moves, means, scores, user_fn, domino_fn, faults[j], eps)
         out_trump[j] = trump
         for p in range(n):
             out_scores[j, p] = scores[p]
@@ -151,7 +153,7 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
                 play_contract_nb(work, n, s, contract, trump, card_values, trick_values, last_two, flags,
                                  point_masks, rollouts, duties, lead_rule, early_stop, domino_variant,
                                  domino_start_rank, domino_starter, ace_replay_optional, places, roll, trick,
-                                 no_moves, gains, user_fn, rollout_fault)
+                                 no_moves, gains, user_fn, None, rollout_fault)
                 if trump >= 0:
                     suits[trump] += gains[s]
                 else:

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardlab.sim.barbu.domino import MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb
+from cardlab.sim.barbu.domino import (MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb,
+                                      user_scratch)
 from cardlab.sim.barbu.search import ORACLE, ROLLOUT_SALT, oracle_view_nb, search_state, world_count
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import ONE, ZERO, lowest_card
@@ -56,6 +57,8 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
     rollouts = np.full(n, rollout, np.int64)
     no_moves = np.empty(0, np.int8)
     no_excluded = np.empty(0, np.uint64)
+    no_fault = np.zeros(2, np.int64)  # no seat of a rollout plays USER
+    no_counts = np.empty(0, np.int64)
     plan = plan_world_nb(s, n, hands, oracle_view_nb(oracle, s, hands, excluded))
     rounds = world_count(oracle, worlds, rollout)
     for _ in range(rounds):
@@ -77,7 +80,7 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
                 work_scores[p] = 0
             domino_play_on_nb(work, n, s, extra, frontier, played, deck, openers, active, place, variant,
                               ace_replay_optional, places, rollouts, move, False, no_excluded, roll, no_moves, 0,
-                              work_scores)
+                              work_scores, None, no_fault, no_counts)
             totals[c] += work_scores[s]
             if move == MOVE_DECLINE:
                 break
@@ -92,12 +95,13 @@ def search_domino_move_nb(state, s, hands, n, extra, frontier, played, deck, ope
 
 @njit(cache=True, error_model="numpy")
 def play_searched_domino_nb(seed, deal, hands, n, declarer, variant, start_rank, starter_offset, ace_replay_optional,
-                            places, policies, worlds, rollout, state, moves, means, scores):
+                            places, policies, worlds, rollout, state, moves, means, scores, domino_fn, fault):
     """Play one Domino deal as ``domino.play_domino_nb`` does, with ``search`` (and ``oracle``) seats searching.
 
     ``means`` (log length x 64, or 0 rows to skip) receives, at each searched move's log
     position, each candidate's mean final score for the searcher (NaN elsewhere). ``seed`` and
-    ``deal`` key the searcher's streams. Returns the deal stream.
+    ``deal`` key the searcher's streams. The seats of policy USER play ``domino_fn`` (its first illegal move
+    going to ``fault``), as in ``domino.play_domino_nb``. Returns the deal stream.
     """
     keep_means = means.shape[0] > 0
     if keep_means:
@@ -106,6 +110,7 @@ def play_searched_domino_nb(seed, deal, hands, n, declarer, variant, start_rank,
                                                                starter_offset, policies, state, moves, scores)
     excluded = np.zeros(n, np.uint64)
     totals = np.empty(64, np.int64)
+    counts = user_scratch(domino_fn, n)
     extra = False
     played = ZERO
     place = 0
@@ -114,7 +119,7 @@ def play_searched_domino_nb(seed, deal, hands, n, declarer, variant, start_rank,
     while True:
         state, p, extra, frontier, played, active, place, k, done = domino_play_on_nb(
             hands, n, p, extra, frontier, played, deck, openers, active, place, variant, ace_replay_optional, places,
-            policies, move, True, excluded, state, moves, k, scores)
+            policies, move, True, excluded, state, moves, k, scores, domino_fn, fault, counts)
         if done:
             break
         move = search_domino_move_nb(search_state(seed, deal, k), p, hands, n, extra, frontier, played, deck, openers,

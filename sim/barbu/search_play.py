@@ -45,7 +45,7 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
     ``policies`` (kernel ids per seat) overrides ``a["policies"]``.
     ``moves``, ``means`` and ``trump_means`` have no rows unless ``record``.
     """
-    from cardlab.sim.barbu.play import user_callback
+    from cardlab.sim.barbu.play import domino_callback, user_callback
 
     n = a["n"]
     count = len(deals)
@@ -64,7 +64,7 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
                          a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                          a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
-                         trump_means, user_callback(a["user_name"]), faults, eps)
+                         trump_means, user_callback(a["user_name"]), domino_callback(a["user_name"]), faults, eps)
     raise_fault(faults, np.asarray(deals), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
 

@@ -6,9 +6,14 @@ seats play exactly the moves they play in the kernels.
   trick so far (led suit, the card now winning), the trump, whether it plays last, the cards not yet
   gone (``kernels.trick_start_nb`` gives the trick's mode, as in ``kernels.play_on_nb``).
 * The Trumps declarer's suit: ``estimate.best_trump_nb`` on its hand (the hand-value model of the table).
+* Domino: the fan_tan declarer's start rank by ``domino.choose_start_rank_nb``, each card by
+  ``domino.domino_heuristic_card`` on the table the kernel keeps (``frontier``, ``openers``: rebuilt by
+  :func:`domino_table_nb` from the cards laid, in order, through the kernel's own ``domino_start_nb`` and
+  ``frontier_after``), and a pass when it holds no playable card; the heuristic takes an Ace's optional
+  extra turn whenever it holds a playable card. Between a Python seat's turns the kernel's own loop
+  (``domino.domino_play_on_nb``) plays the built-in seats.
 
-Domino and the search are not played here: a run with a Python seat plays the trick contracts
-(Domino is refused with a message saying so) and no search seat.
+The search is not played here: a run with a Python seat has no search seat.
 """
 from __future__ import annotations
 
@@ -18,6 +23,10 @@ from operator import or_
 import numpy as np
 from numba import njit
 
+from cardlab.sim.barbu.domino import (DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE, MOVE_PASS, choose_start_rank_nb,
+                                      domino_heuristic_card, domino_log_length, domino_play_on_nb, domino_start_nb,
+                                      frontier_after)
+from cardlab.sim.barbu.domino_referee import DECLINE_ACTION, PASS_ACTION, DominoState, start_action
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 from cardlab.sim.barbu.kernels import (LEAD_ANYTIME, close_trick_nb, legal_cards_nb, policy_card_nb, put_card_nb,
                                        trick_start_nb)
@@ -25,13 +34,12 @@ from cardlab.sim.barbu.policies import POLICY_NAMES, heuristic_card, seat_mode
 from cardlab.sim.barbu.referee import TRUMP_ID, TrickState, card_action, trick_winner
 from cardlab.sim.barbu.rules import (CONTRACT, CONTRACT_NAMES, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT,
                                      FLAG_POSITIVE)
-from cardlab.sim.cards import ZERO, mask_of, suit_of
+from cardlab.sim.cards import ZERO, bit, mask_of, suit_of
 
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move."""
-    if not isinstance(state, TrickState):
-        raise ValueError("contract: a Python seat plays the trick contracts, not domino; give contract= without "
-                         "domino (a Numba seat plays every contract)")
+    if isinstance(state, DominoState):
+        return domino_action(state, POLICY_NAMES.index(policy))
     a = state.study.kernel_args
     if state.naming:
         hand = np.uint64(mask_of(state.hands[state.declarer]))
@@ -137,3 +145,72 @@ def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
         if may_stop and remaining & point_mask == ZERO:
             break
     return m
+
+
+# ---------------------------------------------------------------- Domino
+
+
+def domino_table(state):
+    """``(deck, openers, frontier, played)`` of a Domino state (its start rank named) as the kernel holds them:
+    :func:`domino_table_nb` on the dealt hands and the cards laid so far, in order."""
+    laid = np.array([a.id for _, a in state.moves if a.entry["kind"] == "play"], np.int64)
+    return domino_table_nb(np.array([bits(h) for h in state.dealt], np.uint64), state.n,
+                           DOMINO_VARIANTS.index(state.variant), -1 if state.start_rank is None else state.start_rank, laid)
+
+
+@njit(cache=True, error_model="numpy")
+def domino_table_nb(dealt, n, variant, start_rank, laid):
+    """The kernel's table of a Domino deal after the cards ``laid`` (in play order): ``domino_start_nb`` on the
+    ``dealt`` hands (the deck, the suits' openers from the start rank, the first frontier), then each card through
+    ``frontier_after``. Returns ``(deck, openers, frontier, played)``."""
+    scores = np.zeros(n, np.int32)
+    policies = np.zeros(n, np.int64)
+    _, deck, openers, frontier, _, _ = domino_start_nb(dealt, n, 0, variant, start_rank, 0, policies,
+                                                         np.uint64(0), np.empty(0, np.int8), scores)
+    played = ZERO
+    for c in laid:
+        frontier = frontier_after(frontier, played, c, variant, deck, openers)
+        played |= bit(c)
+    return deck, openers, frontier, played
+
+
+def domino_action(state, policy_id: int):
+    """The built-in seat's Domino move (``domino.domino_play_on_nb``'s decision, random aside): the fan_tan start
+    rank, else its heuristic card among the playable ones (an Ace's optional extra turn taken), else a pass."""
+    if state.naming:
+        deck = np.uint64(bits(state.deck))
+        rank = choose_start_rank_nb(np.uint64(bits(state.hands[state.declarer])), deck, policy_id, np.uint64(0))[1]
+        return start_action(int(rank))
+    deck, openers, frontier, played = domino_table(state)
+    hand = np.uint64(bits(state.hands[state.seat]))
+    legal = hand & frontier
+    if legal == ZERO:
+        return PASS_ACTION
+    return card_action(int(domino_heuristic_card(hand, legal, frontier, played, DOMINO_VARIANTS.index(state.variant), deck,
+                                                 openers)))
+
+
+def play_builtin_domino(state, policies) -> None:
+    """The built-in seats' Domino moves until a seat of another policy is to move (at any of its turns, a pass
+    included) or the deal ends: the start rank by :func:`domino_action`, then the kernel's own loop
+    (``domino.domino_play_on_nb``, stopping before a seat of policy -1) from the state's table, each move then
+    made by the state's rules."""
+    ids = np.array([POLICY_NAMES.index(p) if p in state.builtin_policies else -1 for p in policies], np.int64)
+    if state.naming:
+        if ids[state.declarer] < 0:
+            return
+        state._apply(domino_action(state, int(ids[state.declarer])))
+    if state.is_over or ids[state.current_player] < 0:
+        return
+    deck, openers, frontier, played = domino_table(state)
+    hands = np.array([bits(h) for h in state.hands], np.uint64)
+    moves = np.empty(domino_log_length(state.n, len(state.dealt[0])), np.int8)
+    active = sum(1 for h in state.hands if h)
+    k = domino_play_on_nb(hands, state.n, state.seat, state.extra, frontier, played, deck, openers, active,
+                          len(state.finish), DOMINO_VARIANTS.index(state.variant), state.ace_replay_optional,
+                          np.array(state.places, np.int32), ids, MOVE_NONE, True, np.empty(0, np.uint64),
+                          np.uint64(0), moves, 0, np.zeros(state.n, np.int32), None, np.zeros(2, np.int64),
+                          np.empty(0, np.int64))[7]
+    for move in moves[:k].tolist():
+        state._apply(PASS_ACTION if move == MOVE_PASS else DECLINE_ACTION if move == MOVE_DECLINE else
+                     card_action(move))
