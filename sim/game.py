@@ -158,6 +158,12 @@ class Study:
         """What the kernels take for the seats of the run's Numba function: its callback, or None."""
         return run_callback(self.numba_function, self.game.numba_seat)
 
+    def extra_callback(self, key: str):
+        """What the kernels take for extra decision ``key`` of the run's Numba player (:mod:`cardlab.sim.user`):
+        the player's callback, or one always returning -1 (the heuristic's move) where it leaves the decision
+        out; None in a run without a Numba seat."""
+        return run_callback(self.numba_function, self.game.numba_seat, key)
+
     def faults(self, count: int) -> np.ndarray:
         """Per deal or game, the first illegal move of the run's Numba function, as the kernels fill it."""
         return np.zeros((count, 2), np.int64)

@@ -31,8 +31,8 @@ table).
 The ladder also takes your own policies (``policies={"mine": my_card_function}``, or on the command line
 ``--policy numba:mybots.lowest``): each joins random, heuristic and search as one more rung, in every
 whole table and every pair, so its gains against the others come out paired on the same deals. An own
-policy is a Numba function of the game's Numba seat (:mod:`cardlab.sim.user`; Barbu so far); a Python
-seat cannot join the ladder yet, since search seats share its tables.
+policy is a Numba player of the game's Numba seat (a function, or a dict of them by decision:
+:mod:`cardlab.sim.user`); a Python seat cannot join the ladder yet, since search seats share its tables.
 """
 from __future__ import annotations
 
@@ -79,15 +79,15 @@ def own_policies(game, policy="heuristic", policies=None) -> dict:
     a Numba function or ``numba:<module>.<function>``) and a ``policy`` other than the default (one own
     policy, named after its function). One-line errors for what cannot join."""
     from cardlab.sim.python_seats import is_python_name, is_python_policy
-    from cardlab.sim.user import is_numba_function, is_numba_name, name_of
+    from cardlab.sim.user import is_numba_name, is_numba_player, name_of
 
     own = dict(policies or {})
     if policy != "heuristic":
-        if not (is_numba_function(policy) or is_numba_name(policy) or is_python_policy(policy)
+        if not (is_numba_player(policy) or is_numba_name(policy) or is_python_policy(policy)
                 or is_python_name(policy)):
             raise ValueError(f"policy: {policy!r} is not allowed here; the strength study sets every seat's policy "
                              "itself (give your own Numba function to add it to the ladder)")
-        text = name_of(policy) if is_numba_function(policy) else str(policy)
+        text = (name_of(policy) if is_numba_player(policy) else str(policy)).split("+")[0]  # its main function
         own[re.sub(r"[^a-z0-9]", "", text.rpartition(".")[2].lower()) or "own"] = policy
     for name, p in own.items():
         if not isinstance(name, str) or not _NAME.fullmatch(name) or name in game.policies:
@@ -98,9 +98,10 @@ def own_policies(game, policy="heuristic", policies=None) -> dict:
                              "tables); write it as a Numba function (docs/your-player.md)")
         if game.numba_seat is None:
             raise ValueError(f"policies: {name}: {game.name} has no Numba seats yet; own policies join the ladder in "
-                             "barbu")
-        if not (is_numba_function(p) or is_numba_name(p)):
-            raise ValueError(f"policies: {name}: {p!r} is not a Numba function or numba:<module>.<function> name")
+                             "the games that have them (docs/your-player.md)")
+        if not (is_numba_player(p) or is_numba_name(p)):
+            raise ValueError(f"policies: {name}: {p!r} is not a Numba function, a dict of them by decision, or a "
+                             "numba:<module>.<function> name")
     if len(own) > 1:
         raise ValueError(f"policies: {', '.join(own)}: a run plays one Numba function, so the ladder takes one own "
                          "policy at a time")

@@ -19,6 +19,13 @@ run's metadata and on its rows the seat's policy is named ``numba:<module>.<func
 process that plays part of the run (``executor=``) imports the function from its module, so
 define it in an importable module (a notebook's functions serve threads and the default runner).
 
+A seat may make more than one kind of decision (Euchre's bids beside its cards, Barbu's Domino
+beside its trick contracts). The game's main decision is the one a single function plays; give a
+dict to play others too, ``{"card": lowest, "bid": never}``, written
+``numba:mybots.lowest+bid=mybots.never`` on the rows. The main decision must be in it; a decision
+left out is the heuristic's, and an extra decision's function may return -1 to leave that one move
+to the heuristic.
+
 Your function is compiled once more as a C callback (``numba.cfunc``) of the seat's signature and
 handed to the kernels as a function pointer: the kernels are compiled for the signature, not for
 your function, so a new function costs only its own compile (about a second), cached with
@@ -36,14 +43,33 @@ PREFIX = "numba:"
 _REGISTERED: dict[str, tuple] = {}  # name -> (the function, its compiled callback)
 
 
+class Decision(NamedTuple):
+    """An extra decision of a game's Numba seat (beside its main one): its key in a player's dict and
+    name, in words, the documented signature and the Numba signature. Its function may return -1 to
+    leave the move to the heuristic."""
+
+    key: str  # "bid"
+    decision: str  # "the bids"
+    signature: str
+    numba_signature: Callable[[], object]
+
+
 class NumbaSeat(NamedTuple):
-    """What a game's Numba seat is: its decision, the documented signature, the Numba signature (a
-    function returning it, so that declaring a seat imports no Numba) and the kernel id of its seats."""
+    """What a game's Numba seat is: its main decision, the documented signature, the Numba signature (a
+    function returning it, so that declaring a seat imports no Numba), the kernel id of its seats, the
+    main decision's key in a player's dict, and the seat's extra :class:`Decision` s."""
 
     decision: str  # "card play in trick contracts"
     signature: str  # "card(hand: uint64, legal: uint64, ...) -> int64"
     numba_signature: Callable[[], object]  # () -> numba Signature, e.g. types.int64(types.uint64, ...)
     kernel_id: int
+    key: str = "card"
+    extras: tuple = ()
+
+    def decisions(self) -> dict:
+        """``{key: (decision, signature, numba_signature)}``, the main decision first."""
+        return {self.key: (self.decision, self.signature, self.numba_signature),
+                **{d.key: (d.decision, d.signature, d.numba_signature) for d in self.extras}}
 
 
 def is_numba_function(obj) -> bool:
@@ -59,10 +85,30 @@ def is_numba_name(name) -> bool:
     return isinstance(name, str) and name.startswith(PREFIX)
 
 
+def is_numba_player(obj) -> bool:
+    """A Numba function, or a dict of them (a player of several decisions: ``{"card": f, "bid": g}``)."""
+    return is_numba_function(obj) or (isinstance(obj, dict) and bool(obj)
+                                      and all(is_numba_function(f) for f in obj.values()))
+
+
 def name_of(fn) -> str:
-    """``numba:<module>.<qualname>`` of a Numba function."""
+    """``numba:<module>.<qualname>`` of a Numba function; of a player's dict, its main function's name
+    followed by ``+<key>=<module>.<qualname>`` for each other decision (in the dict's order)."""
+    if isinstance(fn, dict):
+        main, *others = fn.items()
+        return name_of(main[1]) + "".join(f"+{key}={name_of(f)[len(PREFIX):]}" for key, f in others)
     py = fn.py_func
     return f"{PREFIX}{py.__module__}.{py.__qualname__}"
+
+
+def player_parts(name: str, seat_kind: NumbaSeat) -> dict:
+    """``{key: numba:<module>.<function>}`` of a player's name (its main decision under the seat's key)."""
+    main, *others = name.split("+")
+    parts = {seat_kind.key: main}
+    for other in others:
+        key, _, function = other.partition("=")
+        parts[key] = PREFIX + function
+    return parts
 
 
 def import_named(name: str, prefix: str):
@@ -78,40 +124,85 @@ def import_named(name: str, prefix: str):
                          f"module (not __main__) to play it in other processes") from None
 
 
-def resolve(name: str):
-    """The function behind a ``numba:`` policy name: the one given in this process, else imported."""
-    if name in _REGISTERED:
-        return _REGISTERED[name][0]
+def resolve(name: str, seat_kind: NumbaSeat | None = None):
+    """The function behind a ``numba:`` policy name: the one given in this process, else imported; a
+    player's name of several decisions (``+``) gives its dict of functions."""
+    if "+" in name and seat_kind is not None:
+        return {key: resolve(function) for key, function in player_parts(name, seat_kind).items()}
+    known = next((entry[0] for (function, _), entry in _REGISTERED.items() if function == name), None)
+    if known is not None:
+        return known
     fn = import_named(name, PREFIX)
     if not is_numba_function(fn):
         raise ValueError(f"policy: {name} is not a Numba function (decorate it with @njit)")
     return fn
 
 
-def check(fn, seat_kind: NumbaSeat | None, game_name: str, seat: int) -> str:
-    """Compile ``fn`` for the game's Numba seat and register it; returns its policy name.
+def _player(player, seat_kind: NumbaSeat, game_name: str, seat: int) -> dict:
+    """``{key: function}`` of a player (one function: the main decision), its keys checked in one line."""
+    if not isinstance(player, dict):
+        return {seat_kind.key: player}
+    allowed = seat_kind.decisions()
+    for key in player:
+        if key not in allowed:
+            raise ValueError(f"policy: seat {seat}: {key!r} is not a decision of {game_name}'s Numba seat; give "
+                             f"{', '.join(allowed)}")
+    if seat_kind.key not in player:
+        raise ValueError(f"policy: seat {seat}: a player's dict needs its main decision {seat_kind.key!r} "
+                         f"({seat_kind.decision}); the others ({', '.join(list(allowed)[1:])}) may be left out")
+    return {seat_kind.key: player[seat_kind.key], **{k: f for k, f in player.items() if k != seat_kind.key}}
+
+
+def check(player, seat_kind: NumbaSeat | None, game_name: str, seat: int) -> str:
+    """Compile ``player`` (a function, or a dict of them by decision) for the game's Numba seat and
+    register it; returns its policy name.
 
     Refused before any deal is played, in one line with the expected signature: a game without
-    Numba seats, a function that does not compile for the seat's arguments and result."""
+    Numba seats, a decision the seat does not make, a function that does not compile for its
+    decision's arguments and result."""
     if seat_kind is None:
         raise ValueError(f"policy: seat {seat}: {game_name} has no Numba seats yet; give a policy name")
-    name = name_of(fn)
-    if name not in _REGISTERED or _REGISTERED[name][0] is not fn:
-        _REGISTERED[name] = (fn, _callback(fn, seat_kind, game_name, seat))
-    return name
+    functions = _player(player, seat_kind, game_name, seat)
+    decisions = seat_kind.decisions()
+    for key, fn in functions.items():
+        name = name_of(fn)
+        if (name, key) not in _REGISTERED or _REGISTERED[name, key][0] is not fn:
+            _REGISTERED[name, key] = (fn, _callback(fn, decisions[key], game_name, seat))
+    return name_of(functions)
 
 
-def kernel_function(name: str, seat_kind: NumbaSeat):
-    """The compiled callback the kernels call for the seats of policy ``name`` (see the module docstring)."""
-    if name not in _REGISTERED:
-        fn = resolve(name)
-        _REGISTERED[name] = (fn, _callback(fn, seat_kind, name, -1))
-    return _REGISTERED[name][1]
+def kernel_function(name: str, seat_kind: NumbaSeat, key: str | None = None):
+    """The compiled callback the kernels call for decision ``key`` (the main one by default) of the seats of
+    player ``name`` (see the module docstring); for an extra decision the player leaves out, one that
+    always returns -1 (the heuristic's move)."""
+    key = key or seat_kind.key
+    function = player_parts(name, seat_kind).get(key)
+    decision = seat_kind.decisions()[key]
+    if function is None:
+        return _heuristic_callback(decision)
+    if (function, key) not in _REGISTERED:
+        fn = resolve(function)
+        _REGISTERED[function, key] = (fn, _callback(fn, decision, name, -1))
+    return _REGISTERED[function, key][1]
+
+
+_HEURISTIC: dict = {}
+
+
+def _heuristic_callback(decision):
+    """A callback of ``decision``'s signature that always returns -1: the heuristic makes every such move."""
+    if decision[1] not in _HEURISTIC:
+        from numba import cfunc
+
+        signature = decision[2]()
+        arguments = ", ".join(f"a{i}" for i in range(len(signature.args)))
+        _HEURISTIC[decision[1]] = cfunc(signature)(eval(f"lambda {arguments}: -1"))  # noqa: S307 - our own text
+    return _HEURISTIC[decision[1]]
 
 
 def run_function(policies, title: str) -> str:
-    """The run's Numba function (its ``numba:`` policy name), or ``""``: a run plays one Numba function, in as
-    many seats as it names (the kernels take one callback)."""
+    """The run's Numba player (its ``numba:`` policy name), or ``""``: a run plays one Numba player, in as
+    many seats as it names (the kernels take one callback per decision)."""
     names = sorted({p for p in policies if is_numba_name(p)})
     if len(names) > 1:
         raise ValueError(f"policy: {', '.join(names)} are two Numba functions; a {title} run plays one "
@@ -119,13 +210,15 @@ def run_function(policies, title: str) -> str:
     return names[0] if names else ""
 
 
-def run_callback(name: str, seat_kind: NumbaSeat | None):
-    """The compiled callback the kernels call for the seats of Numba function ``name`` (looked up when the
-    kernel is called, so a process that plays part of the run compiles its own), or None without one."""
-    return kernel_function(name, seat_kind) if name else None
+def run_callback(name: str, seat_kind: NumbaSeat | None, key: str | None = None):
+    """The compiled callback the kernels call for decision ``key`` (the main one by default) of the seats of
+    Numba player ``name`` (looked up when the kernel is called, so a process that plays part of the run
+    compiles its own), or None without one."""
+    return kernel_function(name, seat_kind, key) if name else None
 
 
-def _callback(fn, seat_kind: NumbaSeat, game_name: str, seat: int):
+def _callback(fn, decision: tuple, game_name: str, seat: int):
+    """``fn`` compiled as a C callback of ``decision`` ``(decision, signature, numba_signature)``."""
     import warnings
 
     from numba import cfunc
@@ -136,17 +229,17 @@ def _callback(fn, seat_kind: NumbaSeat, game_name: str, seat: int):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaWarning)  # e.g. a notebook's function that cannot be cached
             try:
-                return cfunc(seat_kind.numba_signature(), cache=True)(fn.py_func)
+                return cfunc(decision[2](), cache=True)(fn.py_func)
             except RuntimeError as e:  # code with no file to cache beside (exec, some consoles): compile only
                 if "cache" not in str(e):
                     raise
-                return cfunc(seat_kind.numba_signature())(fn.py_func)
+                return cfunc(decision[2]())(fn.py_func)
     except Exception as e:  # a typing error: the function does not take or return the seat's types
         lines = [line for line in str(e).splitlines() if line.strip() and not line.startswith("\x1b")]
         first = next((line.strip() for line in lines if "Failed in" not in line), type(e).__name__)
         where = f"seat {seat}: " if seat >= 0 else ""
-        raise ValueError(f"policy: {where}{name} does not fit {game_name}'s Numba seat ({seat_kind.decision}): "
-                         f"expected {seat_kind.signature}; compiling it failed: {first[:200]}") from None
+        raise ValueError(f"policy: {where}{name} does not fit {game_name}'s Numba seat ({decision[0]}): "
+                         f"expected {decision[1]}; compiling it failed: {first[:200]}") from None
 
 
 def raise_fault(faults, first, name: str, unit: str) -> None:
@@ -172,20 +265,20 @@ def seat_policies(policy, game, players: int):
         policy = [p.strip() for p in policy.split(",")]
     from cardlab.sim import python_seats
 
-    one = is_numba_function(policy) or python_seats.is_python_policy(policy)
+    one = is_numba_player(policy) or python_seats.is_python_policy(policy)
     entries = [policy] * players if one else list(policy)
     if len(entries) == 1:
         entries = entries * players
     def own(p):
-        return is_numba_function(p) or is_numba_name(p) or python_seats.is_python_policy(p) or \
+        return is_numba_player(p) or is_numba_name(p) or python_seats.is_python_policy(p) or \
             python_seats.is_python_name(p)
 
     if not any(own(p) for p in entries):
         return policy, ()
 
     def named(p, seat):
-        if is_numba_function(p) or is_numba_name(p):
-            return check(resolve(p) if is_numba_name(p) else p, game.numba_seat, game.name, seat)
+        if is_numba_player(p) or is_numba_name(p):
+            return check(resolve(p, game.numba_seat) if is_numba_name(p) else p, game.numba_seat, game.name, seat)
         if python_seats.is_python_policy(p) or python_seats.is_python_name(p):
             return python_seats.register(python_seats.resolve(p) if python_seats.is_python_name(p) else p, game, seat)
         return p
