@@ -44,6 +44,19 @@ def test_the_same_policy_in_python_and_in_numba_gives_identical_rows():
     assert in_python.equals(in_numba)
 
 
+@pytest.mark.parametrize("rules", [dict(), dict(ace_replay_optional=True), dict(domino_rules="bga_adjacent")],
+                         ids=["upward", "ace-replay-optional", "bga-adjacent"])
+def test_the_same_domino_rule_in_python_and_in_numba_gives_identical_rows(rules):
+    # the lowest playable card by card id; a pass (and a single playable card) is forced in both
+    barbu = game("barbu")
+    keywords = dict(deals=300, seed=3, contract="domino", **rules)
+    in_python = barbu.simulate(policy=[lowest] + HEURISTIC3, **keywords)
+    player = {"card": barbu_cards.lowest, "domino": barbu_cards.domino_lowest}
+    in_numba = barbu.simulate(policy=[player] + HEURISTIC3, **keywords)
+    assert in_python.equals(in_numba)
+    assert not in_python.equals(barbu.simulate(**keywords))  # not the heuristic's moves
+
+
 def test_a_python_seat_run_is_the_same_in_any_chunks():
     barbu = game("barbu")
     keywords = dict(deals=90, seed=4, contract="no-hearts,trumps", policy=[lowest, "heuristic", lowest, "random"])

@@ -196,12 +196,12 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
             for i in range(moves.shape[0]):
                 moves[i] = -1
         elif searching:
+            means = log_means[row] if keep_means else no_means  # (not inside the call: over 30 arguments)
             state = play_searched_contract_nb(game_key, d, hands, n, declarer, contract, trump, card_values,
                                               trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
                                               early_stop, domino_variant, domino_start_rank, domino_starter,
-                                              ace_replay_optional, places, worlds, rollout, state, moves,
-                                              log_means[row] if keep_means else no_means, raw, user_fn,
-                                              domino_fn, fault, eps)
+                                              ace_replay_optional, places, worlds, rollout, state, moves, means, raw,
+                                              user_fn, domino_fn, fault, eps)
         else:
             state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
                                      last_two, flags, point_masks, policies, duties, lead_rule, early_stop,

@@ -47,7 +47,7 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
-from cardlab.sim.user import NumbaSeat, is_numba_name
+from cardlab.sim.user import Decision, NumbaSeat, is_numba_name
 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
@@ -415,13 +415,18 @@ def _domino_signature():
                        types.boolean)
 
 
-#: A Barbu seat played by a Numba function: its cards in the trick contracts and Trumps (its Domino
-#: and, in whole games, its contract choice and doubling are the heuristic's).
+#: A Barbu seat played by a Numba player: its cards in the trick contracts and Trumps (``"card"``, the main
+#: decision) and its Domino moves where it has a choice (``"domino"``, heuristic's when left out); its Trumps
+#: suit, fan_tan start rank and, in whole games, its contract choice and doubling are the heuristic's.
 NUMBA_SEAT = NumbaSeat(
     "card play in the trick contracts",
     "card(hand: uint64, legal: uint64, led: int64, best: int64, trump: int64, last: bool, unseen: uint64, "
     "values: int32[:]) -> int64 (a card id whose bit is in legal)",
-    _numba_signature, USER_POLICY)
+    _numba_signature, USER_POLICY, key="card",
+    extras=(Decision("domino", "the Domino moves where it has a choice",
+                     "domino(hand: uint64, legal: uint64, table: uint64, laid: uint64, unseen: uint64, "
+                     "counts: int64[:], may_decline: bool) -> int64 (a card id whose bit is in legal; -3 to decline "
+                     "an Ace's extra turn when may_decline; -1: the heuristic's move)", _domino_signature),))
 
 
 class Barbu(Game):

@@ -46,15 +46,12 @@ def user_callback(name: str):
 
 
 def domino_callback(name: str):
-    """The callback the kernels call for the Domino moves of the run's Numba seats (PROVISIONAL: -1, the heuristic's
-    move, until the shared extra decisions land), or None without a Numba seat."""
-    if not name:
-        return None
-    from numba import cfunc
+    """The callback the kernels call for the Domino moves of the seats of the run's Numba player ``name``: its
+    ``domino`` function, or one always returning -1 (the heuristic's move) where it leaves Domino out; None
+    without a Numba seat (:func:`run_callback`)."""
+    from cardlab.sim.barbu.interface import NUMBA_SEAT
 
-    from cardlab.sim.barbu.interface import _domino_signature
-
-    return cfunc(_domino_signature())(lambda hand, legal, table, laid, unseen, counts, may_decline: -1)
+    return run_callback(name, NUMBA_SEAT, "domino")
 
 
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
