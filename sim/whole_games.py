@@ -11,8 +11,8 @@ policies it gives the kernels' game rows exactly (``tests/test_whole_games.py``)
 
 A game provides ``next_deal(study, index, finished)``: the state of the next deal of game ``index``
 after the ``finished`` deal states (None: the game is over), and ``game_state_columns(games)``: the
-game rows (the kernels' columns and types) of finished whole games. Barbu's whole games also choose
-contracts and double between deals, which its step API does not play yet.
+game rows (the kernels' columns and types) of finished whole games. Barbu's declarers choose their
+contracts between deals (Geronimo) as the kernels do; its doubling is not played in the step API yet.
 """
 from __future__ import annotations
 

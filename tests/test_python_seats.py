@@ -101,8 +101,8 @@ def test_where_a_python_seat_does_not_play_yet_it_is_refused():
     barbu = game("barbu")
     with pytest.raises(ValueError, match="search seat"):
         barbu.simulate(deals=2, contract="no-tricks", policy=[lowest, "search", "heuristic", "heuristic"])
-    with pytest.raises(ValueError, match="not whole games"):
-        barbu.simulate_games(games=2, policy=[lowest] + HEURISTIC3)
+    with pytest.raises(ValueError, match="^double: True is not played in Barbu's step API yet"):
+        barbu.simulate_games(games=2, double=True, policy=[lowest] + HEURISTIC3)
 
 
 def first_card(observation, legal):

@@ -82,6 +82,37 @@ def test_a_python_seat_error_names_the_game_and_the_deal():
         game("minchiate").simulate_games(games=1, seed=1, n_deals=2, policy=[fails_late] + ["heuristic"] * 3)
 
 
-def test_barbu_whole_games_are_refused_in_one_line():
-    with pytest.raises(ValueError, match="^game_index: Barbu's step API plays single deals so far, not whole games$"):
-        game("barbu").game_state(seed=1, game=0)
+BARBU_GAMES = [dict(), dict(geronimo=True), dict(geronimo=True, players=3, deck=32, domino_rules="fan_tan")]
+
+
+@pytest.mark.parametrize("rules", BARBU_GAMES, ids=["regular", "geronimo", "geronimo-3-fan-tan"])
+def test_barbu_whole_games_through_the_state_give_the_kernels_game_rows(rules):
+    n = rules.get("players", 4)
+    for table in (["heuristic"] * n, ["heuristic", "random", "heuristic", "random"][:n]):
+        study = game("barbu").build("games", seed=13, policy=table, **rules)
+        kernel = to_frame(study.play_games(3, 3))
+        if "random" in table:  # Barbu's random seats beside a Python seat draw from their own generator: the
+            kernel = kernel[["game", "deal", "contract", "declarer"]]  # contract choices alone are the kernels'
+        state = to_frame(play_game_columns(study, 3, 3))
+        pd.testing.assert_frame_equal(state[list(kernel.columns)], kernel)
+
+
+def test_a_python_seat_plays_whole_barbu_games():
+    barbu = game("barbu")
+
+    def lowest(observation, legal):
+        return min(legal, key=lambda a: a.id)
+
+    keywords = dict(games=3, seed=4, geronimo=True, policy=[lowest] + ["heuristic"] * 3)
+    df = barbu.simulate_games(**keywords)
+    assert list(df.columns) == list(barbu.simulate_games(games=1, seed=4, geronimo=True).columns)
+    assert (df.groupby(["game", "declarer"])["contract"].nunique() == len(barbu.Options(geronimo=True).game_contracts)
+            ).all()  # each declarer chose each contract once
+    assert df.equals(barbu.simulate_games(chunk_size=1, **keywords))
+    state = barbu.game_state(seed=4, game=1, geronimo=True)
+    assert state.observation(state.current_player)["game"] == {"deal": 0, "totals": [0] * 4}
+
+
+def test_barbu_whole_games_with_doubling_are_refused_in_one_line():
+    with pytest.raises(ValueError, match="^double: True is not played in Barbu's step API yet"):
+        game("barbu").game_state(seed=1, game=0, double=True)

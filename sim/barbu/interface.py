@@ -47,6 +47,7 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.user import Decision, NumbaSeat, is_numba_name
 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
@@ -220,8 +221,9 @@ class BarbuGameStudy(Study):
         check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
                               search_rollout=search_rollout)
-        # a seat doubles as it plays, a search, oracle or Numba seat as the heuristic does
-        doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) else p for p in study.policies) \
+        # a seat doubles as it plays, a search, oracle, Numba or Python seat as the heuristic does
+        doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) or is_python_name(p) else p
+                        for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         return replace(study, double_policies=doubles, search_inference=inference_setting(study, search_inference))
@@ -308,6 +310,47 @@ def new_deal_state(study: BarbuStudy, deal: int):
     if contract == "domino":
         return DominoState(study.options, declarer, hands, deal=deal, study=study)
     return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
+
+
+def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
+    """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
+    ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
+    contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
+    ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
+    after the game's last deal. Doubling is not played in the step API: a game with ``double`` is refused."""
+    from cardlab.sim.barbu.domino_referee import DominoState
+    from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
+    from cardlab.sim.barbu.game import choose_contract_nb
+    from cardlab.sim.barbu.policies import POLICY
+    from cardlab.sim.barbu.referee import TrickState
+    from cardlab.sim.cards import cards_of
+    from cardlab.sim.dealing import deal_hands_nb
+    from cardlab.sim.rng import deal_state
+
+    o, a = study.options, study.kernel_args
+    if o.double:
+        raise ValueError("double: True is not played in Barbu's step API yet (game_state, whole games with a Python "
+                         "seat); play such games without double")
+    d = len(finished)
+    if d == o.game_length:
+        return None
+    declarer, slot = o.schedule[d]
+    hands = np.empty(o.players, np.uint64)
+    stream = deal_hands_nb(np.uint64(deal_state(np.uint64(deal_state(study.seed, index)), d)), o.cards,
+                           np.empty(o.cards.shape[0], np.int8), o.players, hands)
+    if slot < 0:
+        taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished) if o.schedule[j] == (declarer, -1)]
+        policy = int(a["policies"][declarer])
+        features = np.zeros(N_FEATURES, np.float64)
+        if policy != POLICY.RANDOM:
+            base_features_nb(hands[declarer], True, features)
+        slot = choose_contract_nb(hands[declarer], (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken),
+                                  a["game_contracts"], policy, a["weights"], a["declarer_mean"], features,
+                                  np.uint64(stream))[1]
+    contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
+    if contract == "domino":
+        return DominoState(o, declarer, dealt, deal=d, study=study)
+    return TrickState(o, contract, declarer, dealt, deal=d, study=study)
 
 
 def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
@@ -530,6 +573,19 @@ class Barbu(Game):
     def replay_games(self, study, games: range) -> GameReplay:
         parts = [replay_one_game(study, g) for g in games]
         return GameReplay("\n\n".join(text for text, _ in parts), [r for _, records in parts for r in records])
+
+    def next_deal(self, study, index: int, finished: list):
+        return next_game_deal(study, index, finished)
+
+    def game_state_columns(self, games: list) -> dict:
+        """The game rows (the kernels' columns) of finished whole games: each deal's, its raw scores its scores (no
+        doubling in the step API)."""
+        deals = [s for g in games for s in g.finished]
+        columns = self.state_columns(deals)
+        columns.pop("score")
+        score = np.array([s.scores() for s in deals], np.int16).reshape(len(deals), -1)
+        return {"game": np.array([g.index for g in games for _ in g.finished], np.int64),
+                "deal": columns.pop("deal").astype(np.int16), **columns, "raw": score, "score": score.copy()}
 
     def state_columns(self, states: list) -> dict:
         """The deal rows (the kernels' columns) of finished states: a run with a Python seat."""
