@@ -70,7 +70,8 @@ DOMINO_RULES = [dict(), dict(domino_rules="fan_tan"), dict(ace_replay_optional=T
                 dict(domino_rules="bga_adjacent", domino_starter="left"), dict(players=3, deck=32)]
 
 
-@pytest.mark.parametrize("rules", DOMINO_RULES, ids=["-".join(f"{v}" for v in r.values()) or "upward" for r in DOMINO_RULES])
+@pytest.mark.parametrize("rules", DOMINO_RULES,
+                         ids=["-".join(f"{v}" for v in r.values()) or "upward" for r in DOMINO_RULES])
 def test_built_in_seats_in_the_state_give_the_kernels_rows_on_domino_deals(rules):
     n = rules.get("players", 4)
     for table in (["heuristic"] * n, ["classic", "heuristic"] * (n // 2) + ["classic"] * (n % 2)):

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardlab.sim.barbu.domino import (MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb, domino_start_nb,
-                                      user_scratch)
+from cardlab.sim.barbu.domino import (MOVE_DECLINE, MOVE_NONE, domino_heuristic_card, domino_play_on_nb,
+                                      domino_start_nb, user_scratch)
 from cardlab.sim.barbu.search import ORACLE, ROLLOUT_SALT, oracle_view_nb, search_state, world_count
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 from cardlab.sim.cards import ONE, ZERO, lowest_card

@@ -154,8 +154,9 @@ def domino_table(state):
     """``(deck, openers, frontier, played)`` of a Domino state (its start rank named) as the kernel holds them:
     :func:`domino_table_nb` on the dealt hands and the cards laid so far, in order."""
     laid = np.array([a.id for _, a in state.moves if a.entry["kind"] == "play"], np.int64)
+    start_rank = -1 if state.start_rank is None else state.start_rank
     return domino_table_nb(np.array([bits(h) for h in state.dealt], np.uint64), state.n,
-                           DOMINO_VARIANTS.index(state.variant), -1 if state.start_rank is None else state.start_rank, laid)
+                           DOMINO_VARIANTS.index(state.variant), start_rank, laid)
 
 
 @njit(cache=True, error_model="numpy")
@@ -186,8 +187,8 @@ def domino_action(state, policy_id: int):
     legal = hand & frontier
     if legal == ZERO:
         return PASS_ACTION
-    return card_action(int(domino_heuristic_card(hand, legal, frontier, played, DOMINO_VARIANTS.index(state.variant), deck,
-                                                 openers)))
+    variant = DOMINO_VARIANTS.index(state.variant)
+    return card_action(int(domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)))
 
 
 def play_builtin_domino(state, policies) -> None:
