@@ -22,7 +22,7 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
-from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.policy import POLICY, SHARED_POLICIES
 from cardlab.sim.user import Decision, NumbaSeat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
@@ -64,7 +64,7 @@ class RamiStudy(Study):
         from cardlab.sim.rami.search_play import search_rounds
 
         pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
-        if searched or np.isin(pols, [self.game.policies.index(p) for p in ("search", "oracle")]).any():
+        if searched or np.isin(pols, (POLICY.SEARCH, POLICY.ORACLE)).any():
             ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
@@ -385,13 +385,13 @@ class Rami(Game):
         lowest (:func:`~cardlab.sim.rami.kernels.game_over_nb`, as the kernels and ``replay_game`` end it)."""
         from cardlab.sim.rami.kernels import MAX_ROUNDS, game_over_nb
         from cardlab.sim.rng import below_n, deal_state
+        from cardlab.sim.whole_games import game_totals
 
         n, r = study.options.players, len(finished)
         if not finished:
             stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), n)
             return dealt_round(study, stream, int(dealer), 0, {"game": index, "round": 0})
-        totals = np.array([sum(p) for p in zip(*(s.scores() for s in finished))], np.int64)
-        if game_over_nb(totals, study.options.target):
+        if game_over_nb(np.array(game_totals(finished), np.int64), study.options.target):
             return None
         if r == MAX_ROUNDS:
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
