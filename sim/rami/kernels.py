@@ -317,10 +317,10 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
         held = False
         if not (was_opened and skip and not retrieved):
             state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
-            if user and n > 0 and user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sp, opponent_close,
-                                            o) == 0:
-                n = 0
-                held = True
+            if user and n > 0:
+                held = user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sp, opponent_close, o) == 0
+                if held:
+                    n = 0
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
         meld_free[seat] = pol == POLICY.HEURISTIC and search_left == 0 and not held

@@ -296,8 +296,8 @@ def _user_draw(user_fn, fault, seat, hand, top, usable, opened, opponent_close, 
         return no_seat
 
     def draw(user_fn, fault, seat, hand, top, usable, opened, opponent_close, o):
-        return yes_no(fault, seat, user_fn[1](hand, top, usable, opened, opponent_close,
-                                             o[OPT.card_values:OPT.card_values + 53]))
+        answer = user_fn[1](hand, top, usable, opened, opponent_close, o[OPT.card_values:OPT.card_values + 53])
+        return yes_no(fault, seat, answer)
     return draw
 
 
@@ -309,7 +309,7 @@ def user_meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, op
     raise NotImplementedError("called from kernels only")
 
 
-@overload(user_meld, inline="always")
+@overload(user_meld)  # not inlined: inlining it at both of a turn's call sites trips a Numba IR check
 def _user_meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
     if isinstance(user_fn, types.NoneType):
         def no_seat(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
@@ -317,14 +317,15 @@ def _user_meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, o
         return no_seat
 
     def meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
-        return yes_no(fault, seat, user_fn[2](hand, opening, nobody_opened, stock_left, opponent_close,
-                                             o[OPT.card_values:OPT.card_values + 53]))
+        answer = user_fn[2](hand, opening, nobody_opened, stock_left, opponent_close,
+                            o[OPT.card_values:OPT.card_values + 53])
+        return yes_no(fault, seat, answer)
     return meld
 
 
 @njit(cache=True, inline="always")
 def yes_no(fault, seat, answer):
-    """A Numba player's yes (1), no (0) or the heuristic's (-1); another answer is a fault, played as -1."""
+    """A Numba player's yes (1), no (0) or the heuristic's (-1); any other answer is a fault, played as -1."""
     if answer < -1 or answer > 1:
         if fault[0] == 0:
             fault[0] = seat + 1

@@ -305,10 +305,10 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, 
         held = False
         if not (was_opened and skip and not retrieved):
             state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
-            if user and n > 0 and user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sc[S_SP], close,
-                                            o) == 0:
-                n = 0
-                held = True
+            if user and n > 0:
+                held = user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sc[S_SP], close, o) == 0
+                if held:
+                    n = 0
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
         seats[MELD_FREE, seat] = pol == POLICY.HEURISTIC and search_left == 0 and not held
