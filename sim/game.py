@@ -158,6 +158,14 @@ class Study:
         """What the kernels take for the seats of the run's Numba function: its callback, or None."""
         return run_callback(self.numba_function, self.game.numba_seat)
 
+    def user_callbacks(self):
+        """What kernels that take all of the seat's decisions in one argument get: None in a run without a Numba
+        seat, else the callbacks of the seat's decisions in its order (the main one, then each extra's,
+        :meth:`extra_callback`)."""
+        if not self.numba_function:
+            return None
+        return (self.user_callback(),) + tuple(self.extra_callback(d.key) for d in self.game.numba_seat.extras)
+
     def extra_callback(self, key: str):
         """What the kernels take for extra decision ``key`` of the run's Numba player (:mod:`cardlab.sim.user`):
         the player's callback, or one always returning -1 (the heuristic's move) where it leaves the decision

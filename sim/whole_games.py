@@ -108,10 +108,7 @@ class WholeGame(State):
 
     def scores(self) -> list:
         """The game's totals so far: each side's sum over the finished deals."""
-        totals = [0] * len((self.finished or [self.current])[0].scores())
-        for state in self.finished:
-            totals = [a + b for a, b in zip(totals, state.scores())]
-        return totals
+        return game_totals(self.finished) if self.finished else [0] * len(self.current.scores())
 
     def record(self) -> dict:
         """The game's JSON record: the game, seed and options, and every finished deal's record in order."""
@@ -137,3 +134,8 @@ def play_game_columns(study, first: int, count: int) -> dict:
     """The rows of whole games ``first .. first+count-1`` played through the step API (the game's
     ``game_state_columns``)."""
     return study.game.game_state_columns([play_game(study, g) for g in range(first, first + count)])
+
+
+def game_totals(finished: list) -> list:
+    """Each seat's (or side's) total over the ``finished`` deals of a game: the sum of their scores."""
+    return [sum(p) for p in zip(*(s.scores() for s in finished))]

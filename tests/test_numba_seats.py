@@ -101,3 +101,39 @@ def test_rami_numba_seat_rows_do_not_depend_on_threads_and_it_plays_games_and_be
     searched = rami.simulate(deals=3, seed=1, policy=[rami_discards.highest, "search", "heuristic", "heuristic"],
                              search_worlds=2)
     assert len(searched) == 3
+
+
+def test_a_rami_numba_player_draws_and_melds_by_its_functions_and_leaves_the_rest_to_the_heuristic():
+    """A player whose draw and meld functions make the heuristic's choices (or leave them to it) plays the discard
+    function's rounds exactly, in rounds, whole games and the searched loop; one that never takes the discard and
+    never melds does neither, every round replayed by the referee; a draw that is not 0, 1 or -1 stops the run."""
+    from cardlab.sim.rami.search_play import search_rounds
+
+    rami = game("rami")
+    same = {"discard": rami_discards.highest, "draw": rami_discards.take_when_usable,
+            "meld": rami_discards.heuristics_melds}
+    for policy in ([same] + HEURISTIC3, [same, "heuristic", same, "random"]):
+        plain = [rami_discards.highest if isinstance(p, dict) else p for p in policy]
+        mine = rami.simulate(deals=200, seed=6, policy=policy)
+        assert mine.attrs["cardlab"]["policies"][0].endswith("highest+draw=tests.user_policies.rami_discards."
+                                                             "take_when_usable+meld=tests.user_policies.rami_discards."
+                                                             "heuristics_melds")
+        assert mine.filter(like="score_").equals(rami.simulate(deals=200, seed=6, policy=plain).filter(like="score_"))
+    assert rami.simulate_games(games=3, seed=2, policy=[same] + HEURISTIC3).filter(like="score").equals(
+        rami.simulate_games(games=3, seed=2, policy=[rami_discards.highest] + HEURISTIC3).filter(like="score"))
+
+    hold = [{"discard": rami_discards.highest, "draw": rami_discards.never_take, "meld": rami_discards.never_meld}]
+    hold += HEURISTIC3
+    replay = rami.replay(deal="0:20", seed=3, policy=hold)
+    chosen = [e for r in replay.records for e in r["actions"] if not e.get("exempt")]  # a rami sec is no choice
+    kinds = [e["kind"] for e in chosen if e["seat"] == 0]
+    others = [e["kind"] for e in chosen if e["seat"] != 0]
+    assert "take" not in kinds and "take" in others
+    assert "open" not in kinds and "open" in others
+    study = rami.build("deals", seed=4, policy=hold)
+    ints, seats, *_ = search_rounds(study, np.arange(30))
+    np.testing.assert_array_equal(seats[3], np.stack([study.play(0, 30)[f"score_{p}"] for p in range(4)], 1))
+
+    with pytest.raises(ValueError, match=r"^policy: seat 0 \(numba:.*bad_draw\) returned 7 in round \d+, which is not"):
+        rami.simulate(deals=50, seed=1, policy=[{"discard": rami_discards.highest, "draw": rami_discards.bad_draw}]
+                      + HEURISTIC3)

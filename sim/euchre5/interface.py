@@ -303,12 +303,12 @@ class Euchre5(Game):
         then each hand carries the stream on, the deal passing clockwise, until :func:`~.referee.game_over`."""
         from cardlab.sim.euchre5.referee import game_over
         from cardlab.sim.rng import below_n, deal_state
+        from cardlab.sim.whole_games import game_totals
 
         if not finished:
             stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), PLAYERS)
             return dealt_state(study, stream, int(dealer), 0)
-        totals = [sum(p) for p in zip(*(s.scores() for s in finished))]
-        if game_over(study.options, totals, len(finished)):
+        if game_over(study.options, game_totals(finished), len(finished)):
             return None
         return dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % PLAYERS, len(finished))
 

@@ -22,8 +22,8 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
-from cardlab.sim.policy import SHARED_POLICIES
-from cardlab.sim.user import NumbaSeat
+from cardlab.sim.policy import POLICY, SHARED_POLICIES
+from cardlab.sim.user import Decision, NumbaSeat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
 SEAT_COLUMNS = (("won", bool), ("opened", bool), ("hand_value", np.int16), ("score", np.int16))
@@ -64,13 +64,13 @@ class RamiStudy(Study):
         from cardlab.sim.rami.search_play import search_rounds
 
         pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
-        if searched or np.isin(pols, [self.game.policies.index(p) for p in ("search", "oracle")]).any():
+        if searched or np.isin(pols, (POLICY.SEARCH, POLICY.ORACLE)).any():
             ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
             searches, first, faults = None, int(deals[0]) if len(deals) else 0, self.faults(len(deals))
             play_rounds_nb(self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints, *seats, *logs,
-                           self.user_callback(), faults)
+                           self.user_callbacks(), faults)
             self.check_faults(faults, first, "round")
         cols = round_columns(deals, *ints, *seats)
         if record:
@@ -96,7 +96,7 @@ class RamiStudy(Study):
             ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
             rounds, searches, faults = np.zeros(count, np.int64), None, self.faults(count)
             play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
-                          *ints, *seats, *logs, self.user_callback(), faults)
+                          *ints, *seats, *logs, self.user_callbacks(), faults)
             self.check_faults(faults, first, "game")
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
@@ -313,15 +313,38 @@ def _numba_signature():
     return i(counts, i, types.boolean, types.boolean, counts)
 
 
-#: A Rami seat whose discards a Numba function makes (its draws, melds, lay-offs and joker retrievals are the
-#: heuristic's). A card kind is ``13 * suit + rank - 1`` (rank 1 ace .. 13 king; suits ♣ ♦ ♥ ♠), the joker 52;
-#: a hand is its 53 counts (twins: 2).
+def _draw_signature():
+    """draw(hand, top, usable, opened, opponent_close, values) -> 1 take / 0 stock / -1 the heuristic's."""
+    from numba import types
+
+    i, b, counts = types.int64, types.boolean, types.int64[::1]
+    return i(counts, i, b, b, b, counts)
+
+
+def _meld_signature():
+    """meld(hand, opening, nobody_opened, stock_left, opponent_close, values) -> 1 lay / 0 hold / -1."""
+    from numba import types
+
+    i, b, counts = types.int64, types.boolean, types.int64[::1]
+    return i(counts, b, b, i, b, counts)
+
+
+#: A Rami seat played by a Numba player: its discards, and its draws and melds where the player makes them (its
+#: lay-offs and joker retrievals are the heuristic's). A card kind is ``13 * suit + rank - 1`` (rank 1 ace .. 13
+#: king; suits ♣ ♦ ♥ ♠), the joker 52; a hand is its 53 counts (twins: 2).
 NUMBA_SEAT = NumbaSeat(
     "the discard",
     "discard(hand: int64[53] (counts by kind), forbidden: int64 (the discard taken this turn, which may not go "
     "back; -1 none), opened: bool, opponent_close: bool (an opened opponent holds 3 cards or fewer), values: "
     "int64[53] (each kind's penalty points)) -> int64 (a kind held, not forbidden)",
-    _numba_signature, len(SHARED_POLICIES))
+    _numba_signature, len(SHARED_POLICIES), key="discard", extras=(
+        Decision("draw", "the draw", "draw(hand: int64[53], top: int64 (the discard on offer), usable: bool (it can "
+                 "go to the table this turn), opened: bool, opponent_close: bool, values: int64[53]) -> int64 (1 take "
+                 "the discard, 0 draw from the stock, -1 the heuristic's draw)", _draw_signature),
+        Decision("meld", "the melds", "meld(hand: int64[53], opening: bool (the melds found would open: all or "
+                 "none), nobody_opened: bool (no opponent has opened), stock_left: int64, opponent_close: bool, "
+                 "values: int64[53]) -> int64 (1 lay the melds found down, 0 hold them, -1 the heuristic's choice)",
+                 _meld_signature)))
 
 
 class Rami(Game):
@@ -362,13 +385,13 @@ class Rami(Game):
         lowest (:func:`~cardlab.sim.rami.kernels.game_over_nb`, as the kernels and ``replay_game`` end it)."""
         from cardlab.sim.rami.kernels import MAX_ROUNDS, game_over_nb
         from cardlab.sim.rng import below_n, deal_state
+        from cardlab.sim.whole_games import game_totals
 
         n, r = study.options.players, len(finished)
         if not finished:
             stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), n)
             return dealt_round(study, stream, int(dealer), 0, {"game": index, "round": 0})
-        totals = np.array([sum(p) for p in zip(*(s.scores() for s in finished))], np.int64)
-        if game_over_nb(totals, study.options.target):
+        if game_over_nb(np.array(game_totals(finished), np.int64), study.options.target):
             return None
         if r == MAX_ROUNDS:
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")

@@ -24,7 +24,8 @@ from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_
                                     MODE_MELD, SET, add_meld_cards, apply_layoff, apply_retrieve, best_melds_nb,
                                     isolated, kind_at, layoff_slot, new_scratch_nb, retrieve_slot)
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
-                                       choose_melds, choose_opening, choose_retrieval, freed_joker_usable, user_discard)
+                                       choose_melds, choose_opening, choose_retrieval, freed_joker_usable,
+                                       opening_melds, user_discard, user_draw, user_meld)
 from cardlab.sim.policy import POLICY
 from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state
@@ -201,9 +202,10 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
     ``pile`` (``npile`` cards), the ``table`` (``nt`` melds), ``opened``, ``open_turn`` and ``meld_free`` are
     updated in place, each move logged from row ``li``. Returns (state, sp, npile, nt, li, whether the seat
     went out). :func:`play_round_nb` plays every turn with it, and a step-API state a built-in seat's turn
-    (:mod:`cardlab.sim.rami.state_policies`). A Numba seat (``pol`` USER) discards by ``user_fn``
-    (:func:`~cardlab.sim.rami.policies.user_discard`, its first illegal kind to ``fault``), the rest as the
-    heuristic."""
+    (:mod:`cardlab.sim.rami.state_policies`). A Numba seat (``pol`` USER) discards by its player ``user_fn``
+    (:func:`~cardlab.sim.rami.policies.user_discard`, its first illegal answer to ``fault``), and draws and lays
+    its melds down by it where the player makes those decisions (:func:`~cardlab.sim.rami.policies.user_draw`,
+    :func:`~cardlab.sim.rami.policies.user_meld`); the rest as the heuristic."""
     user = pol == USER
     pol = builtin_of(pol)
     P = o[OPT.players]
@@ -231,6 +233,10 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
         if o[OPT.discard_take_must_use] and plan == PLAN_NONE:
             offered = False
     state, take = choose_draw(pol, state, plan != PLAN_NONE, offered)
+    if user and offered:
+        answer = user_draw(user_fn, fault, seat, hand, top, plan != PLAN_NONE, opened[seat] != 0, opponent_close, o)
+        if answer >= 0:
+            take = answer == 1
     tk = -1
     tk_used = False
     drawn = -1
@@ -286,6 +292,12 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
     elif not opened[seat]:
         state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch)
         meld_free[seat] = not exists and hidden == 0 and min_left == 0
+        if user and exists:
+            answer = user_meld(user_fn, fault, seat, hand, True, nobody, n_cards - sp, opponent_close, o)
+            if answer == 0:
+                n = 0
+            elif answer == 1 and n == 0:  # the heuristic held back: the opening found, laid
+                _, n = opening_melds(hand, o, search_left, out, scratch)
         if n > 0:
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
@@ -302,11 +314,16 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
             nt, li, used = retrieve(seat, hand, tt, k, table, nt, o, search_left, out, scratch, log, li, tk)
             tk_used = tk_used or used
             retrieved = True
+        held = False
         if not (was_opened and skip and not retrieved):
             state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+            if user and n > 0:
+                held = user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sp, opponent_close, o) == 0
+                if held:
+                    n = 0
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
-        meld_free[seat] = pol == POLICY.HEURISTIC and search_left == 0
+        meld_free[seat] = pol == POLICY.HEURISTIC and search_left == 0 and not held
     if hidden > 0:
         hand[forbidden] += hidden
     if opened[seat]:

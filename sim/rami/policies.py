@@ -66,10 +66,17 @@ def choose_draw(pol, state, usable, offered):
 
 
 @njit(cache=True)
-def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
-    """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
+def opening_melds(hand, o, min_left, out, scratch):
+    """The best opening of ``hand`` (its melds written to ``out``): (its meld value, -1 for none; its count)."""
     value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
                                 o[OPT.jokers_per_meld], o[OPT.card_values:], out, scratch)
+    return value, n
+
+
+@njit(cache=True)
+def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
+    """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
+    value, n = opening_melds(hand, o, min_left, out, scratch)
     if value < 0:
         return state, 0, False
     if pol == POLICY.HEURISTIC:
@@ -230,8 +237,8 @@ def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_c
     return state, best
 
 
-#: The kernel id of a seat whose discards the run's own Numba function makes (:mod:`cardlab.sim.user`); its draws,
-#: melds and lay-offs are the heuristic's.
+#: The kernel id of a seat played by the run's own Numba player (:mod:`cardlab.sim.user`): its discards, and its
+#: draws and melds where the player makes them; its lay-offs and joker retrievals are the heuristic's.
 USER = len(SHARED_POLICIES)
 
 
@@ -242,11 +249,11 @@ def builtin_of(pol):
 
 
 def user_discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close, o):
-    """The kind seat ``seat`` discards by the run's Numba function ``user_fn``, called as
-    ``discard(hand, forbidden, opened, opponent_close, values)`` (the interface's ``NUMBA_SEAT``). A kind it does
-    not hold, or ``forbidden``, is written to the round's ``fault`` slot (seat + 1, kind) and replaced by the
-    lowest legal kind, so the round ends and the run can report it. Without a Numba seat (``None``) the
-    kernels are compiled with no call at all."""
+    """The kind seat ``seat`` discards by the run's Numba player ``user_fn`` (its callbacks: discard, draw,
+    meld), called as ``discard(hand, forbidden, opened, opponent_close, values)`` (the interface's
+    ``NUMBA_SEAT``). A kind it does not hold, or ``forbidden``, is written to the round's ``fault`` slot
+    (seat + 1, kind) and replaced by the lowest legal kind, so the round ends and the run can report it.
+    Without a Numba seat (``None``) the kernels are compiled with no call at all."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -258,7 +265,7 @@ def _user_discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close,
         return no_seat
 
     def discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close, o):
-        k = user_fn(hand, forbidden, opened, opponent_close, o[OPT.card_values:OPT.card_values + 53])
+        k = user_fn[0](hand, forbidden, opened, opponent_close, o[OPT.card_values:OPT.card_values + 53])
         if k < 0 or k >= 53 or hand[k] == 0 or k == forbidden:
             if fault[0] == 0:
                 fault[0] = seat + 1
@@ -269,3 +276,59 @@ def _user_discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close,
             return -1
         return k
     return discard
+
+
+
+def user_draw(user_fn, fault, seat, hand, top, usable, opened, opponent_close, o):
+    """Whether seat ``seat`` takes the discard ``top`` (1) or draws from the stock (0), by the run's Numba player,
+    called as ``draw(hand, top, usable, opened, opponent_close, values)`` only when the rules offer the discard
+    (``usable``: it can go to the table this turn). -1 (also the answer of a player that leaves draws out) leaves
+    the draw to the heuristic; another answer goes to ``fault`` (seat + 1, the answer) and the heuristic draws.
+    A run without a Numba seat compiles no call and returns -1."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_draw, inline="always")
+def _user_draw(user_fn, fault, seat, hand, top, usable, opened, opponent_close, o):
+    if isinstance(user_fn, types.NoneType):
+        def no_seat(user_fn, fault, seat, hand, top, usable, opened, opponent_close, o):
+            return -1
+        return no_seat
+
+    def draw(user_fn, fault, seat, hand, top, usable, opened, opponent_close, o):
+        answer = user_fn[1](hand, top, usable, opened, opponent_close, o[OPT.card_values:OPT.card_values + 53])
+        return yes_no(fault, seat, answer)
+    return draw
+
+
+def user_meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
+    """Whether seat ``seat`` lays down the melds found (1) or holds them (0), by the run's Numba player, called as
+    ``meld(hand, opening, nobody_opened, stock_left, opponent_close, values)`` when the hand has melds to lay
+    (``opening``: they would open, all or none; else the new melds of an opened player). -1 leaves it to the
+    heuristic; another answer goes to ``fault`` and the heuristic decides. Without a Numba seat: -1, no call."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_meld)  # not inlined: inlining it at both of a turn's call sites trips a Numba IR check
+def _user_meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
+    if isinstance(user_fn, types.NoneType):
+        def no_seat(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
+            return -1
+        return no_seat
+
+    def meld(user_fn, fault, seat, hand, opening, nobody_opened, stock_left, opponent_close, o):
+        answer = user_fn[2](hand, opening, nobody_opened, stock_left, opponent_close,
+                            o[OPT.card_values:OPT.card_values + 53])
+        return yes_no(fault, seat, answer)
+    return meld
+
+
+@njit(cache=True, inline="always")
+def yes_no(fault, seat, answer):
+    """A Numba player's yes (1), no (0) or the heuristic's (-1); any other answer is a fault, played as -1."""
+    if answer < -1 or answer > 1:
+        if fault[0] == 0:
+            fault[0] = seat + 1
+            fault[1] = answer
+        return -1
+    return answer

@@ -67,7 +67,8 @@ from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW,
 from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards, best_melds_nb, in_natural_meld,
                                     isolated, layoff_slot, new_scratch_nb)
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
-                                       choose_melds, choose_opening, choose_retrieval, neighbours, user_discard)
+                                       choose_melds, choose_opening, choose_retrieval, neighbours, opening_melds,
+                                       user_discard, user_draw, user_meld)
 from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES
 from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state, mix64
@@ -221,8 +222,10 @@ def draw_nb(sc, take, o, hands, deck, pile, seats, log):
 
 
 @njit(cache=True)
-def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
-    """Everything between the draw and the discard, as ``play_round_nb`` plays it. Returns (stream, gone out)."""
+def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, user, user_fn, fault):
+    """Everything between the draw and the discard, as ``play_round_nb`` plays it (``user``: the seat of the
+    Numba player ``user_fn``, which lays its melds down or holds them as ``kernels.play_turn_nb``'s). Returns
+    (stream, gone out)."""
     n_cards = 104 + o[OPT.n_jokers]
     jmax = o[OPT.jokers_per_meld]
     min_left = 1 if o[OPT.go_out_requires_discard] else 0
@@ -277,6 +280,12 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
     elif not seats[OPENED, seat]:
         state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sc[S_SP], search_left, out, scratch)
         seats[MELD_FREE, seat] = not exists and hidden == 0 and min_left == 0
+        if user and exists:
+            answer = user_meld(user_fn, fault, seat, hand, True, nobody, n_cards - sc[S_SP], close, o)
+            if answer == 0:
+                n = 0
+            elif answer == 1 and n == 0:  # the heuristic held back: the opening found, laid
+                _, n = opening_melds(hand, o, search_left, out, scratch)
         if n > 0:
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
@@ -293,11 +302,16 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log):
             tk_used = tk_used or used
             retrieved = True
             retrievals += 1
+        held = False
         if not (was_opened and skip and not retrieved):
             state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+            if user and n > 0:
+                held = user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sc[S_SP], close, o) == 0
+                if held:
+                    n = 0
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
-        seats[MELD_FREE, seat] = pol == POLICY.HEURISTIC and search_left == 0
+        seats[MELD_FREE, seat] = pol == POLICY.HEURISTIC and search_left == 0 and not held
     if hidden > 0:
         hand[forbidden] += hidden
     if seats[OPENED, seat]:
@@ -395,7 +409,8 @@ def play_on_nb(state, sc, o, pols, hands, deck, pile, table, seats, out, scratch
             else:
                 state, take = choose_draw(pol, state, sc[S_PLAN] != PLAN_NONE, sc[S_OFFERED] != 0)
             draw_nb(sc, take, o, hands, deck, pile, seats, log)
-            state, gone = table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log)
+            state, gone = table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, False, None,
+                                           sc[:2])  # no Numba seat in a rollout: no fault is written
             if gone:
                 return state
         if forced >= 0:
@@ -656,6 +671,11 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         usable = sc[S_PLAN] != PLAN_NONE
         offered = sc[S_OFFERED] != 0
         state, take = choose_draw(play, state, usable, offered)
+        if pol == USER and offered:
+            answer = user_draw(user_fn, fault, seat, hands[seat], pile[sc[S_NPILE] - 1], usable,
+                               seats[OPENED, seat] != 0, sc[S_CLOSE] != 0, o)
+            if answer >= 0:
+                take = answer == 1
         if searching and offered:
             cands[0] = 0
             cands[1] = 1
@@ -669,7 +689,8 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         draw_nb(sc, take, o, hands, deck, pile, seats, log)
         tk = sc[S_TK]
         drawn = sc[S_DRAWN]
-        state, gone = table_actions_nb(state, sc, o, play, hands, table, seats, out, scratch, log)
+        state, gone = table_actions_nb(state, sc, o, play, hands, table, seats, out, scratch, log, pol == USER,
+                                       user_fn, fault)
         if gone:
             update_known(known, seat, before, hands[seat], tk, drawn, sc[S_RETRIEVED])
             break

@@ -28,3 +28,33 @@ def illegal_when_close(hand, forbidden, opened, opponent_close, values):
 def two_arguments(hand, forbidden):
     """The wrong signature."""
     return forbidden
+
+
+@njit(cache=True)
+def take_when_usable(hand, top, usable, opened, opponent_close, values):
+    """The draw of the heuristic: the discard when it can go to the table this turn."""
+    return 1 if usable else 0
+
+
+@njit(cache=True)
+def never_take(hand, top, usable, opened, opponent_close, values):
+    """Always the stock."""
+    return 0
+
+
+@njit(cache=True)
+def bad_draw(hand, top, usable, opened, opponent_close, values):
+    """Not a draw: 7."""
+    return 7
+
+
+@njit(cache=True)
+def heuristics_melds(hand, opening, nobody_opened, stock_left, opponent_close, values):
+    """Every meld choice left to the heuristic."""
+    return -1
+
+
+@njit(cache=True)
+def never_meld(hand, opening, nobody_opened, stock_left, opponent_close, values):
+    """Hold every meld: never open by choice."""
+    return 0
