@@ -303,7 +303,8 @@ BID_DECISION = Decision(
 
 #: A Euchre-for-five seat played by Numba functions: its cards (a forced card without asking), and its bids when the
 #: extra decision ``bid`` is given; its exchange as dealer and its call as maker are the heuristic's. Cards are ids
-#: 16 * suit + rank (8 = 6 … A = 12), a set of cards one uint64; seats are counted from the seat (i: i places after it).
+#: 16 * suit + rank (rank 6 the 8 to 12 the Ace), a set of cards one uint64; seats are counted from the seat itself
+#: (i: the seat i places after it in the order of play). The kernels' side: ``kernels.user_card``, ``kernels.user_bid``.
 NUMBA_SEAT = NumbaSeat(
     "card play",
     "card(hand: uint64, legal: uint64, k: int64 (cards already in the trick), led: int64 (the led effective suit, -1 "
