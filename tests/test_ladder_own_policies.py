@@ -11,7 +11,7 @@ import pytest
 from cardlab import analysis
 from cardlab.sim.barbu.rules import TRICK_CONTRACTS
 from cardlab.sim.games import game
-from cardlab.sim.ladder import LADDER, own_policies, strength_study, tables
+from cardlab.sim.ladder import LADDER, ladder_study, own_policies, strength_study, tables
 from tests.user_policies import barbu_cards
 
 DEALS, SEED = 64, 3  # 64 deals: every seat changes policy against every declarer of the 8 trick contracts
@@ -69,8 +69,8 @@ def test_what_cannot_join_is_refused_in_one_line():
         own_policies(barbu, policies={"search": barbu_cards.lowest})
     with pytest.raises(ValueError, match="a Python policy cannot join the ladder yet"):
         own_policies(barbu, policies={"mine": lambda observation, legal: legal[0]})
-    with pytest.raises(ValueError, match="euchre5 has no Numba seats yet"):
-        own_policies(euchre, policies={"mine": barbu_cards.lowest})
+    with pytest.raises(ValueError, match=r"does not fit euchre5's Numba seat \(card play\): expected card\(hand"):
+        ladder_study(euchre, policies={"mine": barbu_cards.lowest})  # a Barbu function, Euchre's signature
     with pytest.raises(ValueError, match="the ladder takes one own policy at a time"):
         own_policies(barbu, policies={"low": barbu_cards.lowest, "high": barbu_cards.highest})
     with pytest.raises(ValueError, match="policy: 'random' is not allowed here"):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cardlab.sim.games import GAMES, game
-from cardlab.sim.user import name_of
-from tests.user_policies import barbu_cards, minchiate_cards, rami_discards
+from cardlab.sim.user import check, name_of
+from tests.user_policies import barbu_cards, euchre_cards, minchiate_cards, rami_discards
 
 ROOT = Path(__file__).resolve().parents[1]
 HEURISTIC3 = ["heuristic"] * 3
@@ -56,6 +56,7 @@ def test_whole_games_and_search_tables_take_a_numba_seat():
 #: Per game with a Numba seat: a function of its test module that makes an illegal move, what the refusal says it
 #: returned, and how the expected signature begins (the module's ``two_arguments`` has the wrong one).
 SEATS = {"barbu": (barbu_cards.illegal_when_last, "63 in deal", "card(hand: uint64, legal: uint64, led: int64"),
+         "euchre5": (euchre_cards.illegal_when_last, "63 in hand", "card(hand: uint64, legal: uint64, k: int64"),
          "minchiate": (minchiate_cards.illegal_when_last, "97 in deal",
                        "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64"),
          "rami": (rami_discards.illegal_when_close, "60 in round", "discard(hand: int64[53] (counts by kind)")}
@@ -65,8 +66,9 @@ SEATS = {"barbu": (barbu_cards.illegal_when_last, "63 in deal", "card(hand: uint
 def test_an_illegal_card_stops_the_run_in_one_line_and_leaves_no_file(name, tmp_path):
     illegal, returned, _ = SEATS[name]
     out = tmp_path / "run.parquet"
+    others = ["heuristic"] * (game(name).players(game(name).Options()) - 1)
     with pytest.raises(ValueError) as e:
-        game(name).simulate(deals=200, policy=[illegal] + HEURISTIC3, out=out)
+        game(name).simulate(deals=200, policy=[illegal] + others, out=out)
     message = str(e.value)
     assert "\n" not in message
     assert message.startswith(f"policy: seat 0 ({name_of(illegal)}) returned {returned} ")
@@ -76,9 +78,10 @@ def test_an_illegal_card_stops_the_run_in_one_line_and_leaves_no_file(name, tmp_
 @pytest.mark.parametrize("name", SEATS)
 def test_a_function_of_the_wrong_signature_is_refused_before_play_with_the_expected_one(name):
     illegal, _, signature = SEATS[name]
+    others = ["heuristic"] * (game(name).players(game(name).Options()) - 1)
     with pytest.raises(ValueError) as e:
         game(name).simulate(deals=10, policy=[getattr(sys.modules[illegal.py_func.__module__], "two_arguments")]
-                            + HEURISTIC3)
+                            + others)
     message = str(e.value)
     assert "\n" not in message
     assert f"expected {signature}" in message and "seat 0" in message
@@ -91,12 +94,10 @@ def test_a_plain_python_function_or_two_numba_functions_are_refused():
         barbu.simulate(deals=10, policy=[barbu_cards.lowest, barbu_cards.highest, "heuristic", "heuristic"])
 
 
-@pytest.mark.parametrize("name", [g for g in GAMES if game(g).numba_seat is None])
-def test_a_game_without_numba_seats_says_so(name):
-    g = game(name)
-    n = g.players(g.Options())
-    with pytest.raises(ValueError, match="has no Numba seats yet"):
-        g.simulate(deals=10, policy=[barbu_cards.lowest] + ["heuristic"] * (n - 1))
+def test_every_game_has_numba_seats_and_a_game_without_says_so():
+    assert all(game(g).numba_seat is not None for g in GAMES)
+    with pytest.raises(ValueError, match="policy: seat 1: newgame has no Numba seats yet; give a policy name"):
+        check(barbu_cards.lowest, None, "newgame", 1)  # what a game added without a Numba seat answers
 
 
 def test_the_name_of_a_numba_function():

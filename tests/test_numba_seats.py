@@ -1,7 +1,8 @@
 """Numba seats beyond Barbu's (cardlab.sim.user): a seat of Minchiate played by the user's @njit card function
-inside the kernels, and a Rami seat whose discards the user's function makes. Its deals replay through the referee, it gives the rows of the same rule written in Python
-and played through the step API, and it plays in whole games and beside search seats. (Barbu's Numba seat, and the
-refusals of every game's: tests/test_numba_policy.py.)"""
+inside the kernels, a Rami seat whose discards the user's function makes, and a Euchre-for-five seat whose cards and
+bids the user's functions play. Its deals replay through the referee, it gives the rows of the same rule written in
+Python and played through the step API, and it plays in whole games and beside search seats. (Barbu's Numba seat, and
+the refusals of every game's: tests/test_numba_policy.py.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -11,9 +12,10 @@ import pytest
 from cardlab.sim.games import game
 from cardlab.sim.python_seats import play_columns
 from cardlab.sim.runner import to_frame
-from tests.user_policies import minchiate_cards, rami_discards
+from tests.user_policies import euchre_cards, minchiate_cards, rami_discards
 
 HEURISTIC3 = ["heuristic"] * 3
+HEURISTIC4 = ["heuristic"] * 4
 
 
 def test_a_minchiate_numba_seat_plays_and_the_referee_replays_its_deals():
@@ -137,3 +139,104 @@ def test_a_rami_numba_player_draws_and_melds_by_its_functions_and_leaves_the_res
     with pytest.raises(ValueError, match=r"^policy: seat 0 \(numba:.*bad_draw\) returned 7 in round \d+, which is not"):
         rami.simulate(deals=50, seed=1, policy=[{"discard": rami_discards.highest, "draw": rami_discards.bad_draw}]
                       + HEURISTIC3)
+
+
+def test_a_euchre_numba_seat_plays_and_the_referee_replays_its_hands():
+    euchre = game("euchre5")
+    df = euchre.simulate(deals=300, seed=5, policy=[euchre_cards.lowest] + HEURISTIC4)
+    assert df.attrs["cardlab"]["policies"][0] == "numba:tests.user_policies.euchre_cards.lowest"
+    plain = euchre.simulate(deals=300, seed=5)
+    assert (df["score_0"] != plain["score_0"]).any()
+    assert (df["maker"] == plain["maker"]).all()  # its bids are the heuristic's
+    replay = euchre.replay(deal="0:40", seed=5, policy=[euchre_cards.lowest] + HEURISTIC4)
+    assert len(replay.records) == 40  # each hand checked move by move and rescored by the referee
+
+
+def test_the_euchre_numba_seat_gives_the_rows_of_the_same_rule_in_python():
+    """Seat 0 passes (a stuck dealer names its lowest suit) and plays the lowest legal card, in Numba in the kernels
+    and in Python through the step API; on the hands seat 0 does not deal (deal % 5 != 0) it never discards, and it
+    never makes trump so never calls: the two tables are the same."""
+    euchre = game("euchre5")
+    others = ["heuristic", "random", "heuristic", "heuristic"]
+    numba = euchre.build("deals", seed=8, policy=[{"card": euchre_cards.lowest, "bid": euchre_cards.always_pass}]
+                         + others)
+    assert numba.policies[0] == ("numba:tests.user_policies.euchre_cards.lowest"
+                                 "+bid=tests.user_policies.euchre_cards.always_pass")
+    python = euchre.build("deals", seed=8, policy=[euchre_cards.lowest_in_python] + others)
+    for first in range(1, 400, 5):
+        kernel = to_frame(numba.play(first, 4))
+        state = to_frame(play_columns(python, first, 4))
+        pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+        assert (kernel["maker"] != 0).all()
+
+
+def test_the_euchre_bid_function_bids_and_minus_one_leaves_the_bid_to_the_heuristic():
+    euchre = game("euchre5")
+    heuristic_bids = euchre.simulate(deals=400, seed=3, policy=[{"card": euchre_cards.lowest,
+                                                                 "bid": euchre_cards.heuristic_bid}] + HEURISTIC4)
+    assert heuristic_bids.equals(euchre.simulate(deals=400, seed=3,
+                                                                  policy=[euchre_cards.lowest] + HEURISTIC4))
+    accept = [{"card": euchre_cards.lowest, "bid": euchre_cards.always_accept}] + HEURISTIC4
+    replay = euchre.replay(deal="0:30", seed=3, policy=accept)
+    for record in replay.records:  # seat 0 accepts the upcard's suit whenever round one reaches it
+        bids = [a for a in record["actions"] if a["kind"] in ("pass", "accept")][:5]
+        assert [a["kind"] for a in bids if a["seat"] == 0] in ([], ["accept"])
+        assert record["maker"] == 0 or all(a["seat"] != 0 for a in bids)
+
+
+def test_euchre_numba_seat_rows_do_not_depend_on_threads_or_chunks_and_whole_games_take_it():
+    euchre = game("euchre5")
+    player = {"card": euchre_cards.lowest, "bid": euchre_cards.always_accept}
+    keywords = dict(deals=3000, seed=2, policy=[player, "heuristic", euchre_cards.lowest, "random", "heuristic"])
+    with pytest.raises(ValueError, match="two Numba functions"):
+        euchre.simulate(**keywords)
+    keywords["policy"] = [player, "heuristic", player, "random", "heuristic"]
+    assert euchre.simulate(threads=1, chunk_size=700, **keywords).equals(euchre.simulate(threads=2, **keywords))
+    games = euchre.simulate_games(games=30, seed=1, policy=[player] + HEURISTIC4)
+    assert games.attrs["cardlab"]["policies"][0].startswith("numba:") and games["game"].nunique() == 30
+    assert games.equals(euchre.simulate_games(games=30, seed=1, policy=[player] + HEURISTIC4, threads=1, chunk_size=7))
+
+
+def test_search_seats_play_beside_the_euchre_seat_and_the_search_kernels_play_it_as_the_plain_ones():
+    from cardlab.sim.euchre5.search_play import search_columns, search_game_columns
+
+    euchre = game("euchre5")
+    player = {"card": euchre_cards.lowest, "bid": euchre_cards.always_accept}
+    study = euchre.build("deals", seed=4, policy=[player, "heuristic", "random", "heuristic", "heuristic"])
+    plain, searched = study.play(0, 200, record=True), search_columns(study, 0, 200, record=True)
+    for key in ("moves", "score_0", "maker"):
+        np.testing.assert_array_equal(plain[key], searched[key])
+    games = euchre.build("games", seed=4, policy=[player] + HEURISTIC4)
+    np.testing.assert_array_equal(games.play_games(0, 5)["score_0"], search_game_columns(games, 0, 5)["score_0"])
+    mixed = euchre.simulate(deals=4, seed=1, policy=[player, "search", "heuristic", "heuristic", "heuristic"],
+                            search_worlds=2)
+    assert len(mixed) == 4
+
+
+def test_the_euchre_trump_study_and_the_ladder_take_its_numba_seat():
+    from cardlab.sim.euchre5.interface import trump_study
+    from cardlab.sim.ladder import strength_study
+
+    euchre = game("euchre5")
+    study = trump_study(euchre, deals=30, seed=1, policy=[euchre_cards.lowest] + HEURISTIC4)
+    assert len(study) == 600 and study.attrs["cardlab"]["policies"][0].startswith("numba:")
+    ladder = strength_study(euchre, deals=5, seed=1, search_worlds=2, policies={"lowest": euchre_cards.lowest})
+    assert "lone_lowest_in_heuristic" in ladder.columns and len(ladder) == 5
+    whole = euchre.simulate(deals=5, seed=1, policy=euchre_cards.lowest)
+    assert np.array_equal(ladder.filter(regex=r"^score_lowest_\d$").to_numpy(),
+                          whole.filter(regex=r"^score_\d$").to_numpy())
+
+
+def test_the_euchre_numba_seat_id_is_the_kernels_and_an_illegal_bid_stops_the_run():
+    from cardlab.sim.euchre5.kernels import USER
+
+    euchre = game("euchre5")
+    assert euchre.numba_seat.kernel_id == USER
+    with pytest.raises(ValueError) as e:
+        euchre.simulate(deals=300, policy=[{"card": euchre_cards.lowest, "bid": euchre_cards.accept_in_round_two}]
+                        + HEURISTIC4)
+    assert str(e.value).startswith("policy: seat 0 (numba:tests.user_policies.euchre_cards.lowest+bid=tests."
+                                   "user_policies.euchre_cards.accept_in_round_two) returned 197 in hand ")
+    with pytest.raises(ValueError, match=r"\(bidding\): expected bid\(hand: uint64, upcard: int64"):
+        euchre.simulate(deals=10, policy=[{"card": euchre_cards.lowest, "bid": euchre_cards.bid_of_two_arguments}]
+                        + HEURISTIC4)

@@ -33,6 +33,8 @@ from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.user import Decision, NumbaSeat
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
 COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")  # kernel rows 0-7
@@ -58,6 +60,11 @@ class Euchre5Study(Study):
     def rules(self) -> np.ndarray:
         return kernel_rules(self.options)
 
+    def callbacks(self) -> tuple:
+        """What the kernels take for the seats of the run's Numba functions: ``(bid_fn, card_fn)``, the bid's
+        callback (the heuristic's -1 when the user gave none) and the card's; ``(None, None)`` without one."""
+        return self.extra_callback("bid"), self.user_callback()
+
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Hands ``first .. first+count-1`` as columns (and the dealt cards and logs when ``record``)."""
         from cardlab.sim.euchre5.kernels import N_RES, play_deals_nb
@@ -69,7 +76,9 @@ class Euchre5Study(Study):
         rows = count if record else 0
         logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, KITTY), np.int8), \
             np.zeros((rows, MAX_ACTIONS, 3), np.int8)
-        play_deals_nb(self.seed, first, count, self.rules, self.policy_ids, out, *logs)
+        faults = self.faults(count)
+        play_deals_nb(self.seed, first, count, self.rules, self.policy_ids, out, *logs, *self.callbacks(), faults)
+        self.check_faults(faults, first, self.game.unit)
         columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
         return {**columns, **dict(zip(("hands", "kitty", "moves"), logs))} if record else columns
 
@@ -86,7 +95,10 @@ class Euchre5Study(Study):
         rows = count if record else 0
         hands, kitty = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, KITTY), np.int8)
         moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
-        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands, kitty, moves)
+        faults = self.faults(count)
+        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands, kitty, moves,
+                      *self.callbacks(), faults)
+        self.check_faults(faults, first, "game")
         offsets = np.zeros(count, np.int64)
         np.cumsum(lengths[:-1], out=offsets[1:])
         n_rows = int(lengths.sum())
@@ -95,7 +107,7 @@ class Euchre5Study(Study):
         for j in np.flatnonzero(lengths > slot):  # rare long games: replayed alone from (seed, game)
             one = np.empty((1, m, N_RES), np.int8)
             play_games_nb(self.seed, first + j, 1, self.rules, self.policy_ids, one, lengths[j:j + 1], hands[:0],
-                          kitty[:0], moves[:0])
+                          kitty[:0], moves[:0], *self.callbacks(), self.faults(1))
             out[:, offsets[j]:offsets[j] + lengths[j]] = one[0, :lengths[j]].T
         columns = {"game": game, "deal": deal, **result_columns(out)}
         if record:
@@ -115,9 +127,10 @@ class Euchre5Study(Study):
         from cardlab.sim.euchre5.kernels import N_RES
         from cardlab.sim.euchre5.search import play_search_tables_nb
 
-        out = np.empty((N_RES, len(deals)), np.int8)
+        out, faults = np.empty((N_RES, len(deals)), np.int8), self.faults(len(deals))
         play_search_tables_nb(self.seed, deals, self.rules, policies, int(self.search_worlds), self.rollout_id,
-                              int(self.racing), out)
+                              int(self.racing), out, *self.callbacks(), faults)
+        self.check_faults(faults, deals, self.game.unit)
         return result_columns(out)
 
     def ladder_head(self, deals, sides) -> dict:
@@ -196,11 +209,15 @@ def study_columns(study: Euchre5Study, first: int, count: int) -> dict:
     from cardlab.sim.euchre5.search import search_trump_study_nb
 
     out = np.empty((count, PLAYERS, 4, N_STUDY), np.int8)
-    if study.searching:  # search seats search the call and the play
+    if study.searching:  # search seats search the call and the play; a fault row per (deal, maker, trump)
+        faults = study.faults(count * PLAYERS * 4)
         search_trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
-                              study.rollout_id, int(study.racing), out)
+                              study.rollout_id, int(study.racing), out, study.user_callback(), faults)
+        study.check_faults(faults, np.repeat(np.arange(first, first + count), PLAYERS * 4), study.game.unit)
     else:
-        trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out)
+        faults = study.faults(count)
+        trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out, study.user_callback(), faults)
+        study.check_faults(faults, first, study.game.unit)
     rows = out.reshape(count * PLAYERS * 4, N_STUDY)
     deal = np.repeat(np.arange(first, first + count, dtype=np.int64), PLAYERS * 4)
     dealer = (deal % PLAYERS).astype(np.int8)
@@ -258,6 +275,46 @@ SCHEMA = {"deals": (Column("deal", "int64", "the hand's number (dealt by seat de
                     Column("deal", "int16", "the hand within its game, from 0")) + _HAND}
 
 
+def _card_signature():
+    """The Numba seat's card: card(hand, legal, k, led, win_card, ally_wins, trump, maker, partner, called, dealer,
+    upcard, unseen, won) -> card (``kernels.user_card``)."""
+    from numba import types
+
+    u, i = types.uint64, types.int64
+    return i(u, u, i, i, i, types.boolean, i, i, i, i, i, i, u, i)
+
+
+def _bid_signature():
+    """The Numba seat's bid: bid(hand, upcard, round, place, allowed) -> action id, or -1 (``kernels.user_bid``)."""
+    from numba import types
+
+    u, i = types.uint64, types.int64
+    return i(u, i, i, i, i)
+
+
+#: A Euchre seat's bids by a Numba function (the extra decision ``bid``): pass, accept or name a suit, as action ids
+#: (``rules.FIXED_IDS``, ``rules.ID_BASE``), or -1 for the heuristic's bid.
+BID_DECISION = Decision(
+    "bid", "bidding",
+    "bid(hand: uint64, upcard: int64, round: int64 (1 or 2), place: int64 (1-5 after the dealer, 5 the dealer), "
+    "allowed: int64 (bit a - 192 for each action id a it may return: 192-195 name a suit, 196 pass, 197 accept)) "
+    "-> int64 (an id of allowed, or -1: the heuristic's bid)",
+    _bid_signature)
+
+#: A Euchre-for-five seat played by Numba functions: its cards (a forced card without asking), and its bids when the
+#: extra decision ``bid`` is given; its exchange as dealer and its call as maker are the heuristic's. Cards are ids
+#: 16 * suit + rank (rank 6 the 8 to 12 the Ace), a set of cards one uint64; seats are counted from the seat itself
+#: (i: the seat i places after it in the order of play). The kernels' side: ``kernels.user_card``, ``kernels.user_bid``.
+NUMBA_SEAT = NumbaSeat(
+    "card play",
+    "card(hand: uint64, legal: uint64, k: int64 (cards already in the trick), led: int64 (the led effective suit, -1 "
+    "none yet), win_card: int64 (-1 none), ally_wins: bool, trump: int64, maker: int64 (places after it, 0 itself), "
+    "partner: int64 (places after it once known, -1 not known or none), called: int64 (-1 alone), dealer: int64 "
+    "(places after it), upcard: int64, unseen: uint64, won: int64 (3 bits a seat from it)) -> int64 (a card id in "
+    "legal)",
+    _card_signature, len(SHARED_POLICIES), key="card", extras=(BID_DECISION,))
+
+
 class Euchre5(Game):
     """Euchre for five: called-partner Euchre on 28 cards, five seats, individual scores."""
 
@@ -266,6 +323,7 @@ class Euchre5(Game):
     races_by_default = False  # racing cost about 4% of search's gain over the heuristic (docs/search.md): opt in
     oracle = True  # the search over the true deal (search.world_nb)
     Options, Study = Euchre5Options, Euchre5Study
+    numba_seat = NUMBA_SEAT
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow
     variant_figures = ("maker_tricks", "score_*")

@@ -16,6 +16,11 @@ Each rule is one inline step (:func:`bid_nb` and its :func:`accept_step_nb`, :fu
 rollouts (:func:`bid_nb` and :func:`play_tricks_inline` themselves) and the searched hand of
 ``search.py``, where a search seat is another decision at the same step.
 
+A seat of policy :data:`USER` is played by the run's own Numba functions (:mod:`cardlab.sim.user`): its cards
+with a choice (:func:`user_card`) and its bids (:func:`user_bid`, -1 leaving a bid to the heuristic); its
+exchange and call are the heuristic's. A run without one passes None for them, and the kernels are then
+compiled without the branch (:func:`user_seat`).
+
 Batches: :func:`play_deals_nb` plays hands ``first .. first+count-1`` in parallel, hand ``i``
 dealt by seat ``i % 5`` from the stream of ``(seed, i)``; :func:`play_games_nb` plays whole
 games, game ``g`` drawing its first dealer and every deal from the stream of ``(seed, g)``;
@@ -28,16 +33,18 @@ Each hand writes one result row (``RES_*`` positions) and, when recording, a mov
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
-from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, nth_card, popcount
+from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, nth_card, popcount
 from cardlab.sim.dealing import BLOCK
+from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.rng import U32, below_n, deal_state, next_u64
 from cardlab.sim.euchre5.policies import (ACES, BEATS, EFF, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
                                           discard_nb, follow_beat_nb, lead_nb, name_nb, random_of)
-from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, CALL_ANY, CALL_NON_TRUMP, DECK,
-                                       DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, NAME, PARTNERED,
-                                       PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
+from cardlab.sim.euchre5.rules import (ACCEPT, ACCEPT_ID, ALONE, ALONE_BY_CHOICE, CALL, CALL_ANY, CALL_NON_TRUMP, DECK,
+                                       DECK_MASK, DISCARD, FORCED_ALONE, HAND, KITTY, NAME, NAME_ID, PARTNERED,
+                                       PASS, PASS_ID, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
 
 DECK_BITS = np.uint64(DECK_MASK)
 LOW32 = np.uint64(0xFFFFFFFF)
@@ -100,6 +107,132 @@ def knows_ally(p, q, maker, partner, revealed, alone_public):
     return alone_public or (revealed and q != partner)
 
 
+# ---------------------------------------------------------------- the run's own Numba seat (cardlab.sim.user)
+
+#: The kernel id of a seat played by the run's own Numba functions: after the shared ids.
+USER = len(SHARED_POLICIES)
+WON_BITS = 3  # tricks taken by one seat, in a packed count (``won``): 3 bits a seat, seat q at bits 3q
+WON_MASK = (1 << (WON_BITS * PLAYERS)) - 1
+
+
+def user_seat(fn, policy):
+    """Whether the seat of ``policy`` is played by the run's Numba function ``fn``: ``policy`` is :data:`USER`.
+    In a run without one (``fn`` is None) it is the constant False, and the branch it guards is compiled away:
+    the built-in seats' code is then the same as without Numba seats."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_seat, inline="always")
+def _user_seat(fn, policy):
+    if isinstance(fn, types.NoneType):
+        return lambda fn, policy: False
+    return lambda fn, policy: policy == USER
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def allowed_bids_nb(upcard, rnd, k, rules):
+    """The bids of place ``k`` of round ``rnd`` as bits ``id - NAME_ID`` of their action ids: pass and accept in
+    round one; in round two each suit but the upcard's (bits 0-3), and pass unless the seat is a stuck dealer."""
+    if rnd == 1:
+        return (1 << (PASS_ID - NAME_ID)) | (1 << (ACCEPT_ID - NAME_ID))
+    allowed = 15 & ~(1 << (upcard // LANE))
+    if not stuck_nb(k, rules):
+        allowed |= 1 << (PASS_ID - NAME_ID)
+    return allowed
+
+
+def user_bid(bid_fn, fault, p, hand, upcard, rnd, k, allowed):
+    """The bid of seat ``p`` made by the run's Numba function ``bid_fn``, called as ``bid(hand, upcard, round,
+    place, allowed)`` (the interface's ``BID_DECISION``): an action id of ``allowed`` (pass 196, accept 197, name
+    192 + suit), or -1 to leave the bid to the heuristic. Any other value is written to the hand's ``fault`` slot
+    (seat + 1, value) and the heuristic bids, so the hand ends and the run can report it. Without a Numba seat
+    (``bid_fn`` None) it is -1, compiled to nothing."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_bid, inline="always")
+def _user_bid(bid_fn, fault, p, hand, upcard, rnd, k, allowed):
+    if isinstance(bid_fn, types.NoneType):
+        return lambda bid_fn, fault, p, hand, upcard, rnd, k, allowed: -1
+
+    def seat(bid_fn, fault, p, hand, upcard, rnd, k, allowed):
+        a = bid_fn(hand, upcard, rnd, k, allowed)
+        if a == -1:
+            return -1
+        if a < NAME_ID or a > ACCEPT_ID or (allowed >> (a - NAME_ID)) & 1 == 0:
+            if fault[0] == 0:
+                fault[0] = p + 1
+                fault[1] = a
+            return -1
+        return a
+    return seat
+
+
+def user_card(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, trump, maker, partner, called,
+              revealed, alone_public, remaining, upcard, dealer, discard, won):
+    """The card of seat ``p`` played by the run's Numba function ``card_fn`` (the interface's ``NUMBA_SEAT``), from
+    the trick under way as the trick loops keep it (``k`` cards in it, the led ``suit`` mask, ``beat``, ``winner``,
+    ``in_trick``), the hand's public facts and what ``p`` alone knows; seats are given counted from ``p``
+    (``(p + i) % 5`` is ``i``). It is called as ``card(hand, legal, k, led, win_card, ally_wins, trump, maker,
+    partner, called, dealer, upcard, unseen, won)``:
+
+    * ``led``: the led effective suit, -1 when ``p`` leads; ``win_card``: the card winning the trick, -1 then;
+    * ``ally_wins``: the winner is on ``p``'s side as far as ``p`` knows (:func:`knows_ally`, the heuristic's view);
+    * ``maker``, ``dealer``: their places after ``p``; ``partner``: the partner's place once ``p`` knows it (the
+      partner itself, everyone once the called card is played), else -1 (also alone, or forced alone);
+    * ``called``: the called card, -1 for a maker alone by choice; ``upcard``: the upcard;
+    * ``unseen``: the cards ``p`` has not seen (not its hand, not played, not the upcard nor the called card, both
+      named aloud, not its own discard): the referee's ``hidden_cards``;
+    * ``won``: the tricks each seat has taken, 3 bits a seat from ``p`` (``(won >> 3 * i) & 7``).
+
+    A card outside ``legal`` is written to the hand's ``fault`` slot (seat + 1, card) and replaced by the lowest
+    legal card, so the hand ends and the run can report it. Without a Numba seat (``card_fn`` None) it is -1,
+    compiled to nothing."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_card, inline="always")
+def _user_card(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, trump, maker, partner, called,
+               revealed, alone_public, remaining, upcard, dealer, discard, won):
+    if isinstance(card_fn, types.NoneType):
+        def no_seat(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, trump, maker, partner, called,
+                    revealed, alone_public, remaining, upcard, dealer, discard, won):
+            return -1
+        return no_seat
+
+    def seat(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, trump, maker, partner, called,
+             revealed, alone_public, remaining, upcard, dealer, discard, won):
+        ally = knows_ally(p, winner, maker, partner, revealed, alone_public) & (k > 0)  # (inlined outside a branch)
+        led, win_card = -1, -1
+        if k > 0:
+            led = np.int64(EFF[trump, ctz(suit)])
+            m = in_trick
+            while m != ZERO:  # the winning card: the one whose beaters are the trick's ``beat``
+                x = ctz(m)
+                m &= m - ONE
+                if BEATS[trump, x] == beat:
+                    win_card = x
+        unseen = remaining & ~in_trick & ~hand & ~bit(upcard)
+        if called >= 0:
+            unseen &= ~bit(called)
+        if p == dealer and discard >= 0:
+            unseen &= ~bit(discard)
+        known_partner = -1
+        if partner >= 0 and (p == partner or revealed):
+            known_partner = (partner - p + PLAYERS) % PLAYERS
+        shift = WON_BITS * p
+        mine = ((won >> shift) | (won << (WON_BITS * PLAYERS - shift))) & WON_MASK
+        c = card_fn(hand, legal, k, led, win_card, ally, trump, (maker - p + PLAYERS) % PLAYERS, known_partner,
+                    called, (dealer - p + PLAYERS) % PLAYERS, upcard, unseen, mine)
+        if c < 0 or c >= 64 or legal & bit(c) == ZERO:
+            if fault[0] == 0:
+                fault[0] = p + 1
+                fault[1] = c
+            return lowest_card(legal)
+        return c
+    return seat
+
+
 # ---------------------------------------------------------------- the steps of a hand
 # Each rule of a hand is written once, in one of these steps, and inlined wherever a hand is played:
 # the plain hand below, the search's rollouts and the searched hand (sim/euchre5/search.py), where a
@@ -152,21 +285,42 @@ def name_step_nb(policy, hand, upcard, k, rules, state):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def bid_nb(hands, upcard, dealer, rules, policies, rnd, k, state, log, n):
+def bid_step_nb(policy, p, hand, upcard, rnd, k, rules, state, bid_fn, fault):
+    """Seat ``p``'s bid at place ``k`` of round ``rnd`` by its ``policy``: round one's :func:`accept_step_nb`,
+    round two's :func:`name_step_nb`, or for a Numba seat its bid function ``bid_fn`` (:func:`user_bid`; -1
+    leaves the bid to the heuristic). Returns (state, the suit it makes trump, -1 to pass)."""
+    if user_seat(bid_fn, policy):
+        a = user_bid(bid_fn, fault, p, hand, upcard, rnd, k, allowed_bids_nb(upcard, rnd, k, rules))
+        if a == PASS_ID:
+            return state, -1
+        if a == ACCEPT_ID:
+            return state, upcard // LANE
+        if a >= 0:
+            return state, a - NAME_ID
+        policy = POLICY.HEURISTIC
+    if rnd == 1:
+        state, yes = accept_step_nb(policy, hand, upcard, k, rules, state)
+        return state, upcard // LANE if yes else -1
+    return name_step_nb(policy, hand, upcard, k, rules, state)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def bid_nb(hands, upcard, dealer, rules, policies, rnd, k, state, log, n, bid_fn, fault):
     """The bidding from place ``k`` of round ``rnd`` on (round one then round two), every seat by its
-    random or heuristic ``policies`` entry; logs from action ``n``. Returns (state, maker, trump,
-    round, next action number); maker -1 (round 0) when every seat passed twice: a void hand."""
+    ``policies`` entry (:func:`bid_step_nb`; ``bid_fn`` the run's Numba bid function, None without one);
+    logs from action ``n``. Returns (state, maker, trump, round, next action number); maker -1 (round 0)
+    when every seat passed twice: a void hand."""
     if rnd == 1:
         for kk in range(k, PLAYERS + 1):
             p = (dealer + kk) % PLAYERS
-            state, yes = accept_step_nb(policies[p], hands[p], upcard, kk, rules, state)
-            n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
-            if yes:
-                return state, p, upcard // LANE, 1, n
+            state, made = bid_step_nb(policies[p], p, hands[p], upcard, 1, kk, rules, state, bid_fn, fault)
+            n = log_action(log, n, p, ACCEPT if made >= 0 else PASS, -1)
+            if made >= 0:
+                return state, p, made, 1, n
         k = 1
     for kk in range(k, PLAYERS + 1):
         p = (dealer + kk) % PLAYERS
-        state, named = name_step_nb(policies[p], hands[p], upcard, kk, rules, state)
+        state, named = bid_step_nb(policies[p], p, hands[p], upcard, 2, kk, rules, state, bid_fn, fault)
         if named >= 0:
             n = log_action(log, n, p, NAME, named)
             return state, p, named, 2, n
@@ -262,21 +416,28 @@ def put_follow_nb(c, p, hands, trump, in_trick, beat, winner):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def play_tricks_inline(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, suit,
-                       beat, winner, in_trick, maker_tricks, first_card, policies, state, log, n):
-    """Play on from card ``k`` of trick ``t`` to the end of the hand, each seat by its random or
-    heuristic ``policies`` entry (``first_card >= 0``: the seat to move plays it first); a trick
+                       beat, winner, in_trick, maker_tricks, first_card, policies, state, log, n, card_fn, fault, upcard,
+                       dealer, discard, won):
+    """Play on from card ``k`` of trick ``t`` to the end of the hand, each seat by its random, heuristic or
+    Numba ``policies`` entry (``first_card >= 0``: the seat to move plays it first); a trick
     under way is given by its ``leader``, led ``suit``, ``beat``, ``winner`` and cards ``in_trick``.
     ``hands`` are consumed, plays logged from action ``n``. The plain hand plays its five tricks
-    with it and the search its rollouts. Returns (state, the attackers' tricks, next action number)."""
+    with it and the search its rollouts. A Numba seat's card with a choice is its function ``card_fn``'s
+    (:func:`user_card`, None without one), which also reads the ``upcard``, the ``dealer`` and its ``discard``
+    (-1: none) and ``won``, the tricks each seat has taken (3 bits a seat). Returns (state, the attackers'
+    tricks, next action number)."""
     forced = first_card
     while t < TRICKS:
         if k == 0:  # the lead: any card of the hand
+            hand = hands[leader]
             if forced >= 0:
                 c = forced
                 forced = -1
+            elif user_seat(card_fn, policies[leader]) and hand & (hand - ONE) != ZERO:
+                c = user_card(card_fn, fault, leader, hand, hand, 0, ZERO, ZERO, leader, ZERO, trump, maker, partner,
+                              called, revealed, alone_public, remaining, upcard, dealer, discard, won)
             else:
-                state, c = lead_step_nb(policies[leader], leader, hands[leader], trump, remaining, maker, partner,
-                                        state)
+                state, c = lead_step_nb(policies[leader], leader, hand, trump, remaining, maker, partner, state)
             in_trick, suit, beat, winner = put_lead_nb(c, leader, hands, trump)
             n = log_action(log, n, leader, PLAY, c)
             revealed |= c == called
@@ -291,14 +452,20 @@ def play_tricks_inline(hands, trump, maker, partner, called, alone_public, revea
                 forced = -1
             else:
                 hand = hands[p]
-                state, c = follow_step_nb(policies[p], p, hand, legal_nb(hand, kk, suit), kk, trump, beat, remaining,
-                                          in_trick, maker, partner, winner, revealed, alone_public, state)
+                legal = legal_nb(hand, kk, suit)
+                if user_seat(card_fn, policies[p]) and legal & (legal - ONE) != ZERO:
+                    c = user_card(card_fn, fault, p, hand, legal, kk, suit, beat, winner, in_trick, trump, maker,
+                                  partner, called, revealed, alone_public, remaining, upcard, dealer, discard, won)
+                else:
+                    state, c = follow_step_nb(policies[p], p, hand, legal, kk, trump, beat, remaining, in_trick, maker,
+                                              partner, winner, revealed, alone_public, state)
             in_trick, beat, winner = put_follow_nb(c, p, hands, trump, in_trick, beat, winner)
             n = log_action(log, n, p, PLAY, c)
             revealed |= c == called
         remaining &= ~in_trick
         if winner == maker or winner == partner:
             maker_tricks += 1
+        won += 1 << (WON_BITS * winner)
         leader = winner
         t += 1
         k = 0
@@ -341,16 +508,21 @@ def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump
     """Play one hand from the deal (``hands``: five uint64 masks, changed in place; ``kitty``: three
     card ids, the upcard first). ``force_maker >= 0`` skips the bidding: that seat makes
     ``force_trump`` (round one with the exchange when it is the upcard's suit, else round two).
-    Writes the result row ``res`` and the log; returns the advanced random stream."""
-    return play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res)
+    Writes the result row ``res`` and the log; returns the advanced random stream. (No seat is a
+    Numba seat: the search's rollouts; the batch kernels inline :func:`play_hand_inline`.)"""
+    return play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res, None,
+                            None, None)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res):
+def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res, bid_fn,
+                     card_fn, fault):
     """:func:`play_hand_nb` inlined into the batch kernels: no call, and no reference counting of the
     arrays it is passed (a measurable share of a hand when it was a call). The hand is its steps in
     order: :func:`bid_nb`, the exchange (:func:`discard_step_nb`) and the call (:func:`decide_call_nb`)
-    in the order of the rules, :func:`partner_nb`, :func:`play_tricks_inline`, :func:`score_hand_nb`."""
+    in the order of the rules, :func:`partner_nb`, :func:`play_tricks_inline`, :func:`score_hand_nb`.
+    ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (None without one: :mod:`cardlab.sim.user`),
+    the first illegal move going to ``fault`` (seat + 1, move); its exchange and call are the heuristic's."""
     start_hand_nb(res, dealer, log)
     n = 0
     upcard = kitty[0]
@@ -360,11 +532,13 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
         trump = force_trump
         rnd = 1 if trump == upcard // LANE else 2
     else:
-        state, maker, trump, rnd, n = bid_nb(hands, upcard, dealer, rules, policies, 1, 1, state, log, n)
+        state, maker, trump, rnd, n = bid_nb(hands, upcard, dealer, rules, policies, 1, 1, state, log, n, bid_fn,
+                                             fault)
         if maker < 0:  # five passes twice, stick_the_dealer off: a void hand
             return state
     called = -2  # not called yet
     own = False
+    discard = -1
     if rnd == 1:  # the dealer's exchange
         hands[dealer] |= bit(upcard)
         kitty_mask &= ~bit(upcard)
@@ -374,6 +548,7 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
             n = log_action(log, n, maker, CALL if called >= 0 else ALONE, called)
         state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
         kitty_mask |= bit(d)
+        discard = d
         n = log_action(log, n, dealer, DISCARD, d)
     if called == -2:
         state, called = decide_call_nb(hands[maker], trump, upcard, rules, policies[maker], state)
@@ -386,7 +561,8 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
         remaining &= ~bit(upcard)  # turned down in front of everyone
     leader = (dealer + 1) % PLAYERS
     state, maker_tricks, n = play_tricks_inline(hands, trump, maker, partner, called, called < 0, False, remaining, 0,
-                                                0, leader, ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log, n)
+                                                0, leader, ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log, n,
+                                                card_fn, fault, upcard, dealer, discard, 0)
     score_hand_nb(res, rules, maker, trump, rnd, alone, partner, maker_tricks, called)
     return state
 
@@ -394,11 +570,11 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
 @njit(cache=True, error_model="numpy")
 def play_tricks_nb(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, suit, beat,
                    winner, in_trick, maker_tricks, first_card, policies, state, log):
-    """:func:`play_tricks_inline` as one call (the search's rollouts, ``log`` with no rows). Returns (the
-    attackers' tricks, state)."""
+    """:func:`play_tricks_inline` as one call (the search's rollouts, ``log`` with no rows; no Numba seat).
+    Returns (the attackers' tricks, state)."""
     state, maker_tricks, _ = play_tricks_inline(hands, trump, maker, partner, called, alone_public, revealed,
                                                 remaining, t, k, leader, suit, beat, winner, in_trick, maker_tricks,
-                                                first_card, policies, state, log, 0)
+                                                first_card, policies, state, log, 0, None, None, -1, -1, -1, 0)
     return maker_tricks, state
 
 
@@ -433,7 +609,8 @@ def deal_nb(state, scratch, hands, kitty):
 
 
 @njit(cache=True, error_model="numpy", nogil=True, inline="always")
-def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log_kitty, log_moves):
+def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log_kitty, log_moves, bid_fn, card_fn,
+                       faults):
     """Hands ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread (columns ``lo .. hi - 1``).
 
     The hand is inlined here, and this block into the parallel kernel: no call and no reference
@@ -452,21 +629,24 @@ def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log
             log = log_moves[j]
             log_hands[j, :] = hands
             log_kitty[j, :] = kitty
-        play_hand_inline(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res)
+        play_hand_inline(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
+                         faults[j])
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty, log_moves):
+def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty, log_moves, bid_fn, card_fn, faults):
     """Play hands ``first .. first+count-1``: hand ``i`` dealt by seat ``i % 5`` from (seed, i).
 
     ``out`` (N_RES, count) receives the results, one column per hand; the logs are filled when they have rows.
+    ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (None in a run without one); ``faults``
+    (count x 2, zeros) receives each hand's first illegal move of theirs (seat + 1, move).
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         play_deal_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, log_hands,
-                           log_kitty, log_moves)
+                           log_kitty, log_moves, bid_fn, card_fn, faults)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -488,7 +668,8 @@ def game_over_nb(totals, res, played, max_hands, target, play_on):
 
 
 @njit(cache=True, error_model="numpy", nogil=True, inline="always")
-def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_hands, log_kitty, log_moves):
+def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_hands, log_kitty, log_moves, bid_fn,
+                       card_fn, faults):
     """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread (rows ``lo .. hi - 1``)."""
     record = log_moves.shape[0] > 0
     target = rules[RULE.TARGET]
@@ -511,7 +692,8 @@ def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_h
                 log = log_moves[j, h]
                 log_hands[j, h, :] = hands
                 log_kitty[j, h, :] = kitty
-            state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res)
+            state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
+                                     faults[j])
             if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
@@ -523,15 +705,17 @@ def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_h
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, log_kitty, log_moves):
+def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn,
+                  faults):
     """Play whole games ``first .. first+count-1`` (§7): deal after deal, the deal passing clockwise
     from a random first dealer, until a seat reaches the target (with ``play_on``, until one seat
     leads alone), or ``max_hands`` hands. ``out`` (count, slot, N_RES) receives each game's first
-    ``slot`` hands, ``lengths`` their number; the logs (count, max_hands, ...) when they have rows."""
+    ``slot`` hands, ``lengths`` their number; the logs (count, max_hands, ...) when they have rows.
+    ``bid_fn``, ``card_fn`` and ``faults`` as :func:`play_deals_nb`'s, a fault row per game."""
     n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
     for b in prange(n_blocks):
         play_game_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out,
-                           lengths, log_hands, log_kitty, log_moves)
+                           lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn, faults)
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
@@ -560,11 +744,12 @@ def compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal):
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def trump_study_nb(seed, first, count, rules, policies, out):
+def trump_study_nb(seed, first, count, rules, policies, out, card_fn, faults):
     """The trump-choice study: deal ``i`` (dealer ``i % 5``, stream (seed, i)) played once for each
     maker seat and each trump suit, the bidding skipped; ``out`` (count, 5, 4, N_STUDY) receives
     the result row, then the maker's bid strength (as the heuristic counts it), bowers and trumps
-    held as dealt. Every variant starts from the same cards and the same stream (paired)."""
+    held as dealt. Every variant starts from the same cards and the same stream (paired). ``card_fn``
+    plays the cards of the seats of policy :data:`USER` (None without one), ``faults`` a row per deal."""
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         dealt = np.empty(PLAYERS, np.uint64)
@@ -581,7 +766,8 @@ def trump_study_nb(seed, first, count, rules, policies, out):
                 seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1  # places after the dealer, 5 = the dealer
                 for t in range(4):
                     hands[:] = dealt
-                    play_hand_nb(hands, kitty, dealer, rules, policies, m, t, state, no_log, res)
+                    play_hand_inline(hands, kitty, dealer, rules, policies, m, t, state, no_log, res, None, card_fn,
+                                     faults[j])
                     for r in range(N_RES):
                         out[j, m, t, r] = res[r]
                     h = dealt[m]

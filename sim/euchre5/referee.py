@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name, cards_of, parse_card
-from cardlab.sim.euchre5.rules import ACTION_KINDS, ALONE_NAMES, Euchre5Options
+from cardlab.sim.euchre5.rules import ACTION_KINDS, ALONE_NAMES, FIXED_IDS, ID_BASE, Euchre5Options
 from cardlab.sim.replay import hand_names
 from cardlab.sim.state import Action, State
 
@@ -93,11 +93,6 @@ def points(options: Euchre5Options, alone: int, tricks: int) -> tuple[int, int]:
     return 0, options.defender_points[1] if tricks == 0 else options.defender_points[0]
 
 
-#: Stable action ids, the same in every hand: a card played is its card id (0-63); the dealer's discard
-#: is 64 + the card, a called card 128 + the card, a suit named in round two 192 + the suit (0-3 = ♣♦♥♠);
-#: pass 196, accept 197, alone 198.
-ID_BASE = {"play": 0, "discard": 64, "call": 128, "name": 192}
-FIXED_IDS = {"pass": 196, "accept": 197, "alone": 198}
 KITTY_HOLDER = N  # resample's holders: the five seats, then the kitty
 
 

@@ -67,6 +67,12 @@ ALONE_NAMES = ("partnered", "alone", "forced alone")
 # Kinds of action in a move log and in ``replay --json``.
 PASS, ACCEPT, DISCARD, NAME, CALL, ALONE, PLAY = range(7)
 ACTION_KINDS = ("pass", "accept", "discard", "name", "call", "alone", "play")
+#: Stable action ids, the same in every hand (the step API's, and what a Numba seat's bid returns): a card played is
+#: its card id (0-63); the dealer's discard is 64 + the card, a called card 128 + the card, a suit named in round two
+#: 192 + the suit (0-3 = ♣♦♥♠); pass 196, accept 197, alone 198.
+ID_BASE = {"play": 0, "discard": 64, "call": 128, "name": 192}
+FIXED_IDS = {"pass": 196, "accept": 197, "alone": 198}
+NAME_ID, PASS_ID, ACCEPT_ID = ID_BASE["name"], FIXED_IDS["pass"], FIXED_IDS["accept"]
 MAX_ACTIONS = 5 + 1 + 5 + 1 + PLAYERS * TRICKS  # round one, discard, round two, call, play
 
 

@@ -60,11 +60,11 @@ from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
-from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, accept_step_nb, bid_nb, callable_nb, deal_nb,
-                                         decide_call_nb, discard_step_nb, follow_step_nb, game_over_nb, lead_step_nb,
-                                         legal_nb, log_action, name_step_nb, partner_nb, play_hand_nb,
+from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, WON_BITS, bid_nb, bid_step_nb, callable_nb,
+                                         deal_nb, decide_call_nb, discard_step_nb, follow_step_nb, game_over_nb,
+                                         lead_step_nb, legal_nb, log_action, partner_nb, play_hand_nb,
                                          play_tricks_nb, points_nb, put_follow_nb, put_lead_nb, score_hand_nb,
-                                         start_hand_nb)
+                                         start_hand_nb, user_card, user_seat)
 from cardlab.sim.euchre5.policies import BOWERS, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, name_nb
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
@@ -267,7 +267,8 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
                 work[p] = world[p]
             r = roll
             if col == PASS_COL:
-                r, maker, trump, _, _ = bid_nb(work, upcard, dealer, rules, roll_policies, rnd, k + 1, r, no_log, 0)
+                r, maker, trump, _, _ = bid_nb(work, upcard, dealer, rules, roll_policies, rnd, k + 1, r, no_log, 0,
+                                               None, None)
             else:
                 maker = s
                 trump = up_suit if col == ACCEPT_COL else col
@@ -422,9 +423,10 @@ def knowledge_nb(s, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exch
 
 @njit(cache=True, error_model="numpy")
 def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies, force_maker, force_trump, worlds,
-                        rollout, racing, state, log, means, res):
+                        rollout, racing, state, log, means, res, bid_fn, card_fn, fault):
     """Play one hand as ``kernels.play_hand_nb`` does (same arguments, same use of ``state``), with
-    ``SEARCH`` seats searching their bids, call and cards. Decision ``n`` (the action number)
+    ``SEARCH`` seats searching their bids, call and cards, and the seats of a Numba function (``bid_fn``,
+    ``card_fn``: ``kernels.play_hand_inline``'s) playing as in the plain kernels. Decision ``n`` (the action number)
     searches from the stream ``(seed, unit, base + n)``, raced when ``racing`` (:mod:`cardlab.sim.racing`).
     ``means`` (MAX_ACTIONS x 64, or no rows) receives each searched decision's candidate means (edge per
     hand, over the worlds each candidate was played on; NaN elsewhere).
@@ -455,8 +457,9 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         for k in range(1, PLAYERS + 1):  # round one
             p = (dealer + k) % PLAYERS
             policy = policies[p]
-            state, yes = accept_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, hands[p], upcard, k,
-                                        rules, state)
+            state, made = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p], upcard, 1, k,
+                                      rules, state, bid_fn, fault)
+            yes = made >= 0
             if searches_nb(policy):
                 yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout, racing,
                            policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
@@ -471,8 +474,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             for k in range(1, PLAYERS + 1):  # round two
                 p = (dealer + k) % PLAYERS
                 policy = policies[p]
-                state, named = name_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, hands[p], upcard, k,
-                                            rules, state)
+                state, named = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p], upcard,
+                                           2, k, rules, state, bid_fn, fault)
                 if searches_nb(policy):
                     col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
                                policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
@@ -518,6 +521,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         remaining &= ~bit(upcard)
     leader = (dealer + 1) % PLAYERS
     maker_tricks = 0
+    won = 0  # tricks taken by each seat, 3 bits a seat (a Numba seat's view)
     winners = np.full(TRICKS, -1, np.int64)  # who won each trick played: the search counts tricks per world
     for t in range(TRICKS):
         suit = ZERO
@@ -532,7 +536,10 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             legal = legal_nb(hand, k, suit)
             policy = policies[p]
             step = POLICY.HEURISTIC if searches_nb(policy) else policy
-            if k == 0:
+            if user_seat(card_fn, policy) and legal & (legal - ONE) != ZERO:
+                c = user_card(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, trump, maker, partner,
+                              called, revealed, alone_public, remaining, upcard, dealer, discard, won)
+            elif k == 0:
                 state, c = lead_step_nb(step, p, hand, trump, remaining, maker, partner, state)
             else:
                 state, c = follow_step_nb(step, p, hand, legal, k, trump, beat, remaining, in_trick, maker, partner,
@@ -562,6 +569,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         if winner == maker or winner == partner:
             maker_tricks += 1
         winners[t] = winner
+        won += 1 << (WON_BITS * winner)
         leader = winner
     score_hand_nb(res, rules, maker, trump, rnd, alone, partner, maker_tricks, called)
     return state
@@ -612,10 +620,10 @@ def _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policie
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, log_hands, log_kitty,
-                         log_moves, log_means):
+                         log_moves, log_means, bid_fn, card_fn, faults):
     """``kernels.play_deals_nb`` with search seats: hand ``i`` dealt by seat ``i % 5`` from (seed, i),
     one hand per parallel work item (a searched hand is long). ``log_means`` (count, MAX_ACTIONS,
-    64) is filled when it has rows."""
+    64) is filled when it has rows; ``bid_fn``, ``card_fn`` and ``faults`` as ``kernels.play_deals_nb``'s."""
     record = log_moves.shape[0] > 0
     for j in prange(count):
         hands = np.empty(PLAYERS, np.uint64)
@@ -633,16 +641,17 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, r
         if log_means.shape[0] > 0:
             means = log_means[j]
         play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
-                            state, log, means, res)
+                            state, log, means, res, bid_fn, card_fn, faults[j])
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, lengths, log_hands,
-                         log_kitty, log_moves, log_means):
+                         log_kitty, log_moves, log_means, bid_fn, card_fn, faults):
     """``kernels.play_games_nb`` with search seats (same streams, same end of game); one game per
-    parallel work item. Hand ``h`` of game ``g`` searches from ``(seed, g, h * 64 + n)``."""
+    parallel work item. Hand ``h`` of game ``g`` searches from ``(seed, g, h * 64 + n)``. ``faults``: a row
+    per game."""
     record = log_moves.shape[0] > 0
     target = rules[RULE.TARGET]
     max_hands = rules[RULE.MAX_HANDS]
@@ -668,7 +677,7 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, r
             if log_means.shape[0] > 0:
                 means = log_means[j, h]
             state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
-                                        worlds, rollout, racing, state, log, means, res)
+                                        worlds, rollout, racing, state, log, means, res, bid_fn, card_fn, faults[j])
             if h < out.shape[1]:
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
@@ -680,9 +689,10 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, r
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing, out):
+def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing, out, bid_fn, card_fn, faults):
     """Hand ``deals[j]`` (dealt as in :func:`play_search_deals_nb`) played with the per-seat
-    ``policies[j]``: the strength ladder's tables, any mix in one parallel call. ``out`` (N_RES, rows)."""
+    ``policies[j]``: the strength ladder's tables, any mix in one parallel call. ``out`` (N_RES, rows);
+    ``faults`` a row per table row."""
     for j in prange(deals.shape[0]):
         hands = np.empty(PLAYERS, np.uint64)
         scratch = np.empty(DECK.shape[0], np.int8)
@@ -691,16 +701,18 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing,
         i = deals[j]
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
-                            state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
+                            state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, bid_fn, card_fn,
+                            faults[j])
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, racing, out):
+def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, card_fn, faults):
     """``kernels.trump_study_nb`` with search seats: deal ``i`` played once per (maker seat, trump),
     the bidding skipped, the call and the play searched; one (deal, maker, trump) per work item.
-    Every variant starts from the same cards, the same hand stream and the same search streams."""
+    Every variant starts from the same cards, the same hand stream and the same search streams.
+    ``faults`` has a row per variant (``count * 20``: deal-major), as the variants play in parallel."""
     for v in prange(count * PLAYERS * 4):
         j = v // (PLAYERS * 4)
         m = (v // 4) % PLAYERS
@@ -714,7 +726,7 @@ def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, 
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         h = hands[m]
         play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, state,
-                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res)
+                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn, faults[v])
         for r in range(N_RES):
             out[j, m, t, r] = res[r]
         seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1

@@ -33,8 +33,10 @@ def search_columns(study, first: int, count: int, *, record: bool = False, polic
     kitty = np.zeros((rows, KITTY), np.int8)
     moves = np.zeros((rows, MAX_ACTIONS, 3), np.int8)
     means = np.full((rows, MAX_ACTIONS, 64), np.nan, np.float32)
+    faults = study.faults(count)
     play_search_deals_nb(study.seed, first, count, study.rules, study.policy_ids if policies is None else policies,
-                         *_search_args(study), out, hands, kitty, moves, means)
+                         *_search_args(study), out, hands, kitty, moves, means, *study.callbacks(), faults)
+    study.check_faults(faults, first, study.game.unit)
     columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
     if record:
         columns.update(hands=hands, kitty=kitty, moves=moves, search_means=means)
@@ -54,8 +56,10 @@ def search_game_columns(study, first: int, count: int, *, record: bool = False) 
     kitty = np.zeros((rows, m, KITTY), np.int8)
     moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
     means = np.full((rows, m, MAX_ACTIONS, 64), np.nan, np.float32)
+    faults = study.faults(count)
     play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, *_search_args(study), slots,
-                         lengths, hands, kitty, moves, means)
+                         lengths, hands, kitty, moves, means, *study.callbacks(), faults)
+    study.check_faults(faults, first, "game")
     keep = np.arange(m)[None, :] < lengths[:, None]
     out = slots[keep].T
     game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
