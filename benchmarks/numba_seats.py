@@ -8,6 +8,7 @@ from numba import njit
 
 from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, heuristic_card
 from cardlab.sim.cards import ZERO, bit, lowest_card
+from cardlab.sim.euchre5.policies import BEATS, follow_beat_nb, lead_nb
 
 
 @njit(cache=True)
@@ -32,3 +33,23 @@ def heuristic_like(hand, legal, led, best, trump, last, unseen, values):
 def lowest_in_python(observation, legal):
     """``lowest`` as a Python seat: the legal action of the lowest card id."""
     return min(legal, key=lambda a: a.id)
+
+
+# ---------------------------------------------------------------- Euchre for five's seat (its card play)
+
+
+@njit(cache=True)
+def euchre_lowest(hand, legal, k, led, win_card, ally_wins, trump, maker, partner, called, dealer, upcard, unseen,
+                  won):
+    """Euchre: the lowest legal card, the cheapest possible seat."""
+    return lowest_card(legal)
+
+
+@njit(cache=True)
+def euchre_heuristic_like(hand, legal, k, led, win_card, ally_wins, trump, maker, partner, called, dealer, upcard,
+                          unseen, won):
+    """Euchre: the built-in heuristic's lead or follow from the seat's view (the cards not yet played read as the
+    unseen ones and its hand: the same cost, nearly the same cards)."""
+    if k == 0:
+        return lead_nb(hand, trump, unseen | hand, maker == 0 or partner == 0)
+    return follow_beat_nb(legal, trump, BEATS[trump, win_card], ally_wins, k == 4, unseen)
