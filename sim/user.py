@@ -40,7 +40,7 @@ import sys
 from typing import Callable, NamedTuple
 
 PREFIX = "numba:"
-_REGISTERED: dict[str, tuple] = {}  # name -> (the function, its compiled callback)
+_REGISTERED: dict[tuple, tuple] = {}  # (name, signature) -> (the function, its compiled callback)
 
 
 class Decision(NamedTuple):
@@ -164,10 +164,10 @@ def check(player, seat_kind: NumbaSeat | None, game_name: str, seat: int) -> str
         raise ValueError(f"policy: seat {seat}: {game_name} has no Numba seats yet; give a policy name")
     functions = _player(player, seat_kind, game_name, seat)
     decisions = seat_kind.decisions()
-    for key, fn in functions.items():
-        name = name_of(fn)
-        if (name, key) not in _REGISTERED or _REGISTERED[name, key][0] is not fn:
-            _REGISTERED[name, key] = (fn, _callback(fn, decisions[key], game_name, seat))
+    for key, fn in functions.items():  # a callback per function and signature (games share decision keys)
+        entry = (name_of(fn), decisions[key][1])
+        if entry not in _REGISTERED or _REGISTERED[entry][0] is not fn:
+            _REGISTERED[entry] = (fn, _callback(fn, decisions[key], game_name, seat))
     return name_of(functions)
 
 
@@ -180,10 +180,11 @@ def kernel_function(name: str, seat_kind: NumbaSeat, key: str | None = None):
     decision = seat_kind.decisions()[key]
     if function is None:
         return _heuristic_callback(decision)
-    if (function, key) not in _REGISTERED:
+    entry = (function, decision[1])
+    if entry not in _REGISTERED:
         fn = resolve(function)
-        _REGISTERED[function, key] = (fn, _callback(fn, decision, name, -1))
-    return _REGISTERED[function, key][1]
+        _REGISTERED[entry] = (fn, _callback(fn, decision, name, -1))
+    return _REGISTERED[entry][1]
 
 
 _HEURISTIC: dict = {}

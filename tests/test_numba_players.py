@@ -72,3 +72,15 @@ def test_a_decision_function_of_the_wrong_signature_is_refused_with_that_decisio
 
     with pytest.raises(ValueError, match=r"\(the bids\): expected bid\(hand: int64, round: int64\)"):
         check({"card": play_low, "bid": three}, SEAT, "test", 1)
+
+
+def test_a_function_checked_for_one_game_is_checked_again_for_another_games_signature():
+    """Decision keys repeat across games ("card"): a function that fits one game's card signature is still refused
+    by another's."""
+    def three_ints():
+        return types.int64(types.int64, types.int64, types.int64)
+
+    other = NumbaSeat("card play", "card(hand: int64, legal: int64, led: int64) -> int64", three_ints, 3)
+    check(play_low, SEAT, "test", 0)
+    with pytest.raises(ValueError, match=r"does not fit other's Numba seat \(card play\): expected card\(hand"):
+        check(play_low, other, "other", 0)
