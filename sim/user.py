@@ -44,9 +44,9 @@ _REGISTERED: dict[tuple, tuple] = {}  # (name, signature) -> (the function, its 
 
 
 class Decision(NamedTuple):
-    """An extra decision of a game's Numba seat (beside its main one): its key in a player's dict and
-    name, in words, the documented signature and the Numba signature. Its function may return -1 to
-    leave the move to the heuristic."""
+    """A decision of a game's Numba seat: its key in a player's dict, its name in words, the documented
+    signature and the Numba signature. An extra decision's function (beside the seat's main one) may
+    return -1 to leave the move to the heuristic."""
 
     key: str  # "bid"
     decision: str  # "the bids"
@@ -67,9 +67,9 @@ class NumbaSeat(NamedTuple):
     extras: tuple = ()
 
     def decisions(self) -> dict:
-        """``{key: (decision, signature, numba_signature)}``, the main decision first."""
-        return {self.key: (self.decision, self.signature, self.numba_signature),
-                **{d.key: (d.decision, d.signature, d.numba_signature) for d in self.extras}}
+        """``{key: Decision}`` of every decision of the seat, the main one first."""
+        return {self.key: Decision(self.key, self.decision, self.signature, self.numba_signature),
+                **{d.key: d for d in self.extras}}
 
 
 def is_numba_function(obj) -> bool:
@@ -165,7 +165,7 @@ def check(player, seat_kind: NumbaSeat | None, game_name: str, seat: int) -> str
     functions = _player(player, seat_kind, game_name, seat)
     decisions = seat_kind.decisions()
     for key, fn in functions.items():  # a callback per function and signature (games share decision keys)
-        entry = (name_of(fn), decisions[key][1])
+        entry = (name_of(fn), decisions[key].signature)
         if entry not in _REGISTERED or _REGISTERED[entry][0] is not fn:
             _REGISTERED[entry] = (fn, _callback(fn, decisions[key], game_name, seat))
     return name_of(functions)
@@ -180,7 +180,7 @@ def kernel_function(name: str, seat_kind: NumbaSeat, key: str | None = None):
     decision = seat_kind.decisions()[key]
     if function is None:
         return _heuristic_callback(decision)
-    entry = (function, decision[1])
+    entry = (function, decision.signature)
     if entry not in _REGISTERED:
         fn = resolve(function)
         _REGISTERED[entry] = (fn, _callback(fn, decision, name, -1))
@@ -190,15 +190,15 @@ def kernel_function(name: str, seat_kind: NumbaSeat, key: str | None = None):
 _HEURISTIC: dict = {}
 
 
-def _heuristic_callback(decision):
+def _heuristic_callback(decision: Decision):
     """A callback of ``decision``'s signature that always returns -1: the heuristic makes every such move."""
-    if decision[1] not in _HEURISTIC:
+    if decision.signature not in _HEURISTIC:
         from numba import cfunc
 
-        signature = decision[2]()
+        signature = decision.numba_signature()
         arguments = ", ".join(f"a{i}" for i in range(len(signature.args)))
-        _HEURISTIC[decision[1]] = cfunc(signature)(eval(f"lambda {arguments}: -1"))  # noqa: S307 - our own text
-    return _HEURISTIC[decision[1]]
+        _HEURISTIC[decision.signature] = cfunc(signature)(eval(f"lambda {arguments}: -1"))  # noqa: S307 - our text
+    return _HEURISTIC[decision.signature]
 
 
 def run_function(policies, title: str) -> str:
@@ -218,8 +218,8 @@ def run_callback(name: str, seat_kind: NumbaSeat | None, key: str | None = None)
     return kernel_function(name, seat_kind, key) if name else None
 
 
-def _callback(fn, decision: tuple, game_name: str, seat: int):
-    """``fn`` compiled as a C callback of ``decision`` ``(decision, signature, numba_signature)``."""
+def _callback(fn, decision: Decision, game_name: str, seat: int):
+    """``fn`` compiled as a C callback of ``decision``'s signature."""
     import warnings
 
     from numba import cfunc
@@ -230,17 +230,17 @@ def _callback(fn, decision: tuple, game_name: str, seat: int):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaWarning)  # e.g. a notebook's function that cannot be cached
             try:
-                return cfunc(decision[2](), cache=True)(fn.py_func)
+                return cfunc(decision.numba_signature(), cache=True)(fn.py_func)
             except RuntimeError as e:  # code with no file to cache beside (exec, some consoles): compile only
                 if "cache" not in str(e):
                     raise
-                return cfunc(decision[2]())(fn.py_func)
+                return cfunc(decision.numba_signature())(fn.py_func)
     except Exception as e:  # a typing error: the function does not take or return the seat's types
         lines = [line for line in str(e).splitlines() if line.strip() and not line.startswith("\x1b")]
         first = next((line.strip() for line in lines if "Failed in" not in line), type(e).__name__)
         where = f"seat {seat}: " if seat >= 0 else ""
-        raise ValueError(f"policy: {where}{name} does not fit {game_name}'s Numba seat ({decision[0]}): "
-                         f"expected {decision[1]}; compiling it failed: {first[:200]}") from None
+        raise ValueError(f"policy: {where}{name} does not fit {game_name}'s Numba seat ({decision.decision}): "
+                         f"expected {decision.signature}; compiling it failed: {first[:200]}") from None
 
 
 def raise_fault(faults, first, name: str, unit: str) -> None:
