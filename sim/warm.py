@@ -1,14 +1,17 @@
-"""Compile every game's kernels into the cache before a test run, one game to a process.
+"""Compile every game's kernels into the cache before a test run, two builds at a time.
 
 A cold test run spends most of its time compiling kernels. Under ``pytest -n 2`` both test processes
 soon need the same game's kernels, and Numba does not share a compile in progress: each process
 compiles them in full and the slower one's work is thrown away. Warming first compiles each kernel
-once, two games at a time, so the test processes find them cached (``make test`` does this).
+once, two builds at a time, so the test processes find them cached (``make test`` does this).
 
-A game is warmed by what most tests reach: a few deals under random, heuristic and search seats,
-whole games under heuristic and search seats, and a replay through the referee. Kernels that only
-particular tests reach (other option sets, other rollouts) still compile where they are first
-used. On a warm cache this takes a few seconds a game.
+A game has two builds: its kernels as the built-in policies play them, and the same kernels with a
+Numba seat (a user's function passed in; one build serves every function of the seat's signature).
+Each is warmed by what most tests reach: a few deals under random, heuristic and search seats (the
+Numba seat: beside heuristic and search seats, and on the strength ladder), whole games under
+heuristic and search seats, and a replay through the referee. Kernels that only particular tests
+reach (other option sets, other rollouts) still compile where they are first used. On a warm cache
+this takes a few seconds a build.
 
     python -m cardlab.sim.warm [--processes 2] [game ...]
 """
@@ -20,24 +23,38 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 #: The games handed out first, the longest compile first, so that two processes finish close together
-#: (cold, on 2 shared cores: Euchre about 15 minutes, Barbu 10); any other game follows.
+#: (cold, on 2 shared cores: Euchre about 10 minutes a build, Barbu 4); any other game follows.
 ORDER = ("euchre5", "barbu", "minchiate", "rami")
+BUILDS = ("built-in", "numba seat")
 
 
-def warm(name: str) -> tuple[str, float]:
-    """Play what compiles game ``name``'s common kernels; ``(name, seconds)``."""
+def warm(name: str, build: str = "built-in") -> tuple[str, str, float]:
+    """Play what compiles game ``name``'s common kernels of ``build``; ``(name, build, seconds)``."""
     from cardlab.sim import games
 
     start = time.perf_counter()
     game = games.game(name)
-    searcher = ",".join(["search"] + ["heuristic"] * (game.players(game.Options()) - 1))
+    others = ["heuristic"] * (game.players(game.Options()) - 1)
+    if build == "numba seat":
+        from cardlab.sim.example_players import BY_GAME
+        from cardlab.sim.ladder import strength_study
+
+        first = BY_GAME[name]
+        game.simulate(deals=64, seed=1, policy=[first] + others)
+        game.simulate(deals=2, seed=1, policy=[first, "search"] + others[1:], search_worlds=2)
+        game.simulate_games(games=2, seed=1, policy=[first] + others)
+        game.simulate_games(games=1, seed=1, policy=[first, "search"] + others[1:], search_worlds=2)
+        game.replay(deal="0:2", seed=1, policy=[first] + others)
+        strength_study(game, deals=2, seed=1, search_worlds=2, policies={"example": first})
+        return name, build, time.perf_counter() - start
+    searcher = ["search"] + others
     for policy in ("random", "heuristic"):
         game.simulate(deals=64, seed=1, policy=policy)
     game.simulate(deals=2, seed=1, policy=searcher, search_worlds=2)
     game.simulate_games(games=2, seed=1)
     game.simulate_games(games=1, seed=1, policy=searcher, search_worlds=2)
     game.replay(deal="0:2", seed=1)
-    return name, time.perf_counter() - start
+    return name, build, time.perf_counter() - start
 
 
 def main(argv=None) -> int:
@@ -55,10 +72,12 @@ def main(argv=None) -> int:
         except ValueError as e:
             parser.error(str(e))
     names = args.games or sorted(games.GAMES, key=lambda g: ORDER.index(g) if g in ORDER else len(ORDER))
+    builds = [(name, build) for name in names for build in BUILDS
+              if build == "built-in" or games.game(name).numba_seat is not None]
     start = time.perf_counter()
     with ProcessPoolExecutor(args.processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for name, seconds in pool.map(warm, names):
-            print(f"warm: {name} compiled or loaded in {seconds:.0f} s", flush=True)
+        for name, build, seconds in pool.map(warm, *zip(*builds)):
+            print(f"warm: {name} ({build}) compiled or loaded in {seconds:.0f} s", flush=True)
     print(f"warm: every kernel ready in {time.perf_counter() - start:.0f} s", flush=True)
     return 0
 
