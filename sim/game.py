@@ -366,12 +366,17 @@ class Game:
         from cardlab.sim.python_seats import play_columns
         from cardlab.sim.whole_games import play_game_columns
 
-        if study.searching:
-            raise ValueError("policy: a Python seat and a search seat cannot share a table yet")
+        self.check_search_beside_python(study, unit)
         if unit == "games":
             self.next_deal(study, 0, [])  # refused in one line where the step API has no whole games
             return partial(play_game_columns, study)
         return partial(play_columns, study)
+
+    def check_search_beside_python(self, study, unit: str) -> None:
+        """Refuse, in one line, a run of ``unit`` where a Python seat would share a table with a search seat the
+        game's step API does not play (its state's ``policy_action("search")``)."""
+        if study.searching:
+            raise ValueError("policy: a Python seat and a search seat cannot share a table yet")
 
     def replay_games(self, study, games: range) -> Replay:
         raise ValueError(f"game_index: {self.name} replays {self.unit}s one by one; give deal=i or deal='a:b'")

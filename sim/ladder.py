@@ -32,7 +32,10 @@ The ladder also takes your own policies (``policies={"mine": my_card_function}``
 ``--policy numba:mybots.lowest``): each joins random, heuristic and search as one more rung, in every
 whole table and every pair, so its gains against the others come out paired on the same deals. An own
 policy is a Numba player of the game's Numba seat (a function, or a dict of them by decision:
-:mod:`cardlab.sim.user`); a Python seat cannot join the ladder yet, since search seats share its tables.
+:mod:`cardlab.sim.user`), or a Python function ``(observation, legal_actions) -> move`` in a game whose step
+API plays search seats beside a Python seat (Barbu's trick contracts): the tables where it sits are then
+played move by move through the step API (:mod:`cardlab.sim.python_seats`, its search seats the kernels'
+own decisions), the others in the kernels.
 """
 from __future__ import annotations
 
@@ -94,8 +97,7 @@ def own_policies(game, policy="heuristic", policies=None) -> dict:
             raise ValueError(f"policies: {name!r} is not allowed as a name; use lowercase letters and digits, not "
                              f"{', '.join(game.policies)} (it names columns such as lone_{{name}}_in_heuristic)")
         if is_python_policy(p) or is_python_name(p):
-            raise ValueError(f"policies: {name}: a Python policy cannot join the ladder yet (search seats share its "
-                             "tables); write it as a Numba function (docs/your-player.md)")
+            continue  # checked with the ladder's study (ladder_study)
         if game.numba_seat is None:
             raise ValueError(f"policies: {name}: {game.name} has no Numba seats yet; own policies join the ladder in "
                              "the games that have them (docs/your-player.md)")
@@ -103,7 +105,7 @@ def own_policies(game, policy="heuristic", policies=None) -> dict:
             raise ValueError(f"policies: {name}: {p!r} is not a Numba function, a dict of them by decision, or a "
                              "numba:<module>.<function> name")
     if len(own) > 1:
-        raise ValueError(f"policies: {', '.join(own)}: a run plays one Numba function, so the ladder takes one own "
+        raise ValueError(f"policies: {', '.join(own)}: a run plays one own function, so the ladder takes one own "
                          "policy at a time")
     return own
 
@@ -111,11 +113,20 @@ def own_policies(game, policy="heuristic", policies=None) -> dict:
 def ladder_study(game, *, policy="heuristic", policies=None, **keywords):
     """The study every table of the ladder starts from (its search settings are the search seats'; an own
     policy sits in seat 0, so the kernels get its function) and the ladder's policy names."""
+    from cardlab.sim.python_seats import is_python_name
+
     own = own_policies(game, policy, policies)
     study = game.build("deals", study_name="strength", policy="search", **keywords)
     if own:
         seats = list(own.values()) + ["search"] * (len(study.policies) - 1)
         study = game.build("deals", study_name="strength", policy=seats, **keywords)
+        if is_python_name(study.policies[0]):
+            try:
+                game.check_search_beside_python(study, "deals")
+            except ValueError as e:
+                raise ValueError(f"policies: {next(iter(own))}: a Python policy cannot join {game.title}'s ladder yet "
+                                 f"({str(e).removeprefix('policy: ')}); write it as a Numba function "
+                                 "(docs/your-player.md)") from None
     return study, LADDER + tuple(own)
 
 
@@ -124,8 +135,8 @@ def table_policies(study, deals: np.ndarray, mask: np.ndarray, names=LADDER, ora
     seats)``: table-major rows."""
     game = study.game
     ladder = tables(names, oracle)
-    ids = {name: game.policies.index(name) if name in game.policies else game.numba_seat.kernel_id
-           for name in {x for x, _ in ladder}}
+    own = study.policy_ids[0]  # an own policy sits in seat 0: a Numba seat's kernel id, or -1 for a Python seat
+    ids = {name: game.policies.index(name) if name in game.policies else own for name in {x for x, _ in ladder}}
     policies = np.empty((len(ladder), len(deals), mask.shape[1]), np.int64)
     for k, (x, y) in enumerate(ladder):
         policies[k] = ids[x if y is None else y]
@@ -139,12 +150,36 @@ def ladder_columns(study, first: int, count: int, names=LADDER, oracle: bool = F
     deal = np.arange(first, first + count, dtype=np.int64)
     sides, mask = study.ladder_sides(deal)
     ladder = tables(names, oracle)
-    played = study.play_tables(np.tile(deal, len(ladder)), table_policies(study, deal, mask, names, oracle))
+    played = play_tables(study, np.tile(deal, len(ladder)), table_policies(study, deal, mask, names, oracle))
     columns = study.ladder_head(deal, sides)
     for k, (x, y) in enumerate(ladder):
         part = {name: values[k * count:(k + 1) * count] for name, values in played.items()}
         columns.update(study.ladder_columns(part, x, y, sides))
     return columns
+
+
+def play_tables(study, deals: np.ndarray, policies: np.ndarray) -> dict:
+    """``study.play_tables(deals, policies)``, the rows with a Python seat (policy -1: the study's seat-0 policy)
+    played through the step API and given by ``study.state_tables`` (same keys, same row order)."""
+    from dataclasses import replace
+
+    from cardlab.sim.python_seats import play_deal
+
+    python = (policies < 0).any(axis=1)
+    if not python.any():
+        return study.play_tables(deals, policies)
+    parts = [(np.flatnonzero(~python), study.play_tables(deals[~python], policies[~python]))] if (~python).any() else []
+    for row in np.unique(policies[python], axis=0):
+        rows = np.flatnonzero((policies == row).all(axis=1))
+        seats = replace(study, policies=tuple(study.policies[0] if i < 0 else study.game.policies[i] for i in row))
+        parts.append((rows, study.state_tables([play_deal(seats, int(d)) for d in deals[rows]])))
+    out = {}
+    for key in parts[0][1]:
+        values = parts[0][1][key]
+        out[key] = np.empty((len(deals),) + values.shape[1:], values.dtype)
+        for rows, part in parts:
+            out[key][rows] = part[key]
+    return out
 
 
 def _metadata(study, names, oracle: bool = False) -> dict:

@@ -10,6 +10,7 @@ import pytest
 from cardlab.sim.barbu.rules import TRICK_CONTRACTS
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.play import saved_record
+from cardlab.sim.python_seats import play_columns
 from cardlab.sim.runner import to_frame
 from tests.user_policies import barbu_cards
 
@@ -97,10 +98,36 @@ def test_a_python_seat_plays_domino_beside_the_built_in_seats():
     assert not rows.equals(heuristic)
 
 
+@pytest.mark.parametrize("keywords", [dict(policy=["search", "heuristic", "search", "classic"]),
+                                      dict(policy=["heuristic", "oracle", "search", "heuristic"]),
+                                      dict(policy=["search"] * 4, search_inference="on", search_rollout="random")],
+                         ids=["search", "oracle", "inference-random-rollouts"])
+def test_search_seats_in_the_state_play_the_kernels_moves(keywords):
+    """The state's search seat is the searched kernel given the deal so far: a table of search and other built-in
+    seats played move by move through the state gives the kernels' rows (Trumps' searched trump included)."""
+    barbu = game("barbu")
+    study = barbu.build("deals", seed=9, contract=",".join(TRICK_CONTRACTS), search_worlds=4, **keywords)
+    kernel = to_frame(study.play(0, 48))
+    state = to_frame(play_columns(study, 0, 48))
+    pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+
+
+def test_a_python_seat_plays_beside_search_seats_as_its_numba_twin_does():
+    """Search decides from the public play alone (its rollouts and inference model every other seat as the
+    heuristic), so the Python and the Numba lowest-card seat give the same rows beside search seats."""
+    barbu = game("barbu")
+    keywords = dict(deals=40, seed=4, search_worlds=4, contract=",".join(c for c in TRICK_CONTRACTS if c != "trumps"))
+    in_python = barbu.simulate(policy=[lowest, "search", "heuristic", "search"], **keywords)
+    in_numba = barbu.simulate(policy=[barbu_cards.lowest, "search", "heuristic", "search"], **keywords)
+    assert in_python.equals(in_numba)
+
+
 def test_where_a_python_seat_does_not_play_yet_it_is_refused():
     barbu = game("barbu")
-    with pytest.raises(ValueError, match="search seat"):
-        barbu.simulate(deals=2, contract="no-tricks", policy=[lowest, "search", "heuristic", "heuristic"])
+    with pytest.raises(ValueError, match="trick contracts only, not yet in Domino or whole games"):
+        barbu.simulate(deals=2, policy=[lowest, "search", "heuristic", "heuristic"])  # every contract: Domino too
+    with pytest.raises(ValueError, match="trick contracts only"):
+        barbu.simulate_games(games=1, policy=[lowest, "search", "heuristic", "heuristic"])
     with pytest.raises(ValueError, match="^double: True is not played in Barbu's step API yet"):
         barbu.simulate_games(games=2, double=True, policy=[lowest] + HEURISTIC3)
 

@@ -180,6 +180,10 @@ class BarbuStudy(Study):
                                             policies=row)[1]
         return {"score": score}
 
+    def state_tables(self, states) -> dict:
+        """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat)."""
+        return {"score": self.game.state_columns(states)["score"]}
+
     def ladder_head(self, deals, sides) -> dict:
         import pandas as pd
 
@@ -576,6 +580,13 @@ class Barbu(Game):
 
     def next_deal(self, study, index: int, finished: list):
         return next_game_deal(study, index, finished)
+
+    def check_search_beside_python(self, study, unit: str) -> None:
+        """Search seats play beside a Python seat in the trick contracts' deals (the kernels' own search:
+        ``state_policies.search_action``), not yet in Domino or whole games."""
+        if study.searching and (unit == "games" or "domino" in study.contracts):
+            raise ValueError("policy: a Python seat and a search seat share a table in Barbu's trick contracts only, "
+                             "not yet in Domino or whole games; give --contract without domino, or no search seat")
 
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns) of finished whole games: each deal's, its raw scores its scores (no

@@ -276,6 +276,8 @@ class TrickState(BarbuState):
         self.hearts_played = False
         self.stopped = False  # the early stop
 
+    builtin_policies = ("heuristic", "classic", "search", "oracle")  # search: the kernels' own (state_policies)
+
     def _restart(self) -> "TrickState":
         return TrickState(self.options, self.contract, self.declarer, self.dealt, deal=self.deal, study=self.study)
 

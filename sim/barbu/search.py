@@ -321,12 +321,17 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
 @njit(cache=True, error_model="numpy")
 def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                             flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
-                            means, scores, user_fn, fault, eps):
+                            means, scores, user_fn, fault, eps, stop=-1):
     """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` (and ``oracle``) seats searching;
     a search seat ``p`` with ``eps[p] > 0`` weights its worlds by inference (module docstring).
 
     ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
     candidate card's mean final score for the searcher (NaN elsewhere). Returns the deal stream.
+
+    With ``stop >= 0`` the deal's first ``stop`` moves are given, ``moves[:stop]`` (a step-API state's history:
+    each is played as it stands, chosen by no policy), and the deal ends once move ``stop`` is chosen, into
+    ``moves[stop]``: what the seat to move there plays, its search drawing from the same stream as in a whole
+    run, so a search seat beside a Python seat plays as it does in the kernels.
     """
     size = popcount(hands[0])
     values = card_values[contract]
@@ -349,7 +354,7 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
     history_remaining = np.empty(size * n, np.uint64)
     for p in range(n):
         scores[p] = 0
-    if record:
+    if record and stop < 0:
         moves[:] = -1
     if keep_means:
         means[:] = np.nan
@@ -368,29 +373,34 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
             p = leader + k
             if p >= n:
                 p -= n
-            hand = hands[p]
-            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-            state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, k == n - 1, remaining, values,
-                                      point_mask, mode, p, user_fn, fault)
-            if searches_nb(policies[p]) and popcount(legal) > 1:
-                c = search_card_nb(search_state(seed, deal, t * n + k), p, hands, n, size, t, k, leader, led,
-                                   best, winner, trick, remaining, hearts_broken, legal, c, excluded, worlds,
-                                   trump, values, trick_values[contract], last_two[contract], point_mask,
-                                   positive, rule, kh_discard, may_stop, duties, rollout, world, work, work_trick,
-                                   slack, totals, user_fn, policies[p] == ORACLE, eps[p], history,
-                                   history_remaining, t * n + k)
-                if keep_means:
-                    m = legal
-                    while m != ZERO:
-                        x = lowest_card(m)
-                        m &= m - ONE
-                        means[t * n + k, x] = scores[p] + totals[x] / worlds
+            i = t * n + k
+            if i < stop:  # a move already made
+                c = moves[i]
+            else:
+                hand = hands[p]
+                legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+                state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, k == n - 1, remaining,
+                                          values, point_mask, mode, p, user_fn, fault)
+                if searches_nb(policies[p]) and popcount(legal) > 1:
+                    c = search_card_nb(search_state(seed, deal, i), p, hands, n, size, t, k, leader, led, best,
+                                       winner, trick, remaining, hearts_broken, legal, c, excluded, worlds, trump,
+                                       values, trick_values[contract], last_two[contract], point_mask, positive, rule,
+                                       kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals,
+                                       user_fn, policies[p] == ORACLE, eps[p], history, history_remaining, i)
+                    if keep_means:
+                        m = legal
+                        while m != ZERO:
+                            x = lowest_card(m)
+                            m &= m - ONE
+                            means[i, x] = scores[p] + totals[x] / worlds
+                if i == stop:
+                    moves[i] = c
+                    return state
             in_hands &= ~bit(c)
             excluded[p] |= shown_absent_nb(c, in_hands & ~hands[p], led, best, trump, duties, rule, hearts_broken,
                                            kh_discard)
             if record:
-                moves[t * n + k] = c
-            i = t * n + k
+                moves[i] = c
             history[i, H_SEAT], history[i, H_CARD], history[i, H_LED], history[i, H_BEST] = p, c, led, best
             history[i, H_MODE], history[i, H_LAST], history[i, H_BROKEN] = mode, k == n - 1, hearts_broken
             history_remaining[i] = remaining

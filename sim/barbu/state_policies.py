@@ -13,7 +13,12 @@ seats play exactly the moves they play in the kernels.
   extra turn whenever it holds a playable card. Between a Python seat's turns the kernel's own loop
   (``domino.domino_play_on_nb``) plays the built-in seats.
 
-The search is not played here: a run with a Python seat has no search seat.
+* A ``search`` (or ``oracle``) seat in a trick contract: the searched kernel's own decision
+  (:func:`search_action`): ``search.play_searched_tricks_nb`` given the deal's moves so far, stopping once
+  the seat's move is chosen; its search draws from the stream of a whole run (keyed by seed, deal and
+  move), so a table of search and heuristic seats plays here exactly as in the kernels. A ``search``
+  declarer of Trumps names its trump by ``search_deals.searched_trump_nb``. Domino's search is not played
+  here yet.
 """
 from __future__ import annotations
 
@@ -28,18 +33,26 @@ from cardlab.sim.barbu.domino import (DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE, 
                                       frontier_after)
 from cardlab.sim.barbu.domino_referee import DECLINE_ACTION, PASS_ACTION, DominoState, start_action
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
-from cardlab.sim.barbu.kernels import (LEAD_ANYTIME, close_trick_nb, legal_cards_nb, policy_card_nb, put_card_nb,
-                                       trick_start_nb)
-from cardlab.sim.barbu.policies import POLICY_NAMES, heuristic_card, seat_mode
+from cardlab.sim.barbu.kernels import (LEAD_ANYTIME, TRUMP_BY_POLICY, close_trick_nb, legal_cards_nb, policy_card_nb,
+                                       put_card_nb, trick_start_nb)
+from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, heuristic_card, seat_mode
+from cardlab.sim.barbu.search import play_searched_tricks_nb
+from cardlab.sim.barbu.search_deals import searched_trump_nb
+from cardlab.sim.barbu.search_play import DEFAULT_INFERENCE, DEFAULT_WORLDS, ROLLOUT_NAMES, inference_eps
 from cardlab.sim.barbu.referee import TRUMP_ID, TrickState, card_action, trick_winner
 from cardlab.sim.barbu.rules import (CONTRACT, CONTRACT_NAMES, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT,
                                      FLAG_POSITIVE)
 from cardlab.sim.cards import ZERO, bit, mask_of, suit_of
 
+SEARCHING = ("search", "oracle")
+
+
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move."""
     if isinstance(state, DominoState):
         return domino_action(state, POLICY_NAMES.index(policy))
+    if policy in SEARCHING:
+        return search_action(state)
     a = state.study.kernel_args
     if state.naming:
         hand = np.uint64(mask_of(state.hands[state.declarer]))
@@ -79,17 +92,49 @@ def bits(cards) -> int:
     return reduce(or_, map(_BITS.__getitem__, cards), 0)
 
 
+def search_action(state):
+    """The move of the ``search`` (or ``oracle``: the seat's study policy says which) seat to move in trick-contract
+    ``state``: its searched trump as the Trumps declarer, else its searched card (the module docstring)."""
+    a, study, n = state.study.kernel_args, state.study, state.n
+    ids = np.array([POLICY_NAMES.index(p) if p in POLICY_NAMES else POLICY.HEURISTIC for p in study.policies],
+                   np.int64)  # the moves of seats of other policies are given, never chosen here
+    worlds, rollout = a.get("search_worlds", DEFAULT_WORLDS), ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic"))
+    hands = np.array([bits(h) for h in state.dealt], np.uint64)
+    c = CONTRACT_NAMES.index(state.contract)
+    if state.naming:
+        _, suit = searched_trump_nb(study.seed, state.deal, hands, n, state.declarer, TRUMP_BY_POLICY,
+                                    a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
+                                    ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0),
+                                    np.empty(0, np.float32), None)
+        return state.action(TRUMP_ID + int(suit))
+    played = [card for trick in state.tricks for _, card in trick.cards] + list(state.trick)
+    moves = np.full(n * state.size, -1, np.int64)
+    moves[:len(played)] = played
+    trump = -1 if state.trump is None else int(state.trump)
+    play_searched_tricks_nb(study.seed, state.deal, hands, n, state.declarer, c, trump, a["card_values"],
+                            a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
+                            a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves,
+                            np.empty((0, 64), np.float32), np.zeros(n, np.int16), None, np.zeros(2, np.int64),
+                            inference_eps(ids, a.get("search_inference", DEFAULT_INFERENCE)), len(played))
+    return card_action(int(moves[len(played)]))
+
+
 def play_builtin(state, policies) -> None:
     """The built-in seats' moves of ``state`` (a trick contract) until a seat of another policy (``policies``: one
-    per seat) is to move or the deal ends: the Trumps declarer's naming by :func:`policy_action`, then the cards
-    in one call of :func:`advance_nb`, the kernel's loop, each card then played by the state's rules."""
-    ids = np.array([POLICY_NAMES.index(p) if p in state.builtin_policies else -1 for p in policies], np.int64)
-    if state.naming:
-        if ids[state.declarer] < 0:
-            return
-        state._apply(policy_action(state, policies[state.declarer]))
-    if state.is_over or ids[state.current_player] < 0:
-        return
+    per seat) is to move or the deal ends: the Trumps declarer's naming and each search seat's move by
+    :func:`policy_action`, the other built-in seats' cards in one call of :func:`advance_nb` (the kernel's loop)
+    up to the next seat of another policy, each card then played by the state's rules."""
+    while not state.is_over and policies[state.current_player] in state.builtin_policies:
+        if state.naming or policies[state.current_player] in SEARCHING:
+            state._apply(policy_action(state, policies[state.current_player]))
+        else:
+            _advance(state, policies)
+
+
+def _advance(state, policies) -> None:
+    """:func:`play_builtin`'s cards of the built-in seats that do not search, up to any other seat."""
+    ids = np.array([POLICY_NAMES.index(p) if p in state.builtin_policies and p not in SEARCHING else -1
+                    for p in policies], np.int64)
     a, n, trick = state.study.kernel_args, state.n, state.trick
     c = CONTRACT_NAMES.index(state.contract)
     f = int(a["flags"][c])
