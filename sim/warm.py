@@ -7,9 +7,10 @@ once, two builds at a time, so the test processes find them cached (``make test`
 
 A game has two builds: its kernels as the built-in policies play them, and the same kernels with a
 Numba seat (a user's function passed in; one build serves every function of the seat's signature).
-Each is warmed by what most tests reach: a few deals under random, heuristic and search seats (the
-Numba seat: beside heuristic and search seats, and on the strength ladder), whole games under
-heuristic and search seats, and a replay through the referee. Kernels that only particular tests
+Each is warmed by what most tests reach: a few deals under random, heuristic and search seats, whole
+games under heuristic and search seats, and a replay through the referee; the Numba seat's build
+plays it beside heuristic and search seats, in whole games beside heuristic seats, on the strength
+ladder and in a replay. Kernels that only particular tests
 reach (other option sets, other rollouts) still compile where they are first used. On a warm cache
 this takes a few seconds a build.
 
@@ -43,7 +44,6 @@ def warm(name: str, build: str = "built-in") -> tuple[str, str, float]:
         game.simulate(deals=64, seed=1, policy=[first] + others)
         game.simulate(deals=2, seed=1, policy=[first, "search"] + others[1:], search_worlds=2)
         game.simulate_games(games=2, seed=1, policy=[first] + others)
-        game.simulate_games(games=1, seed=1, policy=[first, "search"] + others[1:], search_worlds=2)
         game.replay(deal="0:2", seed=1, policy=[first] + others)
         strength_study(game, deals=2, seed=1, search_worlds=2, policies={"example": first})
         return name, build, time.perf_counter() - start

@@ -117,7 +117,7 @@ def test_a_rami_numba_player_draws_and_melds_by_its_functions_and_leaves_the_res
     for policy in ([same] + HEURISTIC3, [same, "heuristic", same, "random"]):
         plain = [rami_discards.highest if isinstance(p, dict) else p for p in policy]
         mine = rami.simulate(deals=200, seed=6, policy=policy)
-        assert mine.attrs["cardlab"]["policies"][0].endswith("highest+draw=tests.user_policies.rami_discards."
+        assert mine.attrs["cardlab"]["policies"][0].endswith("rami_costliest+draw=tests.user_policies.rami_discards."
                                                              "take_when_usable+meld=tests.user_policies.rami_discards."
                                                              "heuristics_melds")
         assert mine.filter(like="score_").equals(rami.simulate(deals=200, seed=6, policy=plain).filter(like="score_"))

@@ -2,15 +2,9 @@
 executors can import them by name)."""
 from numba import njit
 
+from cardlab.sim.example_players import rami_costliest
 
-@njit(cache=True)
-def highest(hand, forbidden, opened, opponent_close, values):
-    """The kind worth the most penalty points that may go (ties: the lowest kind)."""
-    best = -1
-    for k in range(53):
-        if hand[k] > 0 and k != forbidden and (best < 0 or values[k] > values[best]):
-            best = k
-    return best
+highest = rami_costliest  # the kind worth the most penalty points that may go (ties: the lowest kind)
 
 
 @njit(cache=True)
