@@ -187,15 +187,25 @@ def _rollout_policy(state) -> str:
 
 
 def hint(state, worlds: int = HINT_WORLDS) -> str:
-    """:func:`hint_means` as lines, the best move first: the highest score, or the lowest in a game whose
-    scores are penalties (its strength ladder says ``lower_is_better``: Rami)."""
+    """Each legal move's mean final score as lines, the best move first: the highest score, or the lowest in a game
+    whose scores are penalties (its strength ladder says ``lower_is_better``: Rami). The means are the kernels' own
+    search's where the state runs it (``State.search_means``: Barbu's trick contracts), else :func:`hint_means`'."""
     from cardlab.analysis.strength import ladder_of
 
+    from cardlab.sim.whole_games import WholeGame
+
     lower = ladder_of({"game": state.study.game.name}).lower_is_better
-    ranked = sorted(hint_means(state, worlds), key=lambda m: m[1], reverse=not lower)
-    by = "the heuristic" if _rollout_policy(state) == "heuristic" else "random moves"
-    head = (f"hint: each move's mean final score over {worlds} deals resampled from what you have seen, "
-            f"played out by {by} ({'lower' if lower else 'higher'} is better)")
+    now = state.current if isinstance(state, WholeGame) else state
+    searched = now.search_means(worlds)  # the kernels' own search, where the game's step API runs it
+    means = [(a, searched[a.id], worlds) for a in now.legal_actions()] if searched else hint_means(state, worlds)
+    ranked = sorted(means, key=lambda m: m[1], reverse=not lower)
+    if searched:
+        head = (f"hint: each move's mean final score by cardlab's search, over {worlds} deals sampled from what "
+                f"you have seen, played out by the heuristic ({'lower' if lower else 'higher'} is better)")
+    else:
+        by = "the heuristic" if _rollout_policy(state) == "heuristic" else "random moves"
+        head = (f"hint: each move's mean final score over {worlds} deals resampled from what you have seen, "
+                f"played out by {by} ({'lower' if lower else 'higher'} is better)")
     return "\n".join([head] + [f"  {a.name}: {m:+.2f}" for a, m, _ in ranked])
 
 

@@ -163,6 +163,12 @@ class State:
         while not self.is_over and policies[self.current_player] in self.builtin_policies:
             self._apply(self.policy_action(policies[self.current_player]))
 
+    def search_means(self, worlds: int) -> dict | None:
+        """``{action id: mean final score}`` of the seat to move's legal moves by the kernels' own search over
+        ``worlds`` sampled deals (what ``cardlab play``'s hint shows), or None where the game's step API does not
+        run its search here (the hint then searches in Python: :func:`cardlab.sim.play.hint_means`)."""
+        return None
+
     def policy_ready(self) -> bool:
         """Whether a built-in seat can move now (Rami's play whole turns, so not within a turn another began)."""
         return True

@@ -278,6 +278,13 @@ class TrickState(BarbuState):
 
     builtin_policies = ("heuristic", "classic", "search", "oracle")  # search: the kernels' own (state_policies)
 
+    def search_means(self, worlds: int) -> dict | None:
+        """The kernels' search at this move (:func:`cardlab.sim.barbu.state_policies.searched_move`); None with one
+        legal move."""
+        from cardlab.sim.barbu.state_policies import searched_move
+
+        return searched_move(self, worlds, hint=True)[1] or None
+
     def _restart(self) -> "TrickState":
         return TrickState(self.options, self.contract, self.declarer, self.dealt, deal=self.deal, study=self.study)
 

@@ -95,28 +95,41 @@ def bits(cards) -> int:
 def search_action(state):
     """The move of the ``search`` (or ``oracle``: the seat's study policy says which) seat to move in trick-contract
     ``state``: its searched trump as the Trumps declarer, else its searched card (the module docstring)."""
-    a, study, n = state.study.kernel_args, state.study, state.n
+    return state.action(searched_move(state)[0])
+
+
+def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple[int, dict]:
+    """``(move id, {move id: mean})`` of the kernels' search for the seat to move in trick-contract ``state``: the
+    move it makes and, with ``hint``, each candidate's mean final score for the seat over ``worlds`` sampled deals
+    (default the study's ``search_worlds``), the seat then searching whatever its policy (``cardlab play``'s hint;
+    no means where the seat has one legal card). Seats of other policies' moves are given, never chosen here."""
+    a, study, n, seat = state.study.kernel_args, state.study, state.n, state.current_player
     ids = np.array([POLICY_NAMES.index(p) if p in POLICY_NAMES else POLICY.HEURISTIC for p in study.policies],
-                   np.int64)  # the moves of seats of other policies are given, never chosen here
-    worlds, rollout = a.get("search_worlds", DEFAULT_WORLDS), ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic"))
+                   np.int64)
+    if hint:
+        ids[seat] = POLICY.SEARCH
+    worlds = worlds or a.get("search_worlds", DEFAULT_WORLDS)
+    rollout = ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic"))
     hands = np.array([bits(h) for h in state.dealt], np.uint64)
     c = CONTRACT_NAMES.index(state.contract)
     if state.naming:
+        suit_means = np.full(4 if hint else 0, np.nan, np.float32)
         _, suit = searched_trump_nb(study.seed, state.deal, hands, n, state.declarer, TRUMP_BY_POLICY,
                                     a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                                    ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0),
-                                    np.empty(0, np.float32), None)
-        return state.action(TRUMP_ID + int(suit))
+                                    ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0), suit_means, None)
+        return TRUMP_ID + int(suit), {TRUMP_ID + s: float(m) for s, m in enumerate(suit_means)}
     played = [card for trick in state.tricks for _, card in trick.cards] + list(state.trick)
     moves = np.full(n * state.size, -1, np.int64)
     moves[:len(played)] = played
+    means = np.full((n * state.size if hint else 0, 64), np.nan, np.float32)
     trump = -1 if state.trump is None else int(state.trump)
     play_searched_tricks_nb(study.seed, state.deal, hands, n, state.declarer, c, trump, a["card_values"],
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
-                            a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves,
-                            np.empty((0, 64), np.float32), np.zeros(n, np.int16), None, np.zeros(2, np.int64),
+                            a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
+                            np.zeros(n, np.int16), None, np.zeros(2, np.int64),
                             inference_eps(ids, a.get("search_inference", DEFAULT_INFERENCE)), len(played))
-    return card_action(int(moves[len(played)]))
+    row = means[len(played)] if hint else means
+    return int(moves[len(played)]), {x: float(row[x]) for x in range(64) if hint and not np.isnan(row[x])}
 
 
 def play_builtin(state, policies) -> None:
