@@ -9,7 +9,7 @@ episode replays alone from its (seed, deal), and ``reset(options={"deal": i})`` 
   ``agent_selection`` (a deal's order of play, not a fixed rotation: a Rami seat may move many
   times in a row).
 * **Actions** are ``Discrete(n)`` indices over the game's stable action ids (``docs/rules/<game>.md``,
-  "Step API"): the id itself in Barbu, Euchre and Minchiate; in Rami, whose ids are sparse (a meld's
+  "Step API"): the id itself in Barbu, Euchre, Hearts and Minchiate; in Rami, whose ids are sparse (a meld's
   id packs its cards), the index into a fixed table of every move the rules can name
   (:func:`action_ids`). ``action_mask`` marks the legal ones.
 * **Observations** are ``{"observation": planes, "action_mask": mask}``. ``planes`` is an ``int8``
@@ -44,13 +44,14 @@ from cardlab.sim.state import names_in
 PUBLIC_FIELDS = {
     "barbu": (),
     "euchre5": ("upcard", "trick"),
+    "hearts": ("passed", "received"),  # the seat's own pass: the cards it gave and the cards it got
     "minchiate": ("exposed", "fola", "cutter_draw", "dealer_draw", "declarations"),
     "rami": ("pile", "table", "known"),
 }
 
 #: Dense games: their action ids are small integers, used as they are (the space is 0..n-1).
 #: Minchiate's declarations are 200 + the value shown; no hand's combinations reach 800.
-DENSE_ACTIONS = {"barbu": 93, "euchre5": 199, "minchiate": 1000}
+DENSE_ACTIONS = {"barbu": 93, "euchre5": 199, "minchiate": 1000, "hearts": 128}  # Hearts: 64 + card, a pass
 
 
 @lru_cache(maxsize=None)

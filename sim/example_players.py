@@ -43,5 +43,12 @@ def rami_costliest(hand, forbidden, opened, opponent_close, values):
     return best
 
 
+@njit(cache=True)
+def hearts_lowest(hand, legal, n, led, win_card, trick, seen, broken):
+    """Hearts: the legal card of lowest id (the lowest club first)."""
+    return lowest_card(legal)
+
+
 #: The example player of each game, by game name.
-BY_GAME = {"barbu": barbu_lowest, "euchre5": euchre5_lowest, "minchiate": minchiate_lowest, "rami": rami_costliest}
+BY_GAME = {"barbu": barbu_lowest, "euchre5": euchre5_lowest, "minchiate": minchiate_lowest, "rami": rami_costliest,
+           "hearts": hearts_lowest}

@@ -18,6 +18,7 @@ from types import ModuleType
 GAMES = {
     "barbu": "Barbu",
     "euchre5": "Euchre for five",
+    "hearts": "Hearts",
     "minchiate": "Minchiate",
     "rami": "Rami",
 }
@@ -27,6 +28,7 @@ GAMES = {
 INTERFACES = {
     "barbu": "cardlab.sim.barbu.interface:BARBU",
     "euchre5": "cardlab.sim.euchre5.interface:EUCHRE5",
+    "hearts": "cardlab.sim.hearts.interface:HEARTS",
     "minchiate": "cardlab.sim.minchiate.interface:MINCHIATE",
     "rami": "cardlab.sim.rami.interface:RAMI",
 }

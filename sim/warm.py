@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 #: The games handed out first, the longest compile first, so that two processes finish close together
 #: (cold, on 2 shared cores: Euchre about 10 minutes a build, Barbu 4); any other game follows.
-ORDER = ("euchre5", "barbu", "minchiate", "rami")
+ORDER = ("euchre5", "barbu", "minchiate", "hearts", "rami")
 BUILDS = ("built-in", "numba seat")
 
 

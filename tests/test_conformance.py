@@ -284,7 +284,8 @@ def test_the_options_study_equals_separate_runs_of_each_variant(name):
 
 
 VARY = {"barbu": ["players=3,5", "hearts_lead=broken"], "euchre5": ["stick_the_dealer=false", "call_rule=ace_of_suit"],
-        "minchiate": ["cutter_cap=6,13", "steal_29=false"], "rami": ["open_threshold=30,40", "players=3"]}
+        "minchiate": ["cutter_cap=6,13", "steal_29=false"], "rami": ["open_threshold=30,40", "players=3"],
+        "hearts": ["jd_bonus=true", "pass_direction=left,across"]}
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -13,7 +13,7 @@ import pytest
 
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.user import check, name_of
-from tests.user_policies import barbu_cards, euchre_cards, minchiate_cards, rami_discards
+from tests.user_policies import barbu_cards, euchre_cards, hearts_cards, minchiate_cards, rami_discards
 
 ROOT = Path(__file__).resolve().parents[1]
 HEURISTIC3 = ["heuristic"] * 3
@@ -59,7 +59,8 @@ SEATS = {"barbu": (barbu_cards.illegal_when_last, "63 in deal", "card(hand: uint
          "euchre5": (euchre_cards.illegal_when_last, "63 in hand", "card(hand: uint64, legal: uint64, k: int64"),
          "minchiate": (minchiate_cards.illegal_when_last, "97 in deal",
                        "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64"),
-         "rami": (rami_discards.illegal_when_close, "60 in round", "discard(hand: int64[53] (counts by kind)")}
+         "rami": (rami_discards.illegal_when_close, "60 in round", "discard(hand: int64[53] (counts by kind)"),
+         "hearts": (hearts_cards.illegal_when_last, "63 in deal", "card(hand: uint64, legal: uint64, n: int64")}
 
 
 @pytest.mark.parametrize("name", SEATS)

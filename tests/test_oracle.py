@@ -9,7 +9,7 @@ import pytest
 from cardlab.sim.games import GAMES, game
 
 ORACLES = [name for name in GAMES if game(name).oracle]
-DEALS = {"barbu": 24, "euchre5": 60, "minchiate": 4, "rami": 4}
+DEALS = {"barbu": 24, "euchre5": 60, "minchiate": 4, "rami": 4, "hearts": 24}
 KEYWORDS = {"rami": dict(players=3)}
 
 

@@ -16,9 +16,9 @@ KEYWORDS = {"barbu": dict(contract="all")}
 
 
 #: The built-in policies each game's state plays (``State.builtin_policies``; Barbu's random seats beside a Python
-#: seat draw from their own generator, not the kernels' stream, and its trick contracts play search seats too: the
-#: searched kernel given the deal so far, tests/test_python_seats.py).
-BUILTIN = {"barbu": ("heuristic", "classic", "search", "oracle")}
+#: seat draw from their own generator, not the kernels' stream, and its trick contracts play search seats too, as
+#: Hearts' card play does: the searched kernel given the deal so far, tests/test_python_seats.py, tests/test_hearts.py).
+BUILTIN = {"barbu": ("heuristic", "classic", "search", "oracle"), "hearts": ("random", "heuristic", "search", "oracle")}
 #: The policies of the tables below (a search table in every contract would need Domino's search).
 TABLED = {"barbu": ("heuristic", "classic")}
 

@@ -1,0 +1,365 @@
+"""Hearts through the game interface: its study (deals, whole games, the ladder's tables) and its replay; the
+facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
+
+Deal ``i`` is dealt from the stream ``(seed, i)`` and passes by ``i % 4`` (left, right, across, none; or one
+direction, ``pass_direction``). Columns of a deal: ``deal``, ``pass_direction`` (0 none, 1 left, 2 across, 3 right),
+``leader`` (the 2♣'s holder after the pass), ``points_0`` … ``points_3`` (fewer is better), ``tricks_<seat>``,
+``hearts_<seat>``, ``queen`` (the Q♠'s taker), ``jack`` (the J♦'s) and ``moon`` (the seat that shot it, -1).
+Whole games (to ``target``) put ``game`` and ``deal`` (the deal within its game) first and add the running
+``total_<seat>``; game ``g`` deals from the one stream ``(seed, g)``. The strength ladder changes one seat, seat
+``(i // 4) % 4`` on deal ``i``; its rows give that seat's points (``lone_<X>_in_<Y>``).
+
+>>> df = HEARTS.simulate(deals=400, seed=1)
+>>> sorted(set((df[[f"points_{p}" for p in range(4)]].sum(axis=1)).tolist()))
+[26, 78]
+>>> games = HEARTS.simulate_games(games=20, seed=1)
+>>> bool((games.groupby("game")[[f"total_{p}" for p in range(4)]].last().max(axis=1) >= 100).all())
+True
+>>> print(HEARTS.replay(deal=2, seed=7).text.splitlines()[0])
+deal 2: passing across
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from cardlab.sim.columns import Column
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.hearts.referee import HeartsState
+from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules
+from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.user import NumbaSeat
+
+
+def columns(out: np.ndarray) -> dict:
+    """Named columns of the kernels' deal rows (``kernels.C_*``)."""
+    from cardlab.sim.hearts import kernels as K
+
+    c = {"pass_direction": out[:, K.C_PASS].astype(np.int8), "leader": out[:, K.C_LEADER].astype(np.int8)}
+    for name, at in (("points", K.C_POINTS), ("tricks", K.C_TRICKS), ("hearts", K.C_HEARTS)):
+        for p in range(PLAYERS):
+            c[f"{name}_{p}"] = out[:, at + p].astype(np.int8)
+    for name, at in (("queen", K.C_QUEEN), ("jack", K.C_JACK), ("moon", K.C_MOON)):
+        c[name] = out[:, at].astype(np.int8)
+    return c
+
+
+@dataclass(frozen=True)
+class HeartsStudy(Study):
+    """Hearts' rules, per-seat policies, seed and search settings; plays deals and whole games."""
+
+    @cached_property
+    def rules(self) -> np.ndarray:
+        return kernel_rules(self.options)
+
+    def raw(self, first: int, count: int, *, record: bool = False):
+        """Kernel rows, dealt hands and logs of deals ``first .. first+count-1`` (no hands nor logs unless ``record``)."""
+        from cardlab.sim.hearts.kernels import N_COLS, play_deals_nb
+        from cardlab.sim.hearts.search_play import search_raw
+
+        if self.searching:  # search seats: sim.hearts.search_play
+            return search_raw(self, np.arange(first, first + count), record=record)[:3]
+        out = np.zeros((count, N_COLS), np.int16)
+        rows = count if record else 0
+        hands, logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, LOG_WIDTH), np.int8)
+        faults = self.faults(count)
+        play_deals_nb(self.seed, first, count, self.rules, self.policy_ids, out, hands, logs, self.user_callback(),
+                      faults)
+        self.check_faults(faults, first)
+        return out, hands, logs
+
+    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Columns of deals ``first .. first+count-1`` (with the dealt ``hands`` and the ``moves`` when ``record``)."""
+        out, hands, logs = self.raw(first, count, record=record)
+        cols = {"deal": np.arange(first, first + count, dtype=np.int64), **columns(out)}
+        return {**cols, "hands": hands, "moves": logs} if record else cols
+
+    def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Whole games ``first .. first+count-1``: one row per deal, with the running totals (and the logs when
+        ``record``)."""
+        from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS, play_games_nb
+        from cardlab.sim.hearts.search_play import search_games
+
+        if self.searching:
+            return search_games(self, first, count, record=record)
+        m = self.options.max_deals
+        slot = m if record else min(m, GAME_SLOT)
+        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
+        lengths = np.zeros(count, np.int64)
+        rows = count if record else 0
+        hands, logs = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, LOG_WIDTH), np.int8)
+        faults = self.faults(count)
+        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths, hands, logs,
+                      self.user_callback(), faults)
+        self.check_faults(faults, first, "game")
+        if (lengths > slot).any():  # a game longer than the buffer (rare): every game again with room for all deals
+            out, totals = np.zeros((count, m, N_COLS), np.int16), np.zeros((count, m, PLAYERS), np.int16)
+            play_games_nb(self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths, hands, logs,
+                          self.user_callback(), self.faults(count))
+        return game_columns(first, out, totals, lengths, hands, logs, record)
+
+    # ---------------------------------------------------------------- the strength ladder's hooks
+
+    def ladder_sides(self, deals):
+        """Seat ``(i // 4) % 4`` changes policy on deal ``i`` (every seat equally often with every pass direction)."""
+        lone = (deals // PLAYERS) % PLAYERS
+        return lone, np.arange(PLAYERS)[None, :] == lone[:, None]
+
+    def play_tables(self, deals, policies) -> dict:
+        """Every (deal, seat policies) row in one call of the search kernel."""
+        from cardlab.sim.hearts.search_play import search_raw
+
+        return columns(search_raw(self, deals, policies=policies)[0])
+
+    def ladder_head(self, deals, sides) -> dict:
+        return {"deal": deals, "pass_direction": np.array([kernel_pass(self.options, d) for d in deals], np.int8),
+                "lone": sides.astype(np.int8)}
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        """Whole tables: each seat's points and the moon; pairs: the lone seat's points."""
+        points = np.stack([cols[f"points_{p}"] for p in range(PLAYERS)], axis=1).astype(np.int16)
+        if y is None:
+            return {**{f"points_{x}_{p}": points[:, p] for p in range(PLAYERS)}, f"moon_{x}": cols["moon"]}
+        return {f"lone_{x}_in_{y}": points[np.arange(len(sides)), sides]}
+
+    def state_tables(self, states: list) -> dict:
+        """:meth:`play_tables`' columns of deals played through the step API (a Python seat on the ladder)."""
+        return columns(state_rows(states))
+
+
+def passing_study(game, **keywords):
+    """The passing study (:func:`cardlab.sim.hearts.passing.passing_study`)."""
+    from cardlab.sim.hearts.passing import passing_study as run
+
+    return run(game, **keywords)
+
+
+def passing_metadata(game, **keywords) -> dict:
+    from cardlab.sim.hearts.passing import passing_metadata as metadata
+
+    return metadata(game, **keywords)
+
+
+def kernel_pass(options: HeartsOptions, deal: int) -> int:
+    from cardlab.sim.hearts.rules import pass_offset
+
+    return pass_offset(options, int(deal))
+
+
+def game_columns(first: int, out, totals, lengths, hands, logs, record: bool) -> dict:
+    """One row per deal of each game (numbered within it, ``deal``) from the games kernel's buffers."""
+    slot = out.shape[1]
+    keep = np.arange(slot)[None, :] < lengths[:, None]
+    count = len(lengths)
+    cols = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), lengths),
+            "deal": np.concatenate([np.arange(k, dtype=np.int16) for k in lengths]) if count else np.zeros(0, np.int16),
+            **columns(out[keep])}
+    flat = totals[keep]
+    for p in range(PLAYERS):
+        cols[f"total_{p}"] = flat[:, p].astype(np.int16)
+    if record:
+        full = np.arange(hands.shape[1])[None, :] < lengths[:, None]
+        cols.update(hands=hands[full], moves=logs[full])
+    return cols
+
+
+def state_rows(states: list) -> np.ndarray:
+    """The kernels' deal rows (``kernels.C_*``) of finished :class:`HeartsState`\\ s, as the referee scores them."""
+    from cardlab.sim.hearts import kernels as K
+    from cardlab.sim.hearts.rules import JACK_DIAMONDS, QUEEN_SPADES
+
+    out = np.zeros((len(states), K.N_COLS), np.int16)
+    for row, s in zip(out, states):
+        row[K.C_PASS], row[K.C_LEADER] = s.offset, s.tricks[0][0]
+        row[K.C_POINTS:K.C_POINTS + PLAYERS] = s.scores()
+        row[K.C_TRICKS:K.C_TRICKS + PLAYERS] = [sum(w == p for *_, w in s.tricks) for p in range(PLAYERS)]
+        row[K.C_HEARTS:K.C_HEARTS + PLAYERS] = [sum(c // 16 == 2 for c in t) for t in s.taken]
+        row[K.C_QUEEN] = next(p for p in range(PLAYERS) if QUEEN_SPADES in s.taken[p])
+        row[K.C_JACK] = next(p for p in range(PLAYERS) if JACK_DIAMONDS in s.taken[p])
+        row[K.C_MOON] = s.moon()
+    return out
+
+
+# ---------------------------------------------------------------- replay
+
+
+def checked_states(study: HeartsStudy, cols: dict, indices) -> list:
+    """The referee's states of recorded deals (``cols`` from ``play(record=True)`` or ``play_games``), each checked
+    move by move and against the kernels' row."""
+    from cardlab.sim.hearts.referee import RefereeError, check_log
+
+    states = []
+    for j, i in enumerate(indices):
+        offset = int(cols["pass_direction"][j])
+        state = check_log(study.options, i, cols["hands"][j], cols["moves"][j], offset=offset)
+        kernel = {k: int(v[j]) for k, v in cols.items() if k not in ("hands", "moves", "game", "deal", "search_means")
+                  and not k.startswith("total_")}
+        rules = {k: int(v[0]) for k, v in columns(state_rows([state])).items()}
+        if kernel != rules:
+            raise RefereeError(f"deal {i}: the kernels gave {kernel}, the rules give {rules}")
+        states.append(state)
+    return states
+
+
+def _search_parts(cols: dict, j: int, state) -> tuple[str, dict]:
+    from cardlab.sim.hearts.search_play import describe_searches, search_records
+
+    if "search_means" not in cols:
+        return "", {}
+    return describe_searches(state, cols["search_means"][j]), {"searches": search_records(state,
+                                                                                          cols["search_means"][j])}
+
+
+def replay_deals(study: HeartsStudy, deals: range) -> Replay:
+    from cardlab.sim.hearts.referee import describe
+
+    cols = study.play(deals.start, len(deals), record=True)
+    if study.searching:
+        from cardlab.sim.hearts.search_play import search_raw
+
+        cols["search_means"] = search_raw(study, np.arange(deals.start, deals.stop), record=True)[3]
+    texts, records = [], []
+    for j, state in enumerate(checked_states(study, cols, deals)):
+        text, searches = _search_parts(cols, j, state)
+        texts.append(describe(state) + text)
+        records.append({**state.record(), **searches})
+    return Replay("\n\n".join(texts), records)
+
+
+def replay_games(study: HeartsStudy, games: range) -> Replay:
+    from cardlab.sim.hearts.referee import describe
+
+    texts, records = [], []
+    for g in games:
+        cols = study.play_games(g, 1, record=True)
+        states = checked_states(study, cols, [int(d) for d in cols["deal"]])
+        totals = [0] * PLAYERS
+        lines = [f"game {g} (seed {study.seed}), {len(states)} deals, target {study.options.target}"]
+        for k, state in enumerate(states):
+            totals = [a + b for a, b in zip(totals, state.scores())]
+            lines.append(f"\n=== deal {k}: " + describe(state).split(": ", 1)[1])
+            lines.append("totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals)))
+            records.append({**state.record(), "game": g, "totals": list(totals)})
+        low = min(totals)
+        winners = [f"seat {p}" for p in range(PLAYERS) if totals[p] == low]
+        lines.append(f"\nwinner{'s' if len(winners) > 1 else ''}: {', '.join(winners)} (lowest total)")
+        texts.append("\n".join(lines))
+    return Replay("\n\n".join(texts), records)
+
+
+_DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left, 2 across, 3 right"),
+         Column("leader", "int8", "the seat that led the 2♣"),
+         Column("points_{seat}", "int8", "the seat's points on the deal, the moon and bonuses included (fewer is better)"),
+         Column("tricks_{seat}", "int8", "tricks the seat took"),
+         Column("hearts_{seat}", "int8", "hearts the seat took"),
+         Column("queen", "int8", "the seat that took the Q♠"),
+         Column("jack", "int8", "the seat that took the J♦"),
+         Column("moon", "int8", "the seat that shot the moon (took every heart and the Q♠), -1 none"))
+SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % 4)"),)
+          + _DEAL,
+          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
+                    Column("deal", "int16", "the deal within its game, from 0")) + _DEAL
+          + (Column("total_{seat}", "int16", "the seat's total after this deal"),)}
+
+
+def _numba_signature():
+    """The Numba seat's signature: card(hand, legal, n, led, win_card, trick, seen, broken) -> card."""
+    from numba import types
+
+    u, i = types.uint64, types.int64
+    return i(u, u, i, i, i, u, u, types.boolean)
+
+
+#: A Hearts seat played by a Numba function: its cards (its passes are the heuristic's). Cards are ids 16 * suit + rank
+#: (♣ 0, ♦ 1, ♥ 2, ♠ 3; rank 0 the 2 to 12 the Ace), a set of cards one uint64.
+NUMBA_SEAT = NumbaSeat(
+    "card play",
+    "card(hand: uint64, legal: uint64, n: int64 (cards already in the trick), led: int64 (the led suit, -1 none yet), "
+    "win_card: int64 (the card winning the trick, -1 none), trick: uint64 (the trick's cards), seen: uint64 (the cards "
+    "of the finished tricks), broken: bool (hearts broken)) -> int64 (a card id in legal)",
+    _numba_signature, len(SHARED_POLICIES))
+
+
+class Hearts(Game):
+    """Hearts for four, OpenSpiel's rules and options, games to 100."""
+
+    name, title = "hearts", "Hearts"
+    oracle = True  # the search over the true deal
+    Options, Study = HeartsOptions, HeartsStudy
+    numba_seat = NUMBA_SEAT
+    variant_figures = ("points_*", "moon")
+    balance_figures = {"leader_edge": Figure("leader_edge", "the 2♣ leader's points minus the mean of the others'",
+                                             sides="points")}
+    columns = SCHEMA
+    studies = {"passing": StudyKind("every way of choosing the three cards to pass, one seat at a time, on the same deals "
+                                    "(paired)", passing_study, passing_metadata)}
+    study_deals = {"strength": 4_000}  # searched deals are slow
+
+    def players(self, options) -> int:
+        return PLAYERS
+
+    def replay_deals(self, study, deals: range) -> Replay:
+        return replay_deals(study, deals)
+
+    def replay_games(self, study, games: range) -> Replay:
+        return replay_games(study, games)
+
+    def new_state(self, study, deal: int):
+        """Deal ``deal`` as the kernels deal it (from the stream ``(seed, deal)``), holding the stream after the deal
+        for its random seats."""
+        from cardlab.sim.rng import deal_state
+
+        return dealt_state(study, deal_state(study.seed, deal), deal, deal)
+
+    def check_search_beside_python(self, study, unit: str) -> None:
+        """Search seats play beside a Python seat: the state's ``policy_action("search")`` is the kernels' search."""
+
+    def state_columns(self, states: list) -> dict:
+        """The deal rows (the kernels' columns and types) of finished states: a run with a Python seat."""
+        return {"deal": np.array([s.deal for s in states], np.int64), **columns(state_rows(states))}
+
+    def next_deal(self, study, index: int, finished: list):
+        """A game's deals come from one stream, ``(seed, game)``, each carrying it on, deal ``k`` passing by ``k``,
+        until a total reaches the target (or ``max_deals``)."""
+        from cardlab.sim.rng import deal_state
+        from cardlab.sim.whole_games import game_totals
+
+        if not finished:
+            state = dealt_state(study, deal_state(study.seed, index), 0, 0)
+        else:
+            k = len(finished)
+            if max(game_totals(finished)) >= study.options.target or k >= study.options.max_deals:
+                return None
+            state = dealt_state(study, finished[-1].stream, k, k)
+        state.search_key = (index, 64 * state.deal)
+        return state
+
+    def game_state_columns(self, games: list) -> dict:
+        """One row per deal, numbered within its game (``deal``), with the running totals."""
+        states = [s for g in games for s in g.finished]
+        cols = self.state_columns(states)
+        cols["deal"] = np.array([k for g in games for k in range(len(g.finished))], np.int16)
+        totals = np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games])
+        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
+                **cols, **{f"total_{p}": totals[:, p].astype(np.int16) for p in range(PLAYERS)}}
+
+
+def dealt_state(study, stream, deal: int, k: int) -> HeartsState:
+    """The deal the kernels deal from ``stream`` (deal ``k`` of a run or a game, for its pass direction), numbered
+    ``deal``, as a state holding the stream after the deal for its random seats."""
+    from cardlab.sim.dealing import deal_hands_nb
+    from cardlab.sim.hearts.rules import DECK, pass_offset
+    from cardlab.sim.state import as_stream
+
+    hands = np.zeros(PLAYERS, np.uint64)
+    stream = deal_hands_nb(np.uint64(stream), DECK, np.empty(DECK.shape[0], np.int8), PLAYERS, hands)
+    state = HeartsState(study.options, [int(h) for h in hands], deal=deal, offset=pass_offset(study.options, k),
+                        study=study)
+    state.stream = as_stream(stream)
+    return state
+
+
+HEARTS = Hearts()
+HeartsStudy.game = HeartsState.game = HEARTS

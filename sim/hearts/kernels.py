@@ -1,0 +1,379 @@
+"""Hearts kernels: one deal from the pass to the score, batches of deals, whole games.
+
+A deal in play is two small arrays, so that every loop (the plain deal here, the search's rollouts and
+its searched deal) runs the same inline steps on them:
+
+* ``cards`` (uint64): the four hands (``0-3``), the cards each seat has taken (``TAKEN + seat``), the cards
+  played before the trick under way (``SEEN``) and those in it (``TRICK``);
+* ``st`` (int64): the trick's leader, its cards so far, led suit, winning seat and card, the cards played in
+  the deal, whether hearts are broken, and the tricks each seat has taken (``S_*``).
+
+:func:`pass_nb` passes three cards a seat (after every seat has chosen), :func:`move_nb` is a seat's
+choice of card (random, heuristic or the run's Numba function), :func:`put_card_nb` plays it and closes
+the trick, :func:`score_nb` scores the deal (the moon, the J♦, the -5 for no trick). Deal ``i`` of a run
+is dealt from the stream ``(seed, i)`` and passes by ``rules.pass_offset``; game ``g`` deals every deal
+from the one stream ``(seed, g)`` until a total reaches the target. The stream also feeds the random
+seats' choices, in the order they are made: the passes seat by seat, then the cards in play order.
+
+Each deal writes one row (``C_*``) and, when recording, the dealt hands and its move log
+(:data:`rules.LOG_WIDTH` cards: the passes, then the plays). A seat of policy :data:`USER` plays its
+cards by the run's Numba function (``NUMBA_SEAT`` in the interface) and passes as the heuristic does.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+from numba.extending import overload
+
+from cardlab.sim.cards import LANE, ZERO, bit, ctz, popcount
+from cardlab.sim.dealing import BLOCK, deal_hands_nb
+from cardlab.sim.cards import highest_card
+from cardlab.sim.hearts.policies import (HEART_CARDS, PENALTY_CARDS, QS_BIT, heuristic_card_nb, heuristic_pass_nb,
+                                         legal_nb, random_card_nb, suit_cards)
+from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, BY_POLICY, CYCLE, HEURISTIC_PASS, RANDOM_PASS, DECK, JACK_DIAMONDS, LOG_PLAYS, PASS, PLAYERS,
+                                      QUEEN_SPADES, R_AVOID, R_CYCLE, R_FIXED_PASS, R_JACK_POINTS, R_JD, R_MAX_DEALS,
+                                      R_MUST_BREAK, R_PASS_CARDS, R_QS_BREAKS, R_QUEEN_POINTS, R_TARGET, TRICKS,
+                                      TWO_CLUBS)
+from cardlab.sim.policy import POLICY, SHARED_POLICIES
+from cardlab.sim.rng import deal_state
+
+#: The kernel id of a seat played by the run's own Numba function (:mod:`cardlab.sim.user`): after the shared ids.
+USER = len(SHARED_POLICIES)
+RANDOM, HEURISTIC = POLICY.RANDOM, POLICY.HEURISTIC
+
+# cards[]: hands 0-3, then:
+TAKEN, SEEN, TRICK, N_CARDS_ROWS = 4, 8, 9, 10
+# st[]:
+S_LEADER, S_N, S_LED, S_WIN_SEAT, S_WIN_CARD, S_COUNT, S_BROKEN, S_TRICKS, N_ST = 0, 1, 2, 3, 4, 5, 6, 7, 11
+# A deal's row.
+C_PASS, C_LEADER, C_POINTS, C_TRICKS, C_HEARTS, C_QUEEN, C_JACK, C_MOON, N_COLS = 0, 1, 2, 6, 10, 14, 15, 16, 17
+GAME_SLOT = 32  # deals kept per game in the games kernel's buffer; longer games are replayed alone
+
+
+def user_seat(fn, policy):
+    """Whether the seat of ``policy`` is played by the run's Numba function ``fn``: ``policy`` is :data:`USER`.
+    In a run without one (``fn`` is None) it is the constant False, and the branch it guards is compiled away."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_seat, inline="always")
+def _user_seat(fn, policy):
+    if isinstance(fn, types.NoneType):
+        return lambda fn, policy: False
+    return lambda fn, policy: policy == USER
+
+
+def user_card(card_fn, fault, p, hand, legal, n, led, win_card, trick, seen, broken):
+    """The card of seat ``p`` played by the run's Numba function ``card_fn``, called as ``card(hand, legal, n, led,
+    win_card, trick, seen, broken)`` (the interface's ``NUMBA_SEAT``). A card outside ``legal`` is written to the
+    deal's ``fault`` slot (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can
+    report it. Without a Numba seat (``card_fn`` None) it is -1, compiled to nothing."""
+    raise NotImplementedError("called from kernels only")
+
+
+@overload(user_card, inline="always")
+def _user_card(card_fn, fault, p, hand, legal, n, led, win_card, trick, seen, broken):
+    if isinstance(card_fn, types.NoneType):
+        return lambda card_fn, fault, p, hand, legal, n, led, win_card, trick, seen, broken: -1
+
+    def seat(card_fn, fault, p, hand, legal, n, led, win_card, trick, seen, broken):
+        c = card_fn(hand, legal, n, led, win_card, trick, seen, broken)
+        if c < 0 or c >= 64 or legal & bit(c) == ZERO:
+            if fault[0] == 0:
+                fault[0] = p + 1
+                fault[1] = c
+            return ctz(legal)
+        return c
+    return seat
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def deal_offset_nb(rules, k):
+    """Where deal ``k`` (of a run, or of a game) passes: an offset of ``rules.PASS_NAMES``."""
+    if not rules[R_PASS_CARDS]:
+        return 0
+    if rules[R_CYCLE]:
+        return CYCLE_OFFSETS[k % 4]
+    return rules[R_FIXED_PASS]
+
+
+CYCLE_OFFSETS = np.array(CYCLE, np.int64)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def start_nb(rules, cards, st):
+    """Set up the play once the hands are final: nothing taken or played, the 2♣'s holder to lead."""
+    for p in range(PLAYERS):
+        cards[TAKEN + p] = ZERO
+        st[S_TRICKS + p] = 0
+        if cards[p] & bit(TWO_CLUBS) != ZERO:
+            st[S_LEADER] = p
+    cards[SEEN] = ZERO
+    cards[TRICK] = ZERO
+    st[S_N] = 0
+    st[S_LED] = -1
+    st[S_WIN_SEAT] = -1
+    st[S_WIN_CARD] = -1
+    st[S_COUNT] = 0
+    st[S_BROKEN] = 0 if rules[R_MUST_BREAK] else 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def pass_choice_nb(rule, hand, chosen, k, stream):
+    """The ``k``-th card (0-2) passed from the dealt ``hand`` under pass rule ``rule`` (``rules.PASS_RULES``), the
+    cards ``chosen`` already gone: the heuristic's; the highest (the higher suit first among equal ranks); the
+    lowest; the highest of the shortest suit (the higher suit on a tie); a random one from ``stream``.
+    Returns ``(stream, card)``."""
+    rest = hand & ~chosen
+    if rule == HEURISTIC_PASS:
+        return stream, heuristic_pass_nb(hand, k)
+    if rule == RANDOM_PASS:
+        return random_card_nb(stream, rest)
+    if rule == 3:
+        best, length = -1, 99
+        for suit in range(3, -1, -1):
+            m = popcount(rest & suit_cards(suit))
+            if 0 < m < length:
+                best, length = suit, m
+        return stream, highest_card(rest & suit_cards(best))
+    for i in range(13):
+        rank = 12 - i if rule == 1 else i
+        for j in range(4):
+            c = LANE * (3 - j if rule == 1 else j) + rank
+            if rest & bit(c) != ZERO:
+                return stream, c
+    return stream, -1
+
+
+#: Every seat passes as its policy does (``pass_nb``'s ``pass_rules`` outside the passing study).
+BY_POLICY_RULES = np.full(PLAYERS, BY_POLICY, np.int64)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def pass_nb(cards, offset, policies, stream, log, pass_rules):
+    """Every seat chooses three cards of its dealt hand, by its ``pass_rules`` entry (``rules.PASS_RULES``) or, at
+    -1, as its policy does (the heuristic's most dangerous; a random seat random ones drawn from ``stream`` seat by
+    seat; a Numba seat as the heuristic), then each seat's go to seat + ``offset``; the choices go to the log's first
+    12 entries (when it has any). Returns the stream."""
+    if offset == 0:
+        return stream
+    passed = np.zeros(PLAYERS, np.uint64)
+    for p in range(PLAYERS):
+        hand = cards[p]
+        rule = pass_rules[p]
+        if rule == BY_POLICY:
+            rule = RANDOM_PASS if policies[p] == RANDOM else HEURISTIC_PASS
+        for k in range(PASS):
+            stream, c = pass_choice_nb(rule, hand, passed[p], k, stream)
+            passed[p] |= bit(c)
+            if log.shape[0] > 0:
+                log[PASS * p + k] = c
+    for p in range(PLAYERS):
+        cards[p] &= ~passed[p]
+    for p in range(PLAYERS):
+        cards[(p + offset) % PLAYERS] |= passed[p]
+    return stream
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def to_move(st):
+    """The seat to play."""
+    return (st[S_LEADER] + st[S_N]) % PLAYERS
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def legal_now(rules, cards, st):
+    """The cards the seat to move may play."""
+    return legal_nb(rules, cards[to_move(st)], st[S_N], st[S_LED], st[S_COUNT], st[S_BROKEN] != 0)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def move_nb(rules, policy, cards, st, stream, card_fn, fault):
+    """The card of the seat to move under ``policy`` (random from ``stream``, the heuristic, or the run's Numba
+    function): ``(stream, card)``."""
+    p = to_move(st)
+    legal = legal_now(rules, cards, st)
+    if policy == RANDOM:
+        return random_card_nb(stream, legal)
+    if user_seat(card_fn, policy):
+        return stream, user_card(card_fn, fault, p, cards[p], legal, st[S_N], st[S_LED], st[S_WIN_CARD],
+                                 cards[TRICK], cards[SEEN], st[S_BROKEN] != 0)
+    return stream, heuristic_card_nb(cards[p], legal, st[S_N], st[S_WIN_CARD], cards[TRICK], cards[SEEN])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def put_card_nb(rules, cards, st, c):
+    """The seat to move plays ``c``: it leads or follows, may break hearts, and the fourth card gives the trick to
+    the highest card of the led suit, whose seat leads next."""
+    p = to_move(st)
+    b = bit(c)
+    cards[p] &= ~b
+    cards[TRICK] |= b
+    suit = c // LANE
+    if st[S_N] == 0:
+        st[S_LED] = suit
+        st[S_WIN_SEAT] = p
+        st[S_WIN_CARD] = c
+    elif suit == st[S_LED] and c > st[S_WIN_CARD]:
+        st[S_WIN_SEAT] = p
+        st[S_WIN_CARD] = c
+    if suit == 2 or (rules[R_QS_BREAKS] and c == QUEEN_SPADES):
+        st[S_BROKEN] = 1
+    st[S_N] += 1
+    st[S_COUNT] += 1
+    if st[S_N] == PLAYERS:
+        w = st[S_WIN_SEAT]
+        cards[TAKEN + w] |= cards[TRICK]
+        cards[SEEN] |= cards[TRICK]
+        cards[TRICK] = ZERO
+        st[S_TRICKS + w] += 1
+        st[S_LEADER] = w
+        st[S_N] = 0
+        st[S_LED] = -1
+        st[S_WIN_SEAT] = -1
+        st[S_WIN_CARD] = -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_out_nb(rules, policies, cards, st, stream, log, card_fn, fault):
+    """Play the deal from where it stands to its last card, each seat by its policy; the cards go to the log's
+    play part (when it has entries). Returns the stream."""
+    while st[S_COUNT] < PLAYERS * TRICKS:
+        stream, c = move_nb(rules, policies[to_move(st)], cards, st, stream, card_fn, fault)
+        if log.shape[0] > 0:
+            log[LOG_PLAYS + st[S_COUNT]] = c
+        put_card_nb(rules, cards, st, c)
+    return stream
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def seat_points_nb(rules, taken):
+    """Points of the cards ``taken``: 1 a heart, ``queen_points`` the Q♠, minus ``jack_points`` the J♦ with
+    ``jd_bonus``."""
+    points = popcount(taken & HEART_CARDS)
+    if taken & QS_BIT != ZERO:
+        points += rules[R_QUEEN_POINTS]
+    if rules[R_JD] and taken & bit(JACK_DIAMONDS) != ZERO:
+        points -= rules[R_JACK_POINTS]
+    return points
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def score_nb(rules, cards, st, row):
+    """Score a finished deal into ``row`` (``C_POINTS`` ... ``C_MOON``): each seat's points, then the moon (a seat
+    that took every heart and the Q♠ scores their worth, 13 + ``queen_points``, less, every other seat that much
+    more) or, without a moon and with ``avoid_all_tricks_bonus``, -5 to each seat that took no trick."""
+    moon = -1
+    worth = 13 + rules[R_QUEEN_POINTS]
+    for p in range(PLAYERS):
+        taken = cards[TAKEN + p]
+        row[C_POINTS + p] = seat_points_nb(rules, taken)
+        row[C_TRICKS + p] = st[S_TRICKS + p]
+        row[C_HEARTS + p] = popcount(taken & HEART_CARDS)
+        if taken & QS_BIT != ZERO:
+            row[C_QUEEN] = p
+        if taken & bit(JACK_DIAMONDS) != ZERO:
+            row[C_JACK] = p
+        if taken & PENALTY_CARDS == PENALTY_CARDS:
+            moon = p
+    row[C_MOON] = moon
+    for p in range(PLAYERS):
+        if moon >= 0:
+            row[C_POINTS + p] += -worth if p == moon else worth
+        elif rules[R_AVOID] and st[S_TRICKS + p] == 0:
+            row[C_POINTS + p] += AVOID_ALL_TRICKS_POINTS
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_deal_nb(rules, policies, stream, offset, cards, st, row, hands_log, log, card_fn, fault):
+    """One deal from the dealt hands in ``cards`` (their copy goes to ``hands_log`` when it has entries): the
+    pass to seat + ``offset``, the 52 cards, the score into ``row``. Returns the stream."""
+    if hands_log.shape[0] > 0:
+        for p in range(PLAYERS):
+            hands_log[p] = cards[p]
+    if log.shape[0] > 0:
+        log[:] = -1
+    stream = pass_nb(cards, offset, policies, stream, log, BY_POLICY_RULES)
+    start_nb(rules, cards, st)
+    row[C_PASS] = offset
+    row[C_LEADER] = st[S_LEADER]
+    stream = play_out_nb(rules, policies, cards, st, stream, log, card_fn, fault)
+    score_nb(rules, cards, st, row)
+    return stream
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, hands_log, logs, card_fn, faults):
+    """Deals ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread."""
+    cards = np.zeros(N_CARDS_ROWS, np.uint64)
+    st = np.zeros(N_ST, np.int64)
+    scratch = np.empty(DECK.shape[0], np.int8)
+    record = logs.shape[0] > 0
+    no_hands, no_log = np.zeros(0, np.uint64), np.zeros(0, np.int8)
+    for j in range(lo, hi):
+        i = first + j
+        stream = deal_hands_nb(deal_state(np.uint64(seed), np.uint64(i)), DECK, scratch, PLAYERS, cards)
+        out[j, C_QUEEN] = -1
+        out[j, C_JACK] = -1
+        play_deal_nb(rules, policies, stream, deal_offset_nb(rules, i), cards, st, out[j],
+                     hands_log[j] if record else no_hands, logs[j] if record else no_log, card_fn,
+                     faults[j])
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_deals_nb(seed, first, count, rules, policies, out, hands_log, logs, card_fn, faults):
+    """Play deals ``first .. first+count-1`` into ``out`` (count x N_COLS, int16) in parallel; ``hands_log`` (count
+    x 4) and ``logs`` (count x LOG_WIDTH) are filled when they have rows; ``faults`` (count x 2, zeros) receives each
+    deal's first illegal card of the run's Numba function (seat + 1, card)."""
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        play_deal_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, hands_log, logs,
+                           card_fn, faults)
+
+
+GAME_BLOCK = 64  # games per parallel work item
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def play_game_block_nb(seed, first, lo, hi, rules, policies, out, totals, lengths, hands_log, logs, card_fn, faults):
+    """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread."""
+    cards = np.zeros(N_CARDS_ROWS, np.uint64)
+    st = np.zeros(N_ST, np.int64)
+    scratch = np.empty(DECK.shape[0], np.int8)
+    sums = np.zeros(PLAYERS, np.int64)
+    record = logs.shape[0] > 0
+    no_hands, no_log = np.zeros(0, np.uint64), np.zeros(0, np.int8)
+    slot = out.shape[1]
+    for j in range(lo, hi):
+        stream = deal_state(np.uint64(seed), np.uint64(first + j))
+        sums[:] = 0
+        k = 0
+        while True:
+            stream = deal_hands_nb(stream, DECK, scratch, PLAYERS, cards)
+            row = out[j, min(k, slot - 1)]
+            row[C_QUEEN] = -1
+            row[C_JACK] = -1
+            stream = play_deal_nb(rules, policies, stream, deal_offset_nb(rules, k), cards, st, row,
+                                  hands_log[j, k] if record else no_hands, logs[j, k] if record else no_log,
+                                  card_fn, faults[j])
+            top = -1000
+            for p in range(PLAYERS):
+                sums[p] += row[C_POINTS + p]
+                totals[j, min(k, slot - 1), p] = sums[p]
+                top = max(top, sums[p])
+            k += 1
+            if top >= rules[R_TARGET] or k >= rules[R_MAX_DEALS]:
+                break
+        lengths[j] = k
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_games_nb(seed, first, count, rules, policies, out, totals, lengths, hands_log, logs, card_fn, faults):
+    """Play whole games ``first .. first+count-1``: game ``g`` deals from the stream ``(seed, g)``, deal ``k`` passing
+    by ``k``, until a seat's total reaches the target. ``out`` (count x slot x N_COLS) and ``totals`` (count x slot x
+    4, the running totals) keep each game's first ``slot`` deals, ``lengths`` its number of deals (a longer game is
+    replayed alone with a larger slot); ``hands_log`` and ``logs`` (count x max_deals x ...) when they have rows."""
+    n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
+    for b in prange(n_blocks):
+        play_game_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out,
+                           totals, lengths, hands_log, logs, card_fn, faults)
