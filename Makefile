@@ -11,7 +11,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test,docs,rl]"
+	$(BIN)/pip install --quiet -e ".[test,docs,rl,peers]"
 	touch $(STAMP)
 
 # Default study: every Barbu trick contract, 4 players, 52 cards, one million deals.
