@@ -100,6 +100,24 @@ COMMANDS = {
         "replay rami --deal 2 --seed 17",
         "replay rami --deal 0:2 --seed 18 --players 3 --policy search --json " + " ".join(SEARCH),
     ],
+    "hearts": [
+        "simulate hearts --deals 3000 --seed 3",
+        "simulate hearts --deals 2000 --seed 4 --policy random",
+        "simulate hearts --deals 2000 --seed 5 --policy heuristic,random,random,heuristic --jd-bonus "
+        "--avoid-all-tricks-bonus --pass-direction across",
+        "simulate hearts --deals 2000 --seed 6 --no-must-break-hearts --can-lead-any-club --queen-points 20",
+        "simulate hearts --deals 60 --seed 8 --policy search " + " ".join(SEARCH),
+        "simulate hearts --deals 60 --seed 8 --policy search,heuristic,oracle,random " + " ".join(SEARCH),
+        "simulate hearts --games 200 --seed 10",
+        "simulate hearts --games 2 --seed 12 --policy search,heuristic,heuristic,heuristic " + " ".join(SEARCH),
+        "study hearts passing --deals 2000 --seed 13",
+        "study hearts options --deals 300 --seed 15",
+        "study hearts strength --deals 8 --seed 16 " + " ".join(SEARCH),
+        "replay hearts --deal 0:6 --seed 17 --json",
+        "replay hearts --deal 2 --seed 17",
+        "replay hearts --game-index 1 --seed 17 --json",
+        "replay hearts --deal 0:2 --seed 18 --policy search --json " + " ".join(SEARCH),
+    ],
 }
 
 VOLATILE = {"versions", "version", "cardlab", "numba", "numpy", "seconds", "elapsed", "started", "finished", "host",

@@ -55,7 +55,8 @@ class HeartsStudy(Study):
         return kernel_rules(self.options)
 
     def raw(self, first: int, count: int, *, record: bool = False):
-        """Kernel rows, dealt hands and logs of deals ``first .. first+count-1`` (no hands nor logs unless ``record``)."""
+        """Kernel rows, dealt hands and logs of deals ``first .. first+count-1`` (hands and logs only with
+        ``record``)."""
         from cardlab.sim.hearts.kernels import N_COLS, play_deals_nb
         from cardlab.sim.hearts.search_play import search_raw
 
@@ -251,7 +252,8 @@ def replay_games(study: HeartsStudy, games: range) -> Replay:
 
 _DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left, 2 across, 3 right"),
          Column("leader", "int8", "the seat that led the 2♣"),
-         Column("points_{seat}", "int8", "the seat's points on the deal, the moon and bonuses included (fewer is better)"),
+         Column("points_{seat}", "int8", "the seat's points on the deal, the moon and bonuses included (fewer is "
+                                         "better)"),
          Column("tricks_{seat}", "int8", "tricks the seat took"),
          Column("hearts_{seat}", "int8", "hearts the seat took"),
          Column("queen", "int8", "the seat that took the Q♠"),
@@ -293,8 +295,8 @@ class Hearts(Game):
     balance_figures = {"leader_edge": Figure("leader_edge", "the 2♣ leader's points minus the mean of the others'",
                                              sides="points")}
     columns = SCHEMA
-    studies = {"passing": StudyKind("every way of choosing the three cards to pass, one seat at a time, on the same deals "
-                                    "(paired)", passing_study, passing_metadata)}
+    studies = {"passing": StudyKind("every way of choosing the three cards to pass, one seat at a time, on the same "
+                                    "deals (paired)", passing_study, passing_metadata)}
     study_deals = {"strength": 4_000}  # searched deals are slow
 
     def players(self, options) -> int:

@@ -30,10 +30,10 @@ from cardlab.sim.dealing import BLOCK, deal_hands_nb
 from cardlab.sim.cards import highest_card
 from cardlab.sim.hearts.policies import (HEART_CARDS, PENALTY_CARDS, QS_BIT, heuristic_card_nb, heuristic_pass_nb,
                                          legal_nb, random_card_nb, suit_cards)
-from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, BY_POLICY, CYCLE, HEURISTIC_PASS, RANDOM_PASS, DECK, JACK_DIAMONDS, LOG_PLAYS, PASS, PLAYERS,
-                                      QUEEN_SPADES, R_AVOID, R_CYCLE, R_FIXED_PASS, R_JACK_POINTS, R_JD, R_MAX_DEALS,
-                                      R_MUST_BREAK, R_PASS_CARDS, R_QS_BREAKS, R_QUEEN_POINTS, R_TARGET, TRICKS,
-                                      TWO_CLUBS)
+from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, BY_POLICY, CYCLE, DECK, HEURISTIC_PASS, JACK_DIAMONDS,
+                                      LOG_PLAYS, PASS, PLAYERS, QUEEN_SPADES, R_AVOID, R_CYCLE, R_FIXED_PASS,
+                                      R_JACK_POINTS, R_JD, R_MAX_DEALS, R_MUST_BREAK, R_PASS_CARDS, R_QS_BREAKS,
+                                      R_QUEEN_POINTS, R_TARGET, RANDOM_PASS, TRICKS, TWO_CLUBS)
 from cardlab.sim.policy import POLICY, SHARED_POLICIES
 from cardlab.sim.rng import deal_state
 
@@ -42,7 +42,7 @@ USER = len(SHARED_POLICIES)
 RANDOM, HEURISTIC = POLICY.RANDOM, POLICY.HEURISTIC
 
 # cards[]: hands 0-3, then:
-TAKEN, SEEN, TRICK, N_CARDS_ROWS = 4, 8, 9, 10
+TAKEN, SEEN, TRICK, PASSED, N_CARDS_ROWS = 4, 8, 9, 10, 14  # PASSED + seat: scratch for the cards it passes
 # st[]:
 S_LEADER, S_N, S_LED, S_WIN_SEAT, S_WIN_CARD, S_COUNT, S_BROKEN, S_TRICKS, N_ST = 0, 1, 2, 3, 4, 5, 6, 7, 11
 # A deal's row.
@@ -157,21 +157,21 @@ def pass_nb(cards, offset, policies, stream, log, pass_rules):
     12 entries (when it has any). Returns the stream."""
     if offset == 0:
         return stream
-    passed = np.zeros(PLAYERS, np.uint64)
     for p in range(PLAYERS):
         hand = cards[p]
         rule = pass_rules[p]
         if rule == BY_POLICY:
             rule = RANDOM_PASS if policies[p] == RANDOM else HEURISTIC_PASS
+        cards[PASSED + p] = ZERO
         for k in range(PASS):
-            stream, c = pass_choice_nb(rule, hand, passed[p], k, stream)
-            passed[p] |= bit(c)
+            stream, c = pass_choice_nb(rule, hand, cards[PASSED + p], k, stream)
+            cards[PASSED + p] |= bit(c)
             if log.shape[0] > 0:
                 log[PASS * p + k] = c
     for p in range(PLAYERS):
-        cards[p] &= ~passed[p]
+        cards[p] &= ~cards[PASSED + p]
     for p in range(PLAYERS):
-        cards[(p + offset) % PLAYERS] |= passed[p]
+        cards[(p + offset) % PLAYERS] |= cards[PASSED + p]
     return stream
 
 

@@ -28,9 +28,10 @@ from numba import njit, prange
 
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card
 from cardlab.sim.dealing import deal_hands_nb
-from cardlab.sim.hearts.kernels import (BY_POLICY_RULES, C_JACK, C_LEADER, C_PASS, C_POINTS, C_QUEEN, N_CARDS_ROWS, N_COLS, N_ST,
-                                        S_BROKEN, S_COUNT, S_LEADER, S_LED, S_N, deal_offset_nb, legal_now, move_nb,
-                                        pass_nb, play_out_nb, put_card_nb, score_nb, start_nb, to_move)
+from cardlab.sim.hearts.kernels import (BY_POLICY_RULES, C_JACK, C_LEADER, C_PASS, C_POINTS, C_QUEEN, N_CARDS_ROWS,
+                                        N_COLS, N_ST, S_BROKEN, S_COUNT, S_LEADER, S_LED, S_N, deal_offset_nb,
+                                        legal_now, move_nb, pass_nb, play_out_nb, put_card_nb, score_nb, start_nb,
+                                        to_move)
 from cardlab.sim.hearts.policies import legal_nb
 from cardlab.sim.hearts.rules import DECK, LOG_PLAYS, PLAYERS, R_MAX_DEALS, R_TARGET, TRICKS, TWO_CLUBS
 from cardlab.sim.policy import POLICY
@@ -208,7 +209,8 @@ def play_search_deals_nb(seed, deals, rules, policies, worlds, rollout, out, han
         stream = deal_hands_nb(deal_state(np.uint64(seed), np.uint64(i)), DECK, np.empty(DECK.shape[0], np.int8),
                                PLAYERS, cards)
         searched_deal_nb(seed, i, 0, rules, policies[j], stream, deal_offset_nb(rules, i), cards, st, out[j],
-                         hands_log[j] if record else np.zeros(0, np.uint64), logs[j] if record else np.zeros(0, np.int8),
+                         hands_log[j] if record else np.zeros(0, np.uint64),
+                         logs[j] if record else np.zeros(0, np.int8),
                          means[j] if means.shape[0] > 0 else np.zeros((0, 64), np.float32), worlds, rollout, card_fn,
                          faults[j])
 

@@ -48,9 +48,8 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     deal so far and stopped at this move, its search drawing from the stream it draws from in a whole run, so a
     search seat beside a Python seat plays as it does in the kernels. ``worlds``: the study's by default."""
     from cardlab.sim.hearts.kernels import N_CARDS_ROWS, N_ST, start_nb
-    from cardlab.sim.hearts.rules import LOG_PLAYS, LOG_WIDTH
+    from cardlab.sim.hearts.rules import LOG_PLAYS, LOG_WIDTH, PLAYERS
     from cardlab.sim.hearts.search import play_searched_nb
-    from cardlab.sim.hearts.rules import PLAYERS
     from cardlab.sim.policy import POLICY
 
     study = state.study
@@ -69,7 +68,9 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     key, base = state.search_key
     worlds = worlds or study.search_worlds or study.game.default_worlds
     rollout = study.rollout_id if study.searching else POLICY.HEURISTIC
-    play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed, state.offset,
-                     np.uint64(state.stream or 0), worlds, rollout, log, means, None, np.zeros(2, np.int64), len(plays))
+    play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed,
+                     state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means, None, np.zeros(2, np.int64),
+                     len(plays))
     row = means[len(plays)]
-    return play_action(int(log[LOG_PLAYS + len(plays)])), {int(c): float(row[c]) for c in np.flatnonzero(~np.isnan(row))}
+    means_of = {int(c): float(row[c]) for c in np.flatnonzero(~np.isnan(row))}
+    return play_action(int(log[LOG_PLAYS + len(plays)])), means_of
