@@ -334,6 +334,18 @@ def play_deals_nb(seed, first, count, rules, policies, out, hands_log, logs, car
 GAME_BLOCK = 64  # games per parallel work item
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def game_over_nb(rules, row, sums, totals, k):
+    """Add a finished deal's points (its ``row``) to the game's ``sums`` and record them in ``totals``; whether the
+    game ends after its ``k``-th deal: a total at the target, or ``max_deals`` deals played."""
+    top = -1_000_000
+    for p in range(PLAYERS):
+        sums[p] += row[C_POINTS + p]
+        totals[p] = sums[p]
+        top = max(top, sums[p])
+    return top >= rules[R_TARGET] or k >= rules[R_MAX_DEALS]
+
+
 @njit(cache=True, error_model="numpy", nogil=True)
 def play_game_block_nb(seed, first, lo, hi, rules, policies, out, totals, lengths, hands_log, logs, card_fn, faults):
     """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread."""
@@ -356,13 +368,8 @@ def play_game_block_nb(seed, first, lo, hi, rules, policies, out, totals, length
             stream = play_deal_nb(rules, policies, stream, deal_offset_nb(rules, k), cards, st, row,
                                   hands_log[j, k] if record else no_hands, logs[j, k] if record else no_log,
                                   card_fn, faults[j])
-            top = -1000
-            for p in range(PLAYERS):
-                sums[p] += row[C_POINTS + p]
-                totals[j, min(k, slot - 1), p] = sums[p]
-                top = max(top, sums[p])
             k += 1
-            if top >= rules[R_TARGET] or k >= rules[R_MAX_DEALS]:
+            if game_over_nb(rules, row, sums, totals[j, min(k - 1, slot - 1)], k):
                 break
         lengths[j] = k
 

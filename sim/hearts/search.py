@@ -30,10 +30,10 @@ from cardlab.sim.cards import ONE, ZERO, bit, lowest_card
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.hearts.kernels import (BY_POLICY_RULES, C_JACK, C_LEADER, C_PASS, C_POINTS, C_QUEEN, N_CARDS_ROWS,
                                         N_COLS, N_ST, S_BROKEN, S_COUNT, S_LEADER, S_LED, S_N, deal_offset_nb,
-                                        legal_now, move_nb, pass_nb, play_out_nb, put_card_nb, score_nb, start_nb,
-                                        to_move)
+                                        game_over_nb, legal_now, move_nb, pass_nb, play_out_nb, put_card_nb, score_nb,
+                                        start_nb, to_move)
 from cardlab.sim.hearts.policies import legal_nb
-from cardlab.sim.hearts.rules import DECK, LOG_PLAYS, PLAYERS, R_MAX_DEALS, R_TARGET, TRICKS, TWO_CLUBS
+from cardlab.sim.hearts.rules import DECK, LOG_PLAYS, PLAYERS, TRICKS, TWO_CLUBS
 from cardlab.sim.policy import POLICY
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
@@ -238,13 +238,8 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, o
                                       logs[j, k] if record else np.zeros(0, np.int8),
                                       means[j, k] if means.shape[0] > 0 else np.zeros((0, 64), np.float32), worlds,
                                       rollout, card_fn, faults[j])
-            top = -1000
-            for p in range(PLAYERS):
-                sums[p] += row[C_POINTS + p]
-                totals[j, min(k, slot - 1), p] = sums[p]
-                top = max(top, sums[p])
             k += 1
-            if top >= rules[R_TARGET] or k >= rules[R_MAX_DEALS]:
+            if game_over_nb(rules, row, sums, totals[j, min(k - 1, slot - 1)], k):
                 break
         lengths[j] = k
 
