@@ -30,7 +30,7 @@ from .stats import mean_ci, paired_comparison, proportion_ci
 from .strength import format_strength_study, plot_strength_study, strength_gains, table_figures
 
 # Each game's own reports, reached as analysis.<game> (and through the registry: games.reports(name)).
-from . import barbu, euchre5, minchiate, rami  # noqa: E402
+from . import barbu, euchre5, hearts, minchiate, rami  # noqa: E402
 
 __all__ = [
     "add_run_title",

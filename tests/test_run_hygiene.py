@@ -149,8 +149,12 @@ def test_report_checks_its_plot_first_and_probes_leave_nothing(tmp_path, capsys)
 # ---------------------------------------------------------------- 3 and 7. Ctrl-C: within about a second, every game and mode
 
 
-def send_sigint_while_playing(monkeypatch, delay: float):
-    """A real SIGINT to this process ``delay`` s after the run starts its first chunk (kernels loaded)."""
+def send_sigint_while_playing(monkeypatch, request, delay: float):
+    """A real SIGINT to this process ``delay`` s after the run starts its first chunk (kernels loaded). Python's own
+    handler is put in place for the test: a test run started in the background (``make test &``) inherits SIGINT
+    ignored, and the signal would then never arrive."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
     playing, state, lock = threading.Event(), {"sent": None, "done": False}, threading.Lock()
     real = runner._play_in_pieces
 
@@ -186,8 +190,8 @@ def modes(game):
 
 @EVERY_GAME
 @pytest.mark.parametrize("mode", ["deals", "games", "summary", "study"])
-def test_ctrl_c_answers_within_about_a_second(game, mode, tmp_path, capsys, monkeypatch):
-    state, lock = send_sigint_while_playing(monkeypatch, delay=0.5)
+def test_ctrl_c_answers_within_about_a_second(game, mode, tmp_path, capsys, monkeypatch, request):
+    state, lock = send_sigint_while_playing(monkeypatch, request, delay=0.5)
     if mode == "study":  # a study sets its own chunk (Euchre's trumps: 65,536 deals, under 0.5 s on a fast machine)
         real_run = runner.run
         monkeypatch.setattr(runner, "run", lambda play, **kw: real_run(play, **{**kw, "chunk_size": 10**9}))
