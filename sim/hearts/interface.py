@@ -28,7 +28,7 @@ import numpy as np
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.hearts.referee import HeartsState
-from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules
+from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.user import NumbaSeat
 
@@ -80,26 +80,19 @@ class HeartsStudy(Study):
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Whole games ``first .. first+count-1``: one row per deal, with the running totals (and the logs when
         ``record``)."""
-        from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS, play_games_nb
+        from cardlab.sim.hearts.kernels import play_games_nb
         from cardlab.sim.hearts.search_play import search_games
 
         if self.searching:
             return search_games(self, first, count, record=record)
-        m = self.options.max_deals
-        slot = m if record else min(m, GAME_SLOT)
-        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
-        lengths = np.zeros(count, np.int64)
-        rows = count if record else 0
-        hands, logs = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, LOG_WIDTH), np.int8)
-        faults = self.faults(count)
-        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths, hands, logs,
-                      self.user_callback(), faults)
-        self.check_faults(faults, first, "game")
-        if (lengths > slot).any():  # a game longer than the buffer (rare): every game again with room for all deals
-            out, totals = np.zeros((count, m, N_COLS), np.int16), np.zeros((count, m, PLAYERS), np.int16)
+
+        def kernel(out, totals, lengths, hands, logs):
+            faults = self.faults(count)
             play_games_nb(self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths, hands, logs,
-                          self.user_callback(), self.faults(count))
-        return game_columns(first, out, totals, lengths, hands, logs, record)
+                          self.user_callback(), faults)
+            self.check_faults(faults, first, "game")
+
+        return game_columns(first, *game_buffers(self, count, record, kernel), record)
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -115,7 +108,8 @@ class HeartsStudy(Study):
         return columns(search_raw(self, deals, policies=policies)[0])
 
     def ladder_head(self, deals, sides) -> dict:
-        return {"deal": deals, "pass_direction": np.array([kernel_pass(self.options, d) for d in deals], np.int8),
+        return {"deal": deals, "pass_direction": np.array([pass_offset(self.options, int(d)) for d in deals],
+                                                               np.int8),
                 "lone": sides.astype(np.int8)}
 
     def ladder_columns(self, cols, x, y, sides) -> dict:
@@ -143,10 +137,23 @@ def passing_metadata(game, **keywords) -> dict:
     return metadata(game, **keywords)
 
 
-def kernel_pass(options: HeartsOptions, deal: int) -> int:
-    from cardlab.sim.hearts.rules import pass_offset
+def game_buffers(study, count: int, record: bool, kernel) -> tuple:
+    """``(out, totals, lengths, hands, logs)`` of ``count`` whole games filled by ``kernel(out, totals, lengths, hands,
+    logs)`` (the plain or the searched games kernel): each game's first ``GAME_SLOT`` deals are kept, all of them when
+    ``record``; should a game be longer (rare), every game is played again with room for ``max_deals``."""
+    from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS
 
-    return pass_offset(options, int(deal))
+    m = study.options.max_deals
+    rows = count if record else 0
+    hands, logs = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, LOG_WIDTH), np.int8)
+    slot = m if record else min(m, GAME_SLOT)
+    while True:
+        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
+        lengths = np.zeros(count, np.int64)
+        kernel(out, totals, lengths, hands, logs)
+        if (lengths <= slot).all():
+            return out, totals, lengths, hands, logs
+        slot = m
 
 
 def game_columns(first: int, out, totals, lengths, hands, logs, record: bool) -> dict:

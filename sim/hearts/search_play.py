@@ -38,26 +38,21 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
 
 
 def search_games(study, first: int, count: int, *, record: bool = False) -> dict:
-    """Columns of whole games ``first .. first+count-1`` with search seats (as ``HeartsStudy.play_games``)."""
-    from cardlab.sim.hearts.interface import game_columns
-    from cardlab.sim.hearts.kernels import N_COLS
+    """Columns of whole games ``first .. first+count-1`` with search seats (as ``HeartsStudy.play_games``; with
+    ``record``, also each searched card's candidate means, ``search_means``)."""
+    from cardlab.sim.hearts.interface import game_buffers, game_columns
     from cardlab.sim.hearts.search import play_search_games_nb
 
     m = study.options.max_deals
-    slot = m if record else min(m, 32)
-    while True:
-        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
-        lengths = np.zeros(count, np.int64)
-        rows = count if record else 0
-        hands, logs = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, LOG_WIDTH), np.int8)
-        means = np.full((rows, m, MOVES, 64), np.nan, np.float32)
+    means = np.full((count if record else 0, m, MOVES, 64), np.nan, np.float32)
+
+    def kernel(out, totals, lengths, hands, logs):
         faults = study.faults(count)
         play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
                              study.rollout_id, out, totals, lengths, hands, logs, means, study.user_callback(), faults)
         study.check_faults(faults, first, "game")
-        if (lengths <= slot).all():
-            break
-        slot = m  # a game longer than the buffer (rare): every game again with room for all its deals
+
+    out, totals, lengths, hands, logs = game_buffers(study, count, record, kernel)
     cols = game_columns(first, out, totals, lengths, hands, logs, record)
     if record:
         cols["search_means"] = means[np.arange(m)[None, :] < lengths[:, None]]
