@@ -19,7 +19,7 @@ RULES = [dict(), dict(jd_bonus=True, avoid_all_tricks_bonus=True), dict(no_pts_o
                                                                         can_lead_any_club=True),
          dict(must_break_hearts=False), dict(qs_breaks_hearts=False, can_lead_hearts_instead_of_qs=True),
          dict(pass_direction="left"), dict(pass_direction="right"), dict(pass_direction="across"),
-         dict(pass_cards=False)]
+         dict(pass_cards=False), dict(moon_scoring="shooter_subtracts")]
 TABLES = [["heuristic"] * 4, ["random"] * 4, ["random", "heuristic", "random", "heuristic"]]
 
 
@@ -50,7 +50,7 @@ def test_the_referee_replays_thousands_of_kernel_deals(rules):
 @pytest.mark.parametrize("rules", RULES, ids=_ids)
 def test_every_card_is_dealt_and_played_once_and_the_points_add_up(rules):
     """Every card once in the hands and in the play; the points of a deal: 26 (less 10 with the J♦ bonus, less 5 a
-    trickless seat with that bonus) or, with a moon, 52 more."""
+    trickless seat with that bonus) or, with a moon, 52 more (52 less when the shooter subtracts)."""
     study = HEARTS.build("deals", seed=5, policy=["random", "heuristic", "random", "heuristic"], **rules)
     cols = study.play(0, 500, record=True)
     for j, state in enumerate(checked_states(study, cols, range(500))):
@@ -58,7 +58,7 @@ def test_every_card_is_dealt_and_played_once_and_the_points_add_up(rules):
         assert sum(len(p) for p in state.passed) == (12 if state.offset else 0)
         expected = 26 - (10 if rules.get("jd_bonus") else 0)
         if state.moon() >= 0:
-            expected += 52
+            expected += -52 if rules.get("moon_scoring") == "shooter_subtracts" else 52
         elif rules.get("avoid_all_tricks_bonus"):
             expected -= 5 * sum(cols[f"tricks_{p}"][j] == 0 for p in range(4))
         assert sum(state.scores()) == expected
@@ -83,6 +83,19 @@ def test_deals_cycle_the_pass_direction_and_the_moon_scores_as_openspiel():
     for row in moon.itertuples():
         points = [getattr(row, f"points_{p}") for p in range(4)]
         assert points[row.moon] == 0 and all(points[p] == 26 for p in range(4) if p != row.moon)
+
+
+def test_a_shooter_who_subtracts_scores_the_moon_off_its_own_points_and_nothing_else_changes():
+    """The same deals under both moon scorings: the play is the same, and on a moon every seat's points differ by
+    the moon's worth (the shooter -26 against 0, each other seat its cards' 0 against 26)."""
+    add = HEARTS.simulate(deals=4000, seed=2, policy="random")
+    subtract = HEARTS.simulate(deals=4000, seed=2, policy="random", moon_scoring="shooter_subtracts")
+    points = [f"points_{p}" for p in range(4)]
+    assert add.drop(columns=points).equals(subtract.drop(columns=points))
+    moon = add.moon.to_numpy() >= 0
+    assert moon.sum() > 0 and (add.loc[~moon, points].to_numpy() == subtract.loc[~moon, points].to_numpy()).all()
+    assert ((add.loc[moon, points].to_numpy() - subtract.loc[moon, points].to_numpy()) == 26).all()
+    assert (subtract.loc[moon, points].to_numpy().min(axis=1) == -26).all()
 
 
 def test_the_numba_seat_plays_as_its_python_twin_on_deals_without_passing():

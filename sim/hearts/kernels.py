@@ -33,7 +33,8 @@ from cardlab.sim.hearts.policies import (HEART_CARDS, PENALTY_CARDS, QS_BIT, heu
 from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, BY_POLICY, CYCLE, DECK, HEURISTIC_PASS, JACK_DIAMONDS,
                                       LOG_PLAYS, PASS, PLAYERS, QUEEN_SPADES, R_AVOID, R_CYCLE, R_FIXED_PASS,
                                       R_JACK_POINTS, R_JD, R_MAX_DEALS, R_MUST_BREAK, R_PASS_CARDS, R_QS_BREAKS,
-                                      R_QUEEN_POINTS, R_TARGET, RANDOM_PASS, TRICKS, TWO_CLUBS)
+                                      R_QUEEN_POINTS, R_SHOOTER_SUBTRACTS, R_TARGET, RANDOM_PASS, TRICKS,
+                                      TWO_CLUBS)
 from cardlab.sim.policy import POLICY, SHARED_POLICIES
 from cardlab.sim.rng import deal_state
 
@@ -261,8 +262,9 @@ def seat_points_nb(rules, taken):
 @njit(cache=True, error_model="numpy", inline="always")
 def score_nb(rules, cards, st, row):
     """Score a finished deal into ``row`` (``C_POINTS`` ... ``C_MOON``): each seat's points, then the moon (a seat
-    that took every heart and the Q♠ scores their worth, 13 + ``queen_points``, less, every other seat that much
-    more) or, without a moon and with ``avoid_all_tricks_bonus``, -5 to each seat that took no trick."""
+    that took every heart and the Q♠ scores their worth, 13 + ``queen_points``, less, and every other seat that much
+    more; or, with ``moon_scoring="shooter_subtracts"``, the shooter twice that less and the others nothing more)
+    or, without a moon and with ``avoid_all_tricks_bonus``, -5 to each seat that took no trick."""
     moon = -1
     worth = 13 + rules[R_QUEEN_POINTS]
     for p in range(PLAYERS):
@@ -279,7 +281,10 @@ def score_nb(rules, cards, st, row):
     row[C_MOON] = moon
     for p in range(PLAYERS):
         if moon >= 0:
-            row[C_POINTS + p] += -worth if p == moon else worth
+            if rules[R_SHOOTER_SUBTRACTS]:
+                row[C_POINTS + p] -= 2 * worth if p == moon else 0
+            else:
+                row[C_POINTS + p] += -worth if p == moon else worth
         elif rules[R_AVOID] and st[S_TRICKS + p] == 0:
             row[C_POINTS + p] += AVOID_ALL_TRICKS_POINTS
 

@@ -53,7 +53,8 @@ class HeartsState(State):
     * **Play**: the 2♣'s holder leads; the legal cards are :meth:`legal_cards`'; the highest card of the led
       suit takes the trick, and its seat leads the next.
     * **Score** (:meth:`scores`): each seat's hearts and Q♠ (and J♦ with ``jd_bonus``); a seat that took all
-      14 penalty cards scores their worth (26) less and every other seat that much more; without a moon and with
+      14 penalty cards scores their worth (26) less and every other seat that much more (with
+      ``moon_scoring="shooter_subtracts"``: the shooter scores -26, the others nothing more); without a moon and with
       ``avoid_all_tricks_bonus``, -5 to a seat that took no trick.
 
     A seat sees its own hand, the cards it passed and, once all have passed, the cards it received; every
@@ -198,7 +199,9 @@ class HeartsState(State):
             return points
         shooter = self.moon()
         for p in range(PLAYERS):
-            if shooter >= 0:
+            if shooter >= 0 and self.options.moon_scoring == "shooter_subtracts":
+                points[p] -= 2 * self.options.moon if p == shooter else 0
+            elif shooter >= 0:
                 points[p] += -self.options.moon if p == shooter else self.options.moon
             elif self.options.avoid_all_tricks_bonus and not any(w == p for _, _, w in self.tricks):
                 points[p] += AVOID_ALL_TRICKS_POINTS

@@ -18,14 +18,16 @@ The rules OpenSpiel's ``hearts`` names as parameters are options of the same nam
   or the Q♠ unless it holds nothing else.
 * ``can_lead_any_club`` (off): the 2♣ holder may lead any club to the first trick.
 * ``jd_bonus`` (off): the J♦ is worth -10 to its taker (it does not count towards the moon).
-
-Scoring values OpenSpiel fixes are options too, defaulting to its values: ``queen_points`` (13) and ``jack_points``
-(10, with ``jd_bonus``); the moon is worth every heart and the Q♠ (26 by default).
 * ``avoid_all_tricks_bonus`` (off): -5 to each seat that took no trick (not when the moon is shot).
 * ``must_break_hearts`` (on): hearts may not be led until a heart has been played (or the Q♠,
   with ``qs_breaks_hearts``, on), unless the leader holds only hearts.
 * ``can_lead_hearts_instead_of_qs`` (off): a leader holding only hearts and the Q♠ while hearts
   are unbroken may lead either (otherwise it must lead the Q♠).
+
+Scoring OpenSpiel fixes is an option too, defaulting to its values: ``queen_points`` (13), ``jack_points`` (10, with
+``jd_bonus``), and ``moon_scoring``: the moon is worth every heart and the Q♠ (26 by default), added to every other
+seat's points (``others_add``, OpenSpiel's) or, as many tables play, taken off the shooter's (``shooter_subtracts``:
+the shooter scores -26, the others what they took, nothing).
 
 OpenSpiel draws a single deal's pass direction at random. cardlab's deals follow the rotation a
 table plays, ``pass_direction="cycle"``: deal ``i`` of a run (and deal ``i`` of a whole game)
@@ -60,6 +62,8 @@ NO_PASS = 0
 #: The rotation a table plays: deal i passes CYCLE[i % 4].
 CYCLE = (1, 3, 2, 0)  # left, right, across, none
 PASS_DIRECTIONS = ("cycle", "left", "right", "across")
+#: Who a moon's worth goes to: every other seat adds it (OpenSpiel's), or the shooter takes it off its own points.
+MOON_SCORINGS = ("others_add", "shooter_subtracts")
 
 #: The ways a seat may choose its three cards in the passing study (sim.hearts.passing); otherwise a seat passes as
 #: its policy does (the heuristic's, or random cards for a random seat).
@@ -105,6 +109,8 @@ class HeartsOptions:
     queen_points: int = option(QUEEN_POINTS, "what the Q♠ costs its taker (OpenSpiel: 13)", between=(1, 50))
     jack_points: int = option(JACK_POINTS, "what the J♦ takes off its taker's points with jd_bonus (OpenSpiel: 10)",
                               between=(1, 50), applies=Scope(lambda c: c["jd_bonus"], "only with {jd_bonus}"))
+    moon_scoring: str = option("others_add", "a moon's worth (26): added to every other seat (OpenSpiel's), or taken "
+                               "off the shooter's points", choices=MOON_SCORINGS)
     target: int = option(100, "a total that ends a game (the lowest total wins)", between=(1, MAX_TARGET),
                          applies=GAMES_ONLY)
 
@@ -123,9 +129,11 @@ class HeartsOptions:
         """Deals after which a game stops whatever the totals. A deal shares out at least ``least`` points (every
         heart and the Q♠, less the J♦'s ``jack_points`` and three -5 bonuses where they apply), so some total
         reaches the target within ``4 * target / least`` deals; where the bonuses could outweigh the penalties
-        (``least`` < 1) the game stops after ``4 * target`` deals."""
+        (``least`` < 1, as when a moon takes its worth off the shooter) the game stops after ``4 * target`` deals."""
         least = self.moon - (self.jack_points if self.jd_bonus else 0) + (
             3 * AVOID_ALL_TRICKS_POINTS if self.avoid_all_tricks_bonus else 0)
+        if self.moon_scoring == "shooter_subtracts":
+            least = -self.moon
         return PLAYERS * self.target // max(1, least) + 1
 
     def to_dict(self) -> dict:
@@ -143,7 +151,8 @@ def pass_offset(options: HeartsOptions, deal: int) -> int:
 
 # Entries of the kernels' rules array.
 R_PASS_CARDS, R_CYCLE, R_FIXED_PASS, R_NO_PTS_FIRST, R_ANY_CLUB, R_JD, R_AVOID, R_MUST_BREAK, R_QS_BREAKS, \
-    R_HEARTS_INSTEAD_OF_QS, R_TARGET, R_MAX_DEALS, R_QUEEN_POINTS, R_JACK_POINTS, N_RULES = range(15)
+    R_HEARTS_INSTEAD_OF_QS, R_TARGET, R_MAX_DEALS, R_QUEEN_POINTS, R_JACK_POINTS, R_SHOOTER_SUBTRACTS, \
+    N_RULES = range(16)
 
 
 def kernel_rules(options: HeartsOptions) -> np.ndarray:
@@ -164,5 +173,6 @@ def kernel_rules(options: HeartsOptions) -> np.ndarray:
     rules[R_MAX_DEALS] = o.max_deals
     rules[R_QUEEN_POINTS] = o.queen_points
     rules[R_JACK_POINTS] = o.jack_points
+    rules[R_SHOOTER_SUBTRACTS] = o.moon_scoring == "shooter_subtracts"
     return rules
 
