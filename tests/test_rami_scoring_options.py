@@ -39,8 +39,9 @@ def test_round_scores_read_the_options():
     assert game_over([80, 10, 20], 3, 40) and not game_over([79, 10, 20], 3, 40)
 
 
-@pytest.mark.parametrize("rules", [dict(never_opened_surcharge=40), dict(never_opened_cap=60),
-                                   dict(target_per_opponent=60, players=2)],
+@pytest.mark.parametrize("rules", [dict(never_opened_surcharge=40),
+                                   pytest.param(dict(never_opened_cap=60), marks=pytest.mark.slow),
+                                   pytest.param(dict(target_per_opponent=60, players=2), marks=pytest.mark.slow)],
                          ids=["surcharge", "cap", "target"])
 def test_a_changed_value_rescores_only_never_opened_losers(rules):
     """Random play (the same moves whatever the values): the referee agrees, and only the scores of losers who
@@ -123,8 +124,8 @@ def hands_left(options, cols, i):
     return state.hands
 
 
-@pytest.mark.parametrize("name,value", [("joker_value", 50), ("ace_value", 1), ("face_value", 25),
-                                        ("pip_value", 5)])
+@pytest.mark.parametrize("name,value", [("joker_value", 50)] + [pytest.param(*v, marks=pytest.mark.slow) for v in (
+    ("ace_value", 1), ("face_value", 25), ("pip_value", 5))])
 def test_a_changed_card_value_rescores_only_the_cards_it_names(name, value):
     """Random play: rounds whose moves are unchanged (the value steers only which melds the meld search picks,
     so most are) keep every column but H, the scores and a blocked round's winners, and H is the hand left by

@@ -297,7 +297,7 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
 RAMI_RULES = [dict(), dict(players=3, discard_take_must_use=False, recycle_discards=True)]
 
 
-@pytest.mark.parametrize("rules", range(len(RAMI_RULES)))
+@pytest.mark.parametrize("rules", [0, pytest.param(1, marks=pytest.mark.slow)])  # RAMI_RULES
 def test_rami_search_sees_only_what_its_seat_has_seen(rules):
     from cardlab.sim.rami import search as S
     from cardlab.sim.rami.kernels import DECK_MAX, EV_DISCARD, EV_DRAW, EV_RECYCLE, EV_TAKE, LOG_ROWS, LOG_W

@@ -19,7 +19,7 @@ from cardlab.sim.state import Action, IllegalAction, names_in
 NAMES = list(GAMES)
 #: Deals per table. The thousands of deals the standard asks for are test_conformance's referee sweeps
 #: (2,000 deals per policy and game), which play the kernels' moves through this same state.
-DEALS = 150
+DEALS = 100
 #: Each game's policies for the agreement runs: heuristic everywhere, and random mixed in.
 TABLES = ("heuristic", "mixed")
 
