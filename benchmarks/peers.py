@@ -1,132 +1,287 @@
-"""cardlab beside OpenSpiel: random play of the closest games, games/s and card plays/s, one core and all cores.
+"""cardlab beside OpenSpiel: Hearts under the same rules in both engines, uniformly random play, games/s and card
+plays/s (and Euchre, a similar game on each side, with ``--euchre``).
 
     pip install 'cardlab[peers]'          # open-spiel
-    python benchmarks/peers.py --seconds 5
+    python benchmarks/peers.py --repeats 3 [--processes 2] [--euchre]
 
-OpenSpiel's ``hearts`` and ``euchre`` are played by uniform random bots through its C++ loop
-(``pyspiel.evaluate_bots``: chance, bots and state all in C++, one call per game). cardlab plays
-Barbu no-hearts (the closest trick game to Hearts) and, when the game is registered, Euchre for
-five, with its ``random`` policy. "All cores" means one OpenSpiel process per core (its loop is
-single-threaded) and numba's threads over deals for cardlab. A card play is one card put on a
-trick; bidding, passing and dealing are work both sides do but are not counted.
+Both engines play one deal of Hearts with OpenSpiel's default rules (cardlab's ``HeartsOptions()``): the three-card
+pass, no points on the first trick, hearts broken by a heart or the Q♠, the moon. Every move is uniformly random
+among the legal ones, passes included. One game is one deal: 52 cards played (the 12 passed cards are work both
+sides do but are not counted as plays). OpenSpiel draws each deal's pass direction at random, cardlab's runs cycle
+left, right, across, none by deal index: no pass in a quarter of the deals on both sides.
 
-The rules are not the same, so the ratio compares engines on similar work, not identical games:
+Engines (each timed after a warm-up run, the median of ``--repeats``):
 
-* hearts vs Barbu no-hearts: both 4 players, 52 cards, 13 tricks, follow suit. OpenSpiel's
-  Hearts also passes three cards before play, scores the Q♠ (13) and a shoot-the-moon, must
-  not lead hearts before they are broken and gives no points on the first trick; Barbu
-  no-hearts only counts hearts taken (K♥ worth more in some scorings), passes nothing, and
-  here plays all 13 tricks (``early_stop=False``) so both deal out every card.
-* euchre vs cardlab Euchre for five: OpenSpiel plays four-handed partnership Euchre with a
-  24-card deck (bidding two rounds, going alone allowed); cardlab's is the five-player variant
-  of its rules file. A game here means one deal (one hand of five tricks) on both sides.
+* ``openspiel python loop``: OpenSpiel's C++ state driven from Python, ``state.legal_actions()`` then
+  ``state.apply_action(random choice)`` at every node, the 53 chance nodes (pass direction, deal) included. The
+  figure includes the Python loop's own overhead (a few pybind11 calls and a random draw per node): it is what a
+  Python program that steps OpenSpiel's game gets, not the speed of OpenSpiel's C++.
+* ``openspiel evaluate_bots``: OpenSpiel's own C++ rollout, ``pyspiel.evaluate_bots`` with four uniform random
+  bots (``pyspiel.make_uniform_random_bot``): chance, bots and state all in C++, one Python call per game.
+  (``RandomRolloutEvaluator`` is bound in Python only as an MCTS ingredient, with no ``evaluate`` method, and
+  ``random_sim_test`` runs OpenSpiel's consistency checks besides playing, so neither is timed.)
+* ``cardlab kernel``: the Numba kernel ``cardlab.sim.hearts.kernels.play_deals_nb`` called directly with the
+  random policy at every seat, writing each deal's result row (no move log): one thread (``numba.set_num_threads``)
+  for the per-core figure, then every core (numba's threads over deals).
+
+With ``--processes N`` each engine also runs in N processes at once (spawned, one engine to a process, cardlab's on
+one thread each), started together; the rate is all the games they play over the wall time of the slowest.
+
+With ``--euchre`` a second table sets OpenSpiel's ``euchre`` (four-handed partnership Euchre, 24 cards, bidding in
+two rounds, going alone allowed) beside cardlab's Euchre for five with the random policy, one deal a game on both
+sides. The games differ, so that ratio compares engines on similar work (dealing, legal moves, tricks, scoring), and
+card plays are counted per full deal (20 in OpenSpiel's, 25 in cardlab's).
+
+Besides the speeds the table shows each engine's mean points of a seat and how often a seat shot the moon: under
+uniformly random play both engines play the same game, so these agree to within sampling noise (about 6.6 points
+and 1.1 % of deals), a quick check that the engines are timed on the same work.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
+import os
+import random
+import statistics
 import time
-from pathlib import Path
 
-import numba
+import numpy as np
 
-from cardlab.sim.games import GAMES
-
-PLAYS = {"hearts": 52, "euchre": 20}  # cards played in a full deal (a lone hand plays 15 in euchre)
+PLAYS = 52  # cards played in a deal
+SEED = 7
 
 
-def _spiel_worker(args):
-    name, seconds, seed = args
+# ----------------------------------------------------------------- the engines: (games, seed, first) -> result
+
+
+def openspiel_loop(games: int, seed: int, first: int):
+    """``games`` OpenSpiel deals stepped from Python with a uniformly random legal action at every node (chance
+    nodes included). Returns the points of every seat of every game (``games`` x 4)."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed * 1_000_003 + first)
+    points = np.zeros((games, 4))
+    for j in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        points[j] = [26 - r for r in state.returns()]
+    return points
+
+
+def openspiel_bots(games: int, seed: int, first: int, name: str = "hearts"):
+    """``games`` deals of OpenSpiel's game ``name`` played in C++ by ``pyspiel.evaluate_bots`` with uniform random
+    bots (a fresh initial state each time: ``evaluate_bots`` plays the state it is given to its end). Returns each
+    game's points (Hearts: 26 minus the returns) or returns (any other game), a row per game."""
     import pyspiel
 
     game = pyspiel.load_game(name)
-    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
-    played, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(200):
-            pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + played)
-            played += 1
-    return played, time.perf_counter() - t0
+    n = game.num_players()
+    bots = [pyspiel.make_uniform_random_bot(p, seed * 1_000_003 + first + p) for p in range(n)]
+    points = np.zeros((games, n))
+    for j in range(games):
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed * 1_000_003 + first + j)
+        points[j] = [26 - r for r in returns] if name == "hearts" else returns
+    return points
 
 
-def openspiel_rate(name, seconds, processes):
-    """Games/s of OpenSpiel's ``name`` with uniform random bots in ``processes`` processes."""
-    _spiel_worker((name, 0.2, 1))  # load the library and the game once
-    if processes == 1:
-        played, elapsed = _spiel_worker((name, seconds, 1))
-        return played / elapsed
-    with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        results = pool.map(_spiel_worker, [(name, seconds, 1000 * (i + 1)) for i in range(processes)])
-    return sum(p for p, _ in results) / max(e for _, e in results)
+def openspiel_euchre(games: int, seed: int, first: int):
+    """OpenSpiel's four-handed ``euchre`` under :func:`openspiel_bots`."""
+    return openspiel_bots(games, seed, first, "euchre")
 
 
-def _timed_rate(play, seconds):
-    """Units/s of ``play(first, count)`` grown until one call takes about ``seconds``."""
-    count, first = 1000, 0
-    while True:
+def cardlab_euchre5(games: int, seed: int, first: int):
+    """Deals ``first .. first + games - 1`` of cardlab's Euchre for five, random policy at every seat, through its
+    facade (the rows as a data frame)."""
+    from cardlab.sim import euchre5
+
+    return euchre5.simulate(deals=games, first_deal=first, seed=seed, policy="random", threads=_threads[0])
+
+
+def cardlab_kernel(games: int, seed: int, first: int):
+    """Deals ``first .. first + games - 1`` of cardlab's kernel, random policy at every seat. Returns the result
+    rows (``games`` x ``N_COLS``)."""
+    from cardlab.sim.hearts import kernels as K
+    from cardlab.sim.hearts.rules import HeartsOptions, kernel_rules
+
+    rules = kernel_rules(HeartsOptions())
+    out = np.zeros((games, K.N_COLS), np.int16)
+    K.play_deals_nb(seed, first, games, rules, np.zeros(4, np.int64), out, np.zeros((0, 4), np.uint64),
+                    np.zeros((0, 64), np.int8), None, np.zeros((games, 2), np.int64))
+    return out
+
+
+def cardlab_points(out) -> np.ndarray:
+    from cardlab.sim.hearts import kernels as K
+
+    return out[:, K.C_POINTS:K.C_POINTS + 4].astype(np.float64)
+
+
+ENGINES = {  # the first is the table's yardstick (its "vs C++" column)
+    "openspiel evaluate_bots": openspiel_bots,
+    "openspiel python loop": openspiel_loop,
+    "cardlab kernel": cardlab_kernel,
+}
+
+
+EUCHRE = {  # --euchre: similar games, not the same (see the module docstring)
+    "openspiel euchre evaluate_bots": openspiel_euchre,
+    "cardlab euchre5 simulate": cardlab_euchre5,
+}
+PLAYS_OF = {"openspiel euchre evaluate_bots": 20, "cardlab euchre5 simulate": 25}  # cards in a full deal
+_threads = [1]  # the threads cardlab's facade runs on (set_threads)
+
+
+def points_of(engine: str, result) -> np.ndarray:
+    if engine == "cardlab euchre5 simulate":
+        return np.zeros((len(result), 1))  # the Euchre table shows no points: the games differ
+    return cardlab_points(result) if engine == "cardlab kernel" else result
+
+
+def set_threads(engine: str, threads: int) -> None:
+    if engine.startswith("cardlab"):
+        import numba
+
+        numba.set_num_threads(threads)
+        _threads[0] = threads
+
+
+# ----------------------------------------------------------------- timing
+
+
+def timed(engine: str, games: int, repeats: int, threads: int = 1):
+    """Median seconds of ``repeats`` runs of ``games`` games (after a small warm-up run: imports, the kernel's
+    compile or cache load), and every run's points stacked (``repeats * games`` x 4)."""
+    play = {**ENGINES, **EUCHRE}[engine]
+    set_threads(engine, threads)
+    play(min(games, 200), SEED, 10 ** 9)  # warm-up, on deals no timed run plays
+    seconds, points = [], []
+    for r in range(repeats):
         t0 = time.perf_counter()
-        play(first, count)
-        elapsed = time.perf_counter() - t0
-        first += count
-        if elapsed >= seconds:
-            return count / elapsed
-        count = int(count * min(10.0, max(2.0, seconds / max(elapsed, 1e-3))))
+        result = play(games, SEED, r * games)
+        seconds.append(time.perf_counter() - t0)
+        points.append(points_of(engine, result))
+    return statistics.median(seconds), np.concatenate(points)
 
 
-def barbu_rate(seconds, threads):
-    from cardlab.sim.barbu import Study
+def _worker(engine, games, repeats, index, barrier, queue):
+    """One process of a parallel run: warm up, then each repeat starts with every other process (``barrier``) and
+    reports its wall-clock start and end."""
+    play = {**ENGINES, **EUCHRE}[engine]
+    set_threads(engine, 1)
+    play(min(games, 200), SEED, 10 ** 9)
+    for r in range(repeats):
+        barrier.wait()
+        t0 = time.time()
+        result = play(games, SEED + 1 + index, r * games)
+        queue.put((r, t0, time.time(), points_of(engine, result)))
 
-    study = Study.build(contract="no-hearts", policy="random", seed=1, early_stop=False)
-    numba.set_num_threads(threads)
-    study.play(0, 100)  # compile or load
-    return _timed_rate(study.play, seconds)
+
+def timed_processes(engine: str, games: int, repeats: int, processes: int):
+    """Median over repeats of the wall time from the first process's start to the last one's end, ``processes``
+    processes each playing ``games`` games, and every game's points."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, queue = ctx.Barrier(processes), ctx.Queue()
+    workers = [ctx.Process(target=_worker, args=(engine, games, repeats, i, barrier, queue))
+               for i in range(processes)]
+    for w in workers:
+        w.start()
+    reports = [queue.get() for _ in range(processes * repeats)]
+    for w in workers:
+        w.join()
+    seconds = [max(t1 for q, _, t1, _ in reports if q == r) - min(t0 for q, t0, _, _ in reports if q == r)
+               for r in range(repeats)]
+    return statistics.median(seconds), np.concatenate([p for *_, p in reports])
 
 
-def euchre5_rate(seconds, threads):
-    """Deals/s of cardlab's Euchre for five with the random policy, or None when it is not registered."""
-    if "euchre5" not in GAMES:
-        return None
-    import importlib
+# ----------------------------------------------------------------- the table
 
-    module = importlib.import_module("cardlab.sim.euchre5")
-    numba.set_num_threads(threads)
-    play = lambda first, count: module.simulate(deals=count, first_deal=first, seed=1, policy="random",  # noqa: E731
-                                                threads=threads)
-    play(0, 100)
-    return _timed_rate(play, seconds)
+
+def row(engine: str, how: str, games: int, seconds: float, points: np.ndarray) -> dict:
+    """One line of the table: ``games`` games in ``seconds``, with their points."""
+    rate = games / seconds
+    return {"engine": engine, "how": how, "games": games, "games_per_s": rate,
+            "plays_per_s": rate * PLAYS_OF.get(engine, PLAYS),
+            "mean_points": float(points.mean()), "moon_pct": 100 * moon_rate(points)}
+
+
+def moon_rate(points: np.ndarray) -> float:
+    """Share of deals in which a seat shot the moon: with the default rules exactly the deals scoring (0, 26, 26,
+    26) in some order."""
+    return float(((points == 26).sum(axis=1) == 3).mean())
+
+
+def print_row(r: dict, base: float) -> None:
+    print(f"{r['engine']:<30} {r['how']:<22} {r['games']:>10,} {r['games_per_s']:>12,.0f} {r['plays_per_s']:>14,.0f}"
+          f" {r['games_per_s'] / base:>9.1f}x {r['mean_points']:>7.2f} {r['moon_pct']:>7.2f}", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    ap.add_argument("--games", type=int, default=20_000,
+                    help="games per timed run of OpenSpiel's evaluate_bots (default 20,000)")
+    ap.add_argument("--loop-games", type=int, default=2_000,
+                    help="games per timed run of the Python loop over OpenSpiel's state (default 2,000)")
+    ap.add_argument("--deals", type=int, default=1_000_000,
+                    help="deals (games) per timed run of cardlab's kernel (default 1,000,000)")
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per figure; the median is shown (default 3)")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="also run each engine in this many processes at once (default 1: no such rows)")
+    ap.add_argument("--euchre", action="store_true",
+                    help="also time OpenSpiel's Euchre beside cardlab's Euchre for five (similar games)")
     args = ap.parse_args()
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        raise SystemExit("peers.py needs OpenSpiel: pip install 'cardlab[peers]' (the open-spiel wheel)") from None
+        raise SystemExit("peers.py needs OpenSpiel: pip install 'cardlab[peers]' (the open-spiel wheel)") \
+            from None
+    import numba
+
     cores = numba.config.NUMBA_NUM_THREADS
+    sizes = {"openspiel python loop": args.loop_games, "openspiel evaluate_bots": args.games,
+             "cardlab kernel": args.deals}
+    print(f"Hearts, OpenSpiel's default rules, uniformly random play; median of {args.repeats} runs; "
+          f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'engine':<30} {'how':<22} {'games/run':>10} {'games/s':>12} {'card plays/s':>14} {'vs C++':>10}"
+          f" {'points':>7} {'moon %':>7}")
     rows = []
-    print(f"{'engine':<10} {'game':<18} {'cores':>5} {'games/s':>12} {'plays/s':>14} {'cardlab / openspiel':>20}")
-    for ours, theirs, plays, rate in (("Barbu no-hearts", "hearts", 52, barbu_rate),
-                                      ("Euchre for five", "euchre", 25, euchre5_rate)):
-        for n in sorted({1, cores}):
-            spiel = openspiel_rate(theirs, args.seconds, n)
-            mine = rate(args.seconds, n)
-            rows.append({"engine": "openspiel", "game": theirs, "cores": n, "games_per_s": spiel,
-                         "plays_per_s": spiel * PLAYS[theirs]})
-            print(f"{'openspiel':<10} {theirs:<18} {n:>5} {spiel:>12,.0f} {spiel * PLAYS[theirs]:>14,.0f}", flush=True)
-            if mine is None:
-                print(f"{'cardlab':<10} {ours:<18} {n:>5} {'(not registered yet: skipped)':>34}")
-                continue
-            ratio = mine * plays / (spiel * PLAYS[theirs])
-            rows.append({"engine": "cardlab", "game": ours, "cores": n, "games_per_s": mine,
-                         "plays_per_s": mine * plays, "plays_ratio": ratio})
-            print(f"{'cardlab':<10} {ours:<18} {n:>5} {mine:>12,.0f} {mine * plays:>14,.0f} {ratio:>19,.0f}x",
-                  flush=True)
-    out = Path(__file__).parent / "results" / "peers.json"
-    out.write_text(json.dumps({"cpu_count": cores, "rows": rows}, indent=1))
-    print(f"results written to {out}")
+    for engine in ENGINES:
+        seconds, points = timed(engine, sizes[engine], args.repeats, 1)
+        rows.append(row(engine, "1 process, 1 thread", sizes[engine], seconds, points))
+        print_row(rows[-1], rows[0]["games_per_s"])
+        if engine == "cardlab kernel" and cores > 1:
+            seconds, points = timed(engine, sizes[engine], args.repeats, cores)
+            rows.append(row(engine, f"1 process, {cores} threads", sizes[engine], seconds, points))
+            print_row(rows[-1], rows[0]["games_per_s"])
+    if args.processes > 1:
+        for engine in ENGINES:
+            seconds, points = timed_processes(engine, sizes[engine], args.repeats, args.processes)
+            rows.append(row(engine, f"{args.processes} processes", sizes[engine] * args.processes, seconds, points))
+            print_row(rows[-1], rows[0]["games_per_s"])
+    print("vs C++: games/s over OpenSpiel's evaluate_bots in one process; points: a seat's mean points per deal; "
+          "moon %: deals in which a seat shot the moon")
+    if args.euchre:
+        rows += euchre_table(args, cores)
+    return rows
+
+
+def euchre_table(args, cores: int) -> list:
+    """OpenSpiel's Euchre beside cardlab's Euchre for five, random play: similar work, not the same game."""
+    print("\nEuchre, similar games: OpenSpiel's four-handed beside cardlab's for five, uniformly random play "
+          "(vs C++ compares card plays/s)")
+    rows = []
+    for engine in EUCHRE:
+        threads = [1] + ([cores] if engine.startswith("cardlab") and cores > 1 else [])
+        games = args.games if engine.startswith("openspiel") else args.deals
+        for n in threads:
+            seconds, points = timed(engine, games, args.repeats, n)
+            r = row(engine, f"1 process, {n} thread{'s' if n > 1 else ''}", games, seconds, points)
+            rows.append(r)
+            print(f"{r['engine']:<30} {r['how']:<22} {games:>10,} {r['games_per_s']:>12,.0f} {r['plays_per_s']:>14,.0f}"
+                  f" {r['plays_per_s'] / rows[0]['plays_per_s']:>9.1f}x", flush=True)
+    return rows
 
 
 if __name__ == "__main__":
