@@ -115,6 +115,7 @@ def test_plan_deals_grows_by_four_to_the_budget():
 # ---------------------------------------------------------------- a figure linear in the value, on a real game
 
 
+@pytest.mark.slow  # two sweeps of Rami rounds and a balance search on them: 5 s warm
 def test_a_figure_linear_in_the_value_lands_where_a_direct_sweep_says():
     """Rami's mean score is linear in the rami sec penalty on fixed rounds (no policy reads it): a variants sweep at
     0 and 1,000 on the same rounds puts the target at a known value, which balance finds, every evaluation on the
