@@ -95,9 +95,12 @@ def openspiel_euchre(games: int, seed: int, first: int):
 def cardlab_euchre5(games: int, seed: int, first: int):
     """Deals ``first .. first + games - 1`` of cardlab's Euchre for five, random policy at every seat, through its
     facade (the rows as a data frame)."""
+    import numba
+
     from cardlab.sim import euchre5
 
-    return euchre5.simulate(deals=games, first_deal=first, seed=seed, policy="random", threads=_threads[0])
+    return euchre5.simulate(deals=games, first_deal=first, seed=seed, policy="random",
+                            threads=numba.get_num_threads())
 
 
 def cardlab_kernel(games: int, seed: int, first: int):
@@ -131,7 +134,6 @@ EUCHRE = {  # --euchre: similar games, not the same (see the module docstring)
     "cardlab euchre5 simulate": cardlab_euchre5,
 }
 PLAYS_OF = {"openspiel euchre evaluate_bots": 20, "cardlab euchre5 simulate": 25}  # cards in a full deal
-_threads = [1]  # the threads cardlab's facade runs on (set_threads)
 
 
 def points_of(engine: str, result) -> np.ndarray:
@@ -145,7 +147,6 @@ def set_threads(engine: str, threads: int) -> None:
         import numba
 
         numba.set_num_threads(threads)
-        _threads[0] = threads
 
 
 # ----------------------------------------------------------------- timing

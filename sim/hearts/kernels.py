@@ -11,10 +11,11 @@ the trick's state in local variables meanwhile, for speed):
 
 :func:`pass_nb` passes three cards a seat (after every seat has chosen), :func:`choose_nb` is a seat's
 choice of card (random, heuristic or the run's Numba function), :func:`trick_step_nb` plays it into the trick
-(:func:`move_nb` and :func:`put_card_nb` do both on the arrays, closing the trick), :func:`score_nb` scores the deal (the moon, the J♦, the -5 for no trick). Deal ``i`` of a run
-is dealt from the stream ``(seed, i)`` and passes by ``rules.pass_offset``; game ``g`` deals every deal
-from the one stream ``(seed, g)`` until a total reaches the target. The stream also feeds the random
-seats' choices, in the order they are made: the passes seat by seat, then the cards in play order.
+(:func:`move_nb` and :func:`put_card_nb` do both on the arrays, closing the trick), :func:`score_nb` scores the
+deal (the moon, the J♦, the -5 for no trick). Deal ``i`` of a run is dealt from the stream ``(seed, i)`` and
+passes by ``rules.pass_offset``; game ``g`` deals every deal from the one stream ``(seed, g)`` until a total reaches
+the target. The stream also feeds the random seats' choices, in the order they are made: the passes seat by seat,
+then the cards in play order.
 
 Each deal writes one row (``C_*``) and, when recording, the dealt hands and its move log
 (:data:`rules.LOG_WIDTH` cards: the passes, then the plays). A seat of policy :data:`USER` plays its
