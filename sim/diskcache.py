@@ -27,7 +27,7 @@ from cardlab.sim.kernel_cache import unit_digest, unit_of_module
 
 
 def _path(name: str, key, unit: str) -> Path:
-    text = json.dumps([key, unit, unit_digest(unit)], sort_keys=True, default=str)
+    text = json.dumps([key, unit, unit_digest(unit, whole_folders=True)], sort_keys=True, default=str)
     return Path(numba.config.CACHE_DIR) / name / f"{hashlib.sha1(text.encode()).hexdigest()[:20]}.npz"
 
 

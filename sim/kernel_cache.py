@@ -6,26 +6,29 @@ leave the cached kernels of ``sim/rami/kernels.py`` calling the old meld code. S
 cached in a folder named after a digest of all the code it may have compiled in, the unit it
 belongs to:
 
-* a kernel in ``sim/<game>/`` belongs to that game. Its digest covers every ``.py`` file of the
-  game's folder, the folder of every other game the game imports from (``cardlab.sim.<other>``,
-  transitively: then all of that game's imports too) and every *shared Numba module* the game
-  imports, directly or through another Numba module;
+* a kernel in ``sim/<game>/`` belongs to that game. Its digest covers the game's files that compile
+  something (its *Numba modules*: they import numba and hold ``@njit``, ``@overload``, ``vectorize(...)``...)
+  and every file they import, transitively, module by module: the game's rules and tables, another
+  game's modules (``cardlab.sim.<other>.<module>``) and every *shared Numba module*. A game's pure-Python
+  files that no Numba module imports (its interface, referee, step API, replay) are left out: editing
+  them recompiles nothing;
 * a kernel in a shared module (``sim/cards.py``, ``sim/rng.py`` ...) belongs to ``shared``, over
   every shared Numba module and what they import;
 * a kernel in any other file (a test, a benchmark) belongs to ``other``, over all of the above.
 
-A shared module (a ``.py`` file directly in ``sim/``) is a Numba module when it imports numba and
-compiles something (``@njit``, ``@intrinsic``, ``vectorize(...)``...). The others (``cli.py``,
-``runner.py``, ``options.py``...) run only in Python: editing one changes no digest and
-recompiles nothing, and the scan does not follow their imports. So a constant that kernels read
+A shared module (a ``.py`` file directly in ``sim/``) is a Numba module when it compiles something. The
+others (``cli.py``, ``runner.py``, ``options.py``...) run only in Python: editing one changes no digest
+and recompiles nothing, and the scan does not follow their imports. So a constant that kernels read
 as a global belongs in a game folder or in a Numba module, or in a module named in
 :data:`KERNEL_CONSTANTS` (``policy.py``: the policy ids every game's kernels compare against).
 
 Imports are read from the source text, lazy ones inside functions included: the rule errs on the
 side of recompiling. Only ``import`` statements count: code reached through ``importlib`` or
 through a pure-Python module is not seen, so a kernel must import what it compiles in. Editing
-``sim/rami/*.py`` recompiles Rami alone; editing ``sim/cards.py`` recompiles every game that
-imports it; editing ``sim/cli.py`` recompiles nothing.
+``sim/rami/kernels.py`` recompiles Rami alone, ``sim/rami/interface.py`` nothing; editing
+``sim/cards.py`` recompiles every game that imports it; editing ``sim/cli.py`` recompiles nothing.
+:mod:`cardlab.sim.diskcache` keys its fits, which run Python code, on a game's whole folder
+(``whole_folders=True``).
 
 The folders are ``<root>/numba-kernels/<unit>-<digest>/``, where ``<root>`` is
 ``$NUMBA_CACHE_DIR`` when set, else ``sim/__pycache__``. Inside one, Numba's own index still checks
@@ -47,7 +50,7 @@ from pathlib import Path
 SIM = Path(__file__).resolve().parent
 PACKAGE = "cardlab.sim"
 SHARED, OTHER = "shared", "other"
-RULE = b"kernel-cache rule 1"  # bump when the rule changes, to leave every old folder behind
+RULE = b"kernel-cache rule 2"  # bump when the rule changes, to leave every old folder behind
 
 _LINE = r"(?:[^\n]*\\\n)*[^\n]*"  # one logical line, backslash continuations included
 _IMPORT = re.compile(rf"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]+(?:\([^)]*\)|{_LINE})|import[ \t]+{_LINE})", re.M)
@@ -103,6 +106,34 @@ def _imported(path: Path, root: Path) -> set[str]:
     return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
 
 
+def _module_file(name: str, root: Path) -> Path | None:
+    """The file of a dotted ``cardlab.sim`` module name (a package's ``__init__.py``), None if none."""
+    parts = name.split(".")[2:]
+    if not parts or name.split(".")[:2] != PACKAGE.split("."):
+        return None
+    base = root.joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imported_files(path: Path, root: Path) -> set[Path]:
+    """The ``cardlab.sim`` files ``path`` imports anywhere, module by module: ``from a.b import c`` counts ``a/b/c.py``
+    when ``c`` is a module, else the file ``c`` is taken from (``a/b.py`` or ``a/b/__init__.py``)."""
+    rel = path.relative_to(root).with_suffix("").parts
+    package = [PACKAGE, *rel[:-1]]
+    files = set()
+    for level, module, aliases in _imports_in(path.read_text(encoding="utf-8", errors="replace")):
+        if not module and not level:  # import a.b.c
+            found = [_module_file(alias, root) for alias in aliases]
+        else:
+            base = ".".join((package[:len(package) - level + 1] if level else []) + ([module] if module else []))
+            found = [_module_file(f"{base}.{alias}", root) or _module_file(base, root) for alias in aliases]
+        files.update(f for f in found if f is not None)
+    return files
+
+
 def _target(name: str, root: Path) -> tuple[str, str] | None:
     """``("game", g)`` or ``("shared", module)`` for a dotted name under ``cardlab.sim``, else None."""
     parts = name.split(".")[2:]
@@ -139,8 +170,11 @@ def _game_files(root: Path, game: str) -> list[Path]:
     return sorted((root / game).rglob("*.py"))
 
 
-def unit_files(unit: str, root: Path = SIM) -> list[Path]:
-    """Every file whose code a kernel of ``unit`` (a game, ``"shared"`` or ``"other"``) may compile in."""
+def unit_files(unit: str, root: Path = SIM, *, whole_folders: bool = False) -> list[Path]:
+    """Every file whose code a kernel of ``unit`` (a game, ``"shared"`` or ``"other"``) may compile in: the unit's files
+    that compile something and, transitively, every file they import (module by module; shared modules only when
+    they are Numba modules). With ``whole_folders``, a game counts with every file of its folder, pure Python too
+    (the key of :mod:`cardlab.sim.diskcache`, whose fits run Python code)."""
     if unit == OTHER:
         start_games, start_shared = set(games(root)), set(numba_modules(root))
     elif unit == SHARED:
@@ -149,6 +183,22 @@ def unit_files(unit: str, root: Path = SIM) -> list[Path]:
         start_games, start_shared = {unit}, set()
     else:
         raise ValueError(f"no game {unit!r} under {root}")
+    if whole_folders:
+        return _whole_folders(root, start_games, start_shared)
+    todo = [f for g in start_games for f in _game_files(root, g) if _compiles(f.read_text(encoding="utf-8"))]
+    todo += [root / f"{m}.py" for m in start_shared]
+    files = set(todo)
+    while todo:
+        for path in _imported_files(todo.pop(), root):
+            shared = path.parent == root
+            if path in files or (shared and (path.name == "__init__.py" or not is_numba_module(path))):
+                continue
+            files.add(path)
+            todo.append(path)
+    return sorted(files)
+
+
+def _whole_folders(root: Path, start_games: set, start_shared: set) -> list[Path]:
     seen_games, seen_shared = set(start_games), set(start_shared)
     todo = [f for g in start_games for f in _game_files(root, g)] + [root / f"{m}.py" for m in start_shared]
     files = set(todo)
@@ -171,17 +221,17 @@ def unit_files(unit: str, root: Path = SIM) -> list[Path]:
     return sorted(files)
 
 
-def cache_key(unit: str, root: Path = SIM) -> str:
+def cache_key(unit: str, root: Path = SIM, *, whole_folders: bool = False) -> str:
     """A short digest of the names and contents of :func:`unit_files`: it names the unit's cache folder."""
     h = hashlib.sha1(RULE)
-    for path in unit_files(unit, root):
+    for path in unit_files(unit, root, whole_folders=whole_folders):
         h.update(b"\0" + str(path.relative_to(root).as_posix()).encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=None)
-def _key(unit: str) -> str:  # once per process, as Numba reads a module's source once
-    return cache_key(unit)
+def _key(unit: str, whole_folders: bool = False) -> str:  # once per process, as Numba reads a module's source once
+    return cache_key(unit, whole_folders=whole_folders)
 
 
 def unit_of(py_file: str | os.PathLike) -> tuple[str, tuple[str, ...]]:
@@ -204,9 +254,9 @@ def unit_of_module(module: str) -> str:
     return target[1] if target is not None and target[0] == "game" else SHARED
 
 
-def unit_digest(unit: str) -> str:
+def unit_digest(unit: str, *, whole_folders: bool = False) -> str:
     """This checkout's digest for ``unit``, computed once per process."""
-    return _key(unit)
+    return _key(unit, whole_folders)
 
 
 def kernels_folder() -> Path:

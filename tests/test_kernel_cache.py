@@ -44,10 +44,24 @@ def test_the_games_and_the_shared_numba_modules_are_found():
     assert not found & {"cli", "runner", "options", "executors", "diskcache", "kernel_cache", "replay", "games"}
 
 
-@pytest.mark.parametrize("game", ["barbu", "euchre5", "minchiate", "rami"])
+@pytest.mark.parametrize("game", games())
 def test_a_game_edit_recompiles_that_game_alone(tree, game):
     assert changed(tree, f"{game}/kernels.py") == {game, OTHER}
-    assert changed(tree, f"{game}/interface.py") == {game, OTHER}  # pure Python in a game folder counts too
+    assert changed(tree, f"{game}/rules.py") == {game, OTHER}  # pure Python that a kernel imports counts
+
+
+@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize("module", ["interface.py", "search_play.py", "__init__.py"])
+def test_a_game_edit_no_kernel_imports_recompiles_nothing(tree, game, module):
+    assert changed(tree, f"{game}/{module}") == set()
+    before = cache_key(game, tree, whole_folders=True)  # the disk cache's key (fits run Python) sees it
+    edit(tree / game / module)
+    assert cache_key(game, tree, whole_folders=True) != before
+
+
+def test_a_file_a_kernel_imports_lazily_counts(tree):
+    edit(tree / "hearts/kernels.py", "\n\ndef _lazy():\n    from cardlab.sim.hearts import interface\n    return interface\n")
+    assert changed(tree, "hearts/interface.py") == {"hearts", OTHER}
 
 
 @pytest.mark.parametrize("module", ["cards.py", "rng.py", "worlds.py", "dealing.py", "summary.py", "policy.py"])
@@ -78,8 +92,9 @@ def test_a_game_that_imports_another_game_recompiles_with_it_transitively(tree):
     edit(tree / "rami/search.py", "\n\ndef _borrow():\n    from cardlab.sim.barbu.policies import POLICY\n"
                                   "    return POLICY\n")
     edit(tree / "euchre5/search.py", "\nfrom ..rami import (\n    melds,\n)\n")
-    assert changed(tree, "barbu/policies.py") == {"barbu", "rami", "euchre5", OTHER}
+    assert changed(tree, "barbu/policies.py") == {"barbu", "rami", OTHER}  # Euchre uses melds.py alone of Rami
     assert changed(tree, "rami/melds.py") == {"rami", "euchre5", OTHER}
+    assert changed(tree, "rami/interface.py") == set()
     assert changed(tree, "euchre5/rules.py") == {"euchre5", OTHER}
 
 

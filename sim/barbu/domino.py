@@ -433,4 +433,20 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
                              scores, domino_fn, fault, user_scratch(domino_fn, n))[0]
 
 
+@njit(cache=True, error_model="numpy")
+def domino_table_nb(dealt, n, variant, start_rank, laid):
+    """The kernel's table of a Domino deal after the cards ``laid`` (in play order): ``domino_start_nb`` on the
+    ``dealt`` hands (the deck, the suits' openers from the start rank, the first frontier), then each card through
+    ``frontier_after``. Returns ``(deck, openers, frontier, played)``."""
+    scores = np.zeros(n, np.int32)
+    policies = np.zeros(n, np.int64)
+    _, deck, openers, frontier, _, _ = domino_start_nb(dealt, n, 0, variant, start_rank, 0, policies,
+                                                         np.uint64(0), np.empty(0, np.int8), scores)
+    played = ZERO
+    for c in laid:
+        frontier = frontier_after(frontier, played, c, variant, deck, openers)
+        played |= bit(c)
+    return deck, openers, frontier, played
+
+
 # ---------------------------------------------------------------- many deals

@@ -206,6 +206,42 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
 
 
 @njit(cache=True, error_model="numpy")
+def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, trump, values, trick_value,
+               last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies, size, moves):
+    """The built-in seats' cards from card ``k`` of trick ``t`` on, as :func:`play_on_nb` plays them (its steps:
+    ``legal_cards_nb``, ``policy_card_nb``, ``put_card_nb``, ``close_trick_nb``), until a seat whose ``policies`` entry
+    is -1 (a Python seat) is to play or the deal ends (the last of ``size`` tricks, or the early stop): the step API's
+    built-in seats between a Python seat's turns. The cards go to ``moves`` in play order; returns their number.
+    ``hands`` and ``trick`` are changed in place."""
+    m = 0
+    fault = np.zeros(2, np.int64)
+    while t < size:
+        _, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
+        for kk in range(k, n):
+            p = leader + kk
+            if p >= n:
+                p -= n
+            if policies[p] < 0:
+                return m
+            hand = hands[p]
+            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
+            _, c = policy_card_nb(policies[p], np.uint64(0), hand, legal, led, best, trump, kk == n - 1, remaining,
+                                  values, point_mask, mode, p, None, fault)
+            moves[m] = c
+            m += 1
+            led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
+        remaining, _, hearts_broken = close_trick_nb(trick, n, remaining, values, 0, hearts_broken)
+        leader = winner
+        t += 1
+        k = 0
+        led = -1
+        best = -1
+        if may_stop and remaining & point_mask == ZERO:
+            break
+    return m
+
+
+@njit(cache=True, error_model="numpy")
 def name_trump_nb(hand, how, policy, weights, features, state):
     """The Trumps declarer's suit: by its policy (random suit, or the best estimated), at random, or fixed."""
     if how == TRUMP_AT_RANDOM or (how == TRUMP_BY_POLICY and policy == POLICY.RANDOM):

@@ -8,7 +8,7 @@ seats play exactly the moves they play in the kernels.
 * The Trumps declarer's suit: ``estimate.best_trump_nb`` on its hand (the hand-value model of the table).
 * Domino: the fan_tan declarer's start rank by ``domino.choose_start_rank_nb``, each card by
   ``domino.domino_heuristic_card`` on the table the kernel keeps (``frontier``, ``openers``: rebuilt by
-  :func:`domino_table_nb` from the cards laid, in order, through the kernel's own ``domino_start_nb`` and
+  ``domino.domino_table_nb`` from the cards laid, in order, through the kernel's own ``domino_start_nb`` and
   ``frontier_after``), and a pass when it holds no playable card; the heuristic takes an Ace's optional
   extra turn whenever it holds a playable card. Between a Python seat's turns the kernel's own loop
   (``domino.domino_play_on_nb``) plays the built-in seats.
@@ -26,23 +26,20 @@ from functools import reduce
 from operator import or_
 
 import numpy as np
-from numba import njit
 
 from cardlab.sim.barbu.domino import (DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE, MOVE_PASS, choose_start_rank_nb,
-                                      domino_heuristic_card, domino_log_length, domino_play_on_nb, domino_start_nb,
-                                      frontier_after)
+                                      domino_heuristic_card, domino_log_length, domino_play_on_nb, domino_table_nb)
 from cardlab.sim.barbu.domino_referee import DECLINE_ACTION, PASS_ACTION, DominoState, start_action
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
-from cardlab.sim.barbu.kernels import (LEAD_ANYTIME, TRUMP_BY_POLICY, close_trick_nb, legal_cards_nb, policy_card_nb,
-                                       put_card_nb, trick_start_nb)
+from cardlab.sim.barbu.kernels import LEAD_ANYTIME, TRUMP_BY_POLICY, advance_nb, trick_start_nb
 from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, heuristic_card, seat_mode
 from cardlab.sim.barbu.search import play_searched_tricks_nb
 from cardlab.sim.barbu.search_deals import searched_trump_nb
 from cardlab.sim.barbu.search_play import DEFAULT_INFERENCE, DEFAULT_WORLDS, ROLLOUT_NAMES, inference_eps
-from cardlab.sim.barbu.referee import TRUMP_ID, TrickState, card_action, trick_winner
+from cardlab.sim.barbu.referee import TRUMP_ID, card_action, trick_winner
 from cardlab.sim.barbu.rules import (CONTRACT, CONTRACT_NAMES, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT,
                                      FLAG_POSITIVE)
-from cardlab.sim.cards import ZERO, bit, mask_of, suit_of
+from cardlab.sim.cards import ZERO, mask_of, suit_of
 
 SEARCHING = ("search", "oracle")
 
@@ -135,7 +132,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
 def play_builtin(state, policies) -> None:
     """The built-in seats' moves of ``state`` (a trick contract) until a seat of another policy (``policies``: one
     per seat) is to move or the deal ends: the Trumps declarer's naming and each search seat's move by
-    :func:`policy_action`, the other built-in seats' cards in one call of :func:`advance_nb` (the kernel's loop)
+    :func:`policy_action`, the other built-in seats' cards in one call of ``kernels.advance_nb`` (the kernel's loop)
     up to the next seat of another policy, each card then played by the state's rules."""
     while not state.is_over and policies[state.current_player] in state.builtin_policies:
         if state.naming or policies[state.current_player] in SEARCHING:
@@ -170,67 +167,16 @@ def _advance(state, policies) -> None:
         state._apply(card_action(card))
 
 
-@njit(cache=True, error_model="numpy")
-def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, trump, values, trick_value,
-               last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies, size, moves):
-    """The built-in seats' cards from card ``k`` of trick ``t`` on, as :func:`~cardlab.sim.barbu.kernels.play_on_nb`
-    plays them (its steps: ``legal_cards_nb``, ``policy_card_nb``, ``put_card_nb``, ``close_trick_nb``), until a seat
-    whose ``policies`` entry is -1 (a Python seat) is to play or the deal ends (the last of ``size`` tricks, or the early stop). The
-    cards go to ``moves`` in play order; returns their number. ``hands`` and ``trick`` are changed in place."""
-    m = 0
-    fault = np.zeros(2, np.int64)
-    while t < size:
-        _, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
-        for kk in range(k, n):
-            p = leader + kk
-            if p >= n:
-                p -= n
-            if policies[p] < 0:
-                return m
-            hand = hands[p]
-            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-            _, c = policy_card_nb(policies[p], np.uint64(0), hand, legal, led, best, trump, kk == n - 1, remaining,
-                                  values, point_mask, mode, p, None, fault)
-            moves[m] = c
-            m += 1
-            led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
-        remaining, _, hearts_broken = close_trick_nb(trick, n, remaining, values, 0, hearts_broken)
-        leader = winner
-        t += 1
-        k = 0
-        led = -1
-        best = -1
-        if may_stop and remaining & point_mask == ZERO:
-            break
-    return m
-
-
 # ---------------------------------------------------------------- Domino
 
 
 def domino_table(state):
     """``(deck, openers, frontier, played)`` of a Domino state (its start rank named) as the kernel holds them:
-    :func:`domino_table_nb` on the dealt hands and the cards laid so far, in order."""
+    ``domino.domino_table_nb`` on the dealt hands and the cards laid so far, in order."""
     laid = np.array([a.id for _, a in state.moves if a.entry["kind"] == "play"], np.int64)
     start_rank = -1 if state.start_rank is None else state.start_rank
     return domino_table_nb(np.array([bits(h) for h in state.dealt], np.uint64), state.n,
                            DOMINO_VARIANTS.index(state.variant), start_rank, laid)
-
-
-@njit(cache=True, error_model="numpy")
-def domino_table_nb(dealt, n, variant, start_rank, laid):
-    """The kernel's table of a Domino deal after the cards ``laid`` (in play order): ``domino_start_nb`` on the
-    ``dealt`` hands (the deck, the suits' openers from the start rank, the first frontier), then each card through
-    ``frontier_after``. Returns ``(deck, openers, frontier, played)``."""
-    scores = np.zeros(n, np.int32)
-    policies = np.zeros(n, np.int64)
-    _, deck, openers, frontier, _, _ = domino_start_nb(dealt, n, 0, variant, start_rank, 0, policies,
-                                                         np.uint64(0), np.empty(0, np.int8), scores)
-    played = ZERO
-    for c in laid:
-        frontier = frontier_after(frontier, played, c, variant, deck, openers)
-        played |= bit(c)
-    return deck, openers, frontier, played
 
 
 def domino_action(state, policy_id: int):
