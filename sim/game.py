@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import importlib
 import json
 from dataclasses import dataclass, fields, replace
 from typing import Callable, ClassVar, NamedTuple
@@ -223,12 +224,24 @@ class Study:
 
 class StudyKind(NamedTuple):
     """A paired study a game offers: ``run(game, *, deals, threads, progress, out, **keywords)`` returns
-    the rows (or None with ``out``), ``metadata(game, **keywords)`` what its file records."""
+    the rows (or None with ``out``), ``metadata(game, **keywords)`` what its file records. A study in a module
+    that imports kernels names its functions with :func:`imported_when_called`, so that reading the registry
+    (the command line's parser) imports no kernels."""
 
     help: str
     run: Callable
     metadata: Callable
     deals: int = 100_000  # the command line's default --deals
+
+
+def imported_when_called(module: str, name: str) -> Callable:
+    """Function ``name`` of ``module``, imported at its first call."""
+    def call(*args, **keywords):
+        return getattr(importlib.import_module(module), name)(*args, **keywords)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"``{module}.{name}``, imported when called."
+    return call
 
 
 class Figure(NamedTuple):

@@ -11,7 +11,8 @@ The gain of X against Y on a deal is the changed side's result at the mixed tabl
 at the whole-Y table (same cards, same opponents' policy): what a player gains by playing X
 instead of Y at a table of Y players. Gains are paired, so their intervals are narrow.
 
-A game's :class:`~cardlab.sim.game.Study` provides four hooks: ``ladder_sides(deals)`` (the
+A game's :class:`~cardlab.sim.game.Study` provides four hooks (:class:`LoneSeat` gives three of them to a game
+whose changed side is one seat): ``ladder_sides(deals)`` (the
 changed side of each deal and a ``(deals, seats)`` mask of its seats), ``play_tables(deals,
 policies)`` (each deal with its own row of seat policies, search included), ``ladder_head(deals,
 sides)`` (the row's first columns) and ``ladder_columns(columns, x, y, sides)`` (what a table adds
@@ -173,13 +174,75 @@ def play_tables(study, deals: np.ndarray, policies: np.ndarray) -> dict:
         rows = np.flatnonzero((policies == row).all(axis=1))
         seats = replace(study, policies=tuple(study.policies[0] if i < 0 else study.game.policies[i] for i in row))
         parts.append((rows, study.state_tables([play_deal(seats, int(d)) for d in deals[rows]])))
+    return _gather(parts, len(deals))
+
+
+def by_table(deals: np.ndarray, policies: np.ndarray, play) -> dict:
+    """``play(deals, row)`` (columns) for each distinct row of seat ``policies``, one call a table (a game's
+    ``play_tables`` where its search kernel takes one row of policies), the columns put back in the order of
+    ``deals``."""
+    parts = []
+    for row in np.unique(policies, axis=0):
+        rows = np.flatnonzero((policies == row).all(axis=1))
+        parts.append((rows, play(deals[rows], row)))
+    return _gather(parts, len(deals))
+
+
+def _gather(parts: list, count: int) -> dict:
+    """The columns of ``parts`` (``(rows, columns)`` pairs covering rows ``0 .. count-1``) as one set of columns."""
     out = {}
     for key in parts[0][1]:
         values = parts[0][1][key]
-        out[key] = np.empty((len(deals),) + values.shape[1:], values.dtype)
+        out[key] = np.empty((count,) + values.shape[1:], values.dtype)
         for rows, part in parts:
             out[key][rows] = part[key]
     return out
+
+
+class LoneSeat:
+    """The ladder's hooks for a game whose changed side is one seat (a :class:`~cardlab.sim.game.Study` mixin).
+
+    Seat ``(i // (b * n)) % n`` changes on deal ``i`` (``n`` seats, ``b`` = :attr:`ladder_block` deals per seat
+    turn), so every seat changes equally often against every dealer. A row starts ``deal``, the game's
+    :meth:`ladder_facts` (the dealer by default), ``lone``; a whole table ``X`` adds each seat's score
+    (``<score>_<X>_<seat>``, ``score`` being :attr:`ladder_score`) and :attr:`ladder_extras` (``<name>_<X>``), a pair
+    the lone seat's score (``lone_<X>_in_<Y>``) and, with :attr:`ladder_others`, the other seats' summed
+    (``others_<X>_in_<Y>``)."""
+
+    ladder_score = "score"  # the column a seat is judged by: <score>_<seat>
+    ladder_extras: dict = {}  # whole tables' further columns: name in the row -> the run's column
+    ladder_others = False  # pairs also give the other seats' summed score
+
+    @property
+    def ladder_block(self) -> int:
+        """Deals per seat turn: one, or a game's cycle of deals (Barbu: its contracts)."""
+        return 1
+
+    def ladder_sides(self, deals):
+        n = self.game.players(self.options)
+        lone = (deals // (self.ladder_block * n)) % n
+        return lone, np.arange(n)[None, :] == lone[:, None]
+
+    def ladder_facts(self, deals) -> dict:
+        """A row's columns between ``deal`` and ``lone``: the dealer (seat ``i % n``) by default."""
+        return {"dealer": (deals % self.game.players(self.options)).astype(np.int8)}
+
+    def ladder_head(self, deals, sides) -> dict:
+        return {"deal": deals, **self.ladder_facts(deals), "lone": sides.astype(np.int8)}
+
+    def ladder_scores(self, cols) -> np.ndarray:
+        """Each seat's score, ``(rows, seats)`` ``int16``."""
+        n = self.game.players(self.options)
+        return np.stack([cols[f"{self.ladder_score}_{p}"] for p in range(n)], axis=1).astype(np.int16)
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        scores = self.ladder_scores(cols)
+        if y is None:
+            return {**{f"{self.ladder_score}_{x}_{p}": scores[:, p] for p in range(scores.shape[1])},
+                    **{f"{name}_{x}": cols[column] for name, column in self.ladder_extras.items()}}
+        mine = scores[np.arange(len(sides)), sides]
+        others = {f"others_{x}_in_{y}": scores.sum(axis=1) - mine} if self.ladder_others else {}
+        return {f"lone_{x}_in_{y}": mine, **others}
 
 
 def _metadata(study, names, oracle: bool = False) -> dict:

@@ -45,6 +45,7 @@ from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.python_seats import is_python_name
@@ -123,8 +124,9 @@ def inference_meta(study) -> dict:
 
 
 @dataclass(frozen=True)
-class BarbuStudy(Study):
-    """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings)."""
+class BarbuStudy(LoneSeat, Study):
+    """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings). On the
+    strength ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its score."""
 
     search_worlds: int = 32  # worlds sampled per searched decision (policy "search")
     search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
@@ -163,42 +165,34 @@ class BarbuStudy(Study):
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
-    def ladder_sides(self, deals):
-        """Seat ``(i // (k * n)) % n`` changes policy on deal ``i``: every seat as often, against every declarer."""
-        n = self.options.players
-        lone = (deals // (len(self.contracts) * n)) % n
-        return lone, np.arange(n)[None, :] == lone[:, None]
+    @property
+    def ladder_block(self) -> int:
+        """A seat's turn on the ladder lasts a round of the deal's contracts (every seat meets every declarer)."""
+        return len(self.contracts)
 
     def play_tables(self, deals, policies) -> dict:
         """Every table through the search kernel (each deal's trump named by its declarer's policy)."""
         from cardlab.sim.barbu.search_play import run_search_kernel
 
-        score = np.empty((len(deals), self.options.players), np.int16)
-        for row in np.unique(policies, axis=0):  # each table's deals in one kernel call
-            rows = np.flatnonzero((policies == row).all(axis=1))
-            score[rows] = run_search_kernel(self.kernel_args, self.seed, deals[rows], trump_how=TRUMP_BY_POLICY,
-                                            policies=row)[1]
-        return {"score": score}
+        return by_table(deals, policies, lambda d, row: {"score": run_search_kernel(
+            self.kernel_args, self.seed, d, trump_how=TRUMP_BY_POLICY, policies=row)[1]})
 
     def state_tables(self, states) -> dict:
         """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat)."""
         return {"score": self.game.state_columns(states)["score"]}
 
-    def ladder_head(self, deals, sides) -> dict:
+    def ladder_facts(self, deals) -> dict:
         import pandas as pd
 
         from cardlab.sim.barbu.rules import CONTRACT_NAMES
 
         k, n = len(self.contracts), self.options.players
-        return {"deal": deals, "contract": pd.Categorical.from_codes(self.kernel_args["contracts"][deals % k],
-                                                                     categories=CONTRACT_NAMES),
-                "declarer": ((deals // k) % n).astype(np.int8), "lone": sides.astype(np.int8)}
+        return {"contract": pd.Categorical.from_codes(self.kernel_args["contracts"][deals % k],
+                                                      categories=CONTRACT_NAMES),
+                "declarer": ((deals // k) % n).astype(np.int8)}
 
-    def ladder_columns(self, cols, x, y, sides) -> dict:
-        """Whole tables: every seat's score; pairs: the lone seat's."""
-        if y is None:
-            return {f"score_{x}_{p}": cols["score"][:, p] for p in range(self.options.players)}
-        return {f"lone_{x}_in_{y}": cols["score"][np.arange(len(sides)), sides]}
+    def ladder_scores(self, cols) -> np.ndarray:
+        return cols["score"]
 
 
 @dataclass(frozen=True)

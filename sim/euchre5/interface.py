@@ -33,6 +33,7 @@ from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.user import Decision, NumbaSeat
 
@@ -53,8 +54,13 @@ def scores_of(columns: dict) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Euchre5Study(Study):
-    """Euchre's rules, per-seat policies, seed and search settings; plays hands and whole games."""
+class Euchre5Study(LoneSeat, Study):
+    """Euchre's rules, per-seat policies, seed and search settings; plays hands and whole games. On the strength
+    ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points and the other four seats'
+    (and each table's maker, round, alone and tricks)."""
+
+    ladder_others = True
+    ladder_extras = {"maker": "maker", "round": "round", "alone": "alone", "tricks": "maker_tricks"}
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -117,11 +123,6 @@ class Euchre5Study(Study):
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
-    def ladder_sides(self, deals):
-        """Seat ``(i // 5) % 5`` changes policy on hand ``i`` (every seat equally often at every place)."""
-        lone = (deals // PLAYERS) % PLAYERS
-        return lone, np.arange(PLAYERS)[None, :] == lone[:, None]
-
     def play_tables(self, deals, policies) -> dict:
         """Every (hand, seat policies) row in one call of the search kernel."""
         from cardlab.sim.euchre5.kernels import N_RES
@@ -132,20 +133,6 @@ class Euchre5Study(Study):
                               int(self.racing), out, *self.callbacks(), faults)
         self.check_faults(faults, deals, self.game.unit)
         return result_columns(out)
-
-    def ladder_head(self, deals, sides) -> dict:
-        return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "lone": sides.astype(np.int8)}
-
-    def ladder_columns(self, cols, x, y, sides) -> dict:
-        """Whole tables: each seat's points, maker, round, alone, tricks; pairs: the lone seat's points and
-        the other four seats' points, summed."""
-        scores = np.stack([cols[f"score_{p}"] for p in range(PLAYERS)]).astype(np.int16)
-        if y is None:
-            out = {f"score_{x}_{p}": scores[p] for p in range(PLAYERS)}
-            return {**out, **{f"{name}_{x}": cols[c] for name, c in (("maker", "maker"), ("round", "round"),
-                                                                     ("alone", "alone"), ("tricks", "maker_tricks"))}}
-        mine = scores[sides, np.arange(len(sides))]
-        return {f"lone_{x}_in_{y}": mine, f"others_{x}_in_{y}": scores.sum(axis=0) - mine}
 
 
 # ---------------------------------------------------------------- replay and checks

@@ -26,9 +26,10 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, imported_when_called
 from cardlab.sim.hearts.referee import HeartsState
 from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
+from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.user import NumbaSeat
 
@@ -47,8 +48,11 @@ def columns(out: np.ndarray) -> dict:
 
 
 @dataclass(frozen=True)
-class HeartsStudy(Study):
-    """Hearts' rules, per-seat policies, seed and search settings; plays deals and whole games."""
+class HeartsStudy(LoneSeat, Study):
+    """Hearts' rules, per-seat policies, seed and search settings; plays deals and whole games. On the strength
+    ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points (and each table's moons)."""
+
+    ladder_score, ladder_extras = "points", {"moon": "moon"}
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -96,45 +100,21 @@ class HeartsStudy(Study):
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
-    def ladder_sides(self, deals):
-        """Seat ``(i // 4) % 4`` changes policy on deal ``i`` (every seat equally often with every pass direction)."""
-        lone = (deals // PLAYERS) % PLAYERS
-        return lone, np.arange(PLAYERS)[None, :] == lone[:, None]
-
     def play_tables(self, deals, policies) -> dict:
         """Every (deal, seat policies) row in one call of the search kernel."""
         from cardlab.sim.hearts.search_play import search_raw
 
         return columns(search_raw(self, deals, policies=policies)[0])
 
-    def ladder_head(self, deals, sides) -> dict:
-        return {"deal": deals, "pass_direction": np.array([pass_offset(self.options, int(d)) for d in deals],
-                                                               np.int8),
-                "lone": sides.astype(np.int8)}
-
-    def ladder_columns(self, cols, x, y, sides) -> dict:
-        """Whole tables: each seat's points and the moon; pairs: the lone seat's points."""
-        points = np.stack([cols[f"points_{p}"] for p in range(PLAYERS)], axis=1).astype(np.int16)
-        if y is None:
-            return {**{f"points_{x}_{p}": points[:, p] for p in range(PLAYERS)}, f"moon_{x}": cols["moon"]}
-        return {f"lone_{x}_in_{y}": points[np.arange(len(sides)), sides]}
+    def ladder_facts(self, deals) -> dict:
+        return {"pass_direction": np.array([pass_offset(self.options, int(d)) for d in deals], np.int8)}
 
     def state_tables(self, states: list) -> dict:
         """:meth:`play_tables`' columns of deals played through the step API (a Python seat on the ladder)."""
         return columns(state_rows(states))
 
 
-def passing_study(game, **keywords):
-    """The passing study (:func:`cardlab.sim.hearts.passing.passing_study`)."""
-    from cardlab.sim.hearts.passing import passing_study as run
-
-    return run(game, **keywords)
-
-
-def passing_metadata(game, **keywords) -> dict:
-    from cardlab.sim.hearts.passing import passing_metadata as metadata
-
-    return metadata(game, **keywords)
+PASSING = "cardlab.sim.hearts.passing"  # the passing study's module (it imports the kernels)
 
 
 def game_buffers(study, count: int, record: bool, kernel) -> tuple:
@@ -303,7 +283,8 @@ class Hearts(Game):
                                              sides="points")}
     columns = SCHEMA
     studies = {"passing": StudyKind("every way of choosing the three cards to pass, one seat at a time, on the same "
-                                    "deals (paired)", passing_study, passing_metadata)}
+                                    "deals (paired)", imported_when_called(PASSING, "passing_study"),
+                                    imported_when_called(PASSING, "passing_metadata"))}
     study_deals = {"strength": 4_000}  # searched deals are slow
 
     def players(self, options) -> int:

@@ -31,6 +31,7 @@ import numpy as np
 
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study
+from cardlab.sim.ladder import by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.policy import SHARED_POLICIES
@@ -123,14 +124,9 @@ class MinchiateStudy(Study):
         return team, np.arange(PLAYERS)[None, :] % 2 == team[:, None]
 
     def play_tables(self, deals, policies) -> dict:
-        from cardlab.sim.minchiate.kernels import COL
         from cardlab.sim.minchiate.search_play import search_raw
 
-        out = np.empty((len(deals), COL.WIDTH), np.int32)
-        for row in np.unique(policies, axis=0):  # each table's deals in one search call
-            rows = np.flatnonzero((policies == row).all(axis=1))
-            out[rows] = search_raw(self, deals[rows], policies=row)[0]
-        return columns(out)
+        return by_table(deals, policies, lambda d, row: columns(search_raw(self, d, policies=row)[0]))
 
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}

@@ -20,6 +20,7 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
 from cardlab.sim.policy import POLICY, SHARED_POLICIES
@@ -48,8 +49,12 @@ def _log_columns(logs, searches) -> dict:
 
 
 @dataclass(frozen=True)
-class RamiStudy(Study):
-    """Rami's rules, policies, seed and search settings; plays rounds and whole games."""
+class RamiStudy(LoneSeat, Study):
+    """Rami's rules, policies, seed and search settings; plays rounds and whole games. On the strength ladder one
+    seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its score (and each table's turns, rami sec and
+    blocked rounds)."""
+
+    ladder_extras = {"turns": "turns", "rami_sec": "rami_sec", "blocked": "blocked"}
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Rounds ``first .. first+count-1`` as columns (with ``logs``, ``log_rows``, ``decks`` when ``record``;
@@ -113,35 +118,8 @@ class RamiStudy(Study):
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
-    def ladder_sides(self, deals):
-        """Seat ``(i // n) % n`` changes policy on round ``i`` (every seat equally often against every dealer)."""
-        n = self.options.players
-        lone = (deals // n) % n
-        return lone, np.arange(n)[None, :] == lone[:, None]
-
     def play_tables(self, deals, policies) -> dict:
-        out = {}
-        for row in np.unique(policies, axis=0):  # each table's rounds in one search call
-            rows = np.flatnonzero((policies == row).all(axis=1))
-            cols = self.play_rounds(deals[rows], policies=row, searched=True)
-            for name, values in cols.items():
-                if name not in out:
-                    out[name] = np.empty(len(deals), values.dtype)
-                out[name][rows] = values
-        return out
-
-    def ladder_head(self, deals, sides) -> dict:
-        return {"deal": deals, "dealer": (deals % self.options.players).astype(np.int8), "lone": sides.astype(np.int8)}
-
-    def ladder_columns(self, cols, x, y, sides) -> dict:
-        """Whole tables: each seat's score, the round's turns, rami sec and blocked; pairs: the lone seat's score."""
-        n = self.options.players
-        if y is None:
-            out = {f"score_{x}_{p}": cols[f"score_{p}"] for p in range(n)}
-            return {**out, f"turns_{x}": cols["turns"], f"rami_sec_{x}": cols["rami_sec"],
-                    f"blocked_{x}": cols["blocked"]}
-        scores = np.stack([cols[f"score_{p}"] for p in range(n)], axis=1)
-        return {f"lone_{x}_in_{y}": scores[np.arange(len(sides)), sides].astype(np.int16)}
+        return by_table(deals, policies, lambda d, row: self.play_rounds(d, policies=row, searched=True))
 
 
 # ---------------------------------------------------------------- replay
