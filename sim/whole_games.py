@@ -12,7 +12,8 @@ policies it gives the kernels' game rows exactly (``tests/test_whole_games.py``)
 A game provides ``next_deal(study, index, finished)``: the state of the next deal of game ``index``
 after the ``finished`` deal states (None: the game is over), and ``game_state_columns(games)``: the
 game rows (the kernels' columns and types) of finished whole games. Barbu's declarers choose their
-contracts between deals (Geronimo) as the kernels do; its doubling is not played in the step API yet.
+contracts between deals (Geronimo) as the kernels do, and with ``double`` every seat doubles by its doubling
+policy as the kernels' round does.
 """
 from __future__ import annotations
 

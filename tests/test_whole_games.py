@@ -82,13 +82,19 @@ def test_a_python_seat_error_names_the_game_and_the_deal():
         game("minchiate").simulate_games(games=1, seed=1, n_deals=2, policy=[fails_late] + ["heuristic"] * 3)
 
 
-BARBU_GAMES = [dict(), dict(geronimo=True), dict(geronimo=True, players=3, deck=32, domino_rules="fan_tan")]
+BARBU_GAMES = [dict(), dict(geronimo=True), dict(geronimo=True, players=3, deck=32, domino_rules="fan_tan"),
+               dict(double=True), dict(geronimo=True, double=True, late_redouble=True, double_policy="random"),
+               dict(double=True, skip_undoubled_negative=True, double_obligation=0, players=5,
+                    double_policy="heuristic,maximum,random,heuristic,heuristic")]
 
 
-@pytest.mark.parametrize("rules", BARBU_GAMES, ids=["regular", "geronimo", "geronimo-3-fan-tan"])
+@pytest.mark.parametrize("rules", BARBU_GAMES, ids=["regular", "geronimo", "geronimo-3-fan-tan", "double",
+                                                    "geronimo-double-late-random", "double-skip-5-mixed"])
 def test_barbu_whole_games_through_the_state_give_the_kernels_game_rows(rules):
+    """Doubles included: every seat doubles by its doubling policy as the kernel's round does, from the game's
+    obligations and the deal's stream (random doubles too), and the scores are settled alike."""
     n = rules.get("players", 4)
-    for table in (["heuristic"] * n, ["heuristic", "random", "heuristic", "random"][:n]):
+    for table in (["heuristic"] * n, ["heuristic", "random", "heuristic", "random", "heuristic"][:n]):
         study = game("barbu").build("games", seed=13, policy=table, **rules)
         kernel = to_frame(study.play_games(3, 3))
         if "random" in table:  # Barbu's random seats beside a Python seat draw from their own generator: the
@@ -113,6 +119,52 @@ def test_a_python_seat_plays_whole_barbu_games():
     assert state.observation(state.current_player)["game"] == {"deal": 0, "totals": [0] * 4}
 
 
-def test_barbu_whole_games_with_doubling_are_refused_in_one_line():
-    with pytest.raises(ValueError, match="^double: True is not played in Barbu's step API yet"):
-        game("barbu").game_state(seed=1, game=0, double=True)
+def test_barbu_whole_games_with_search_seats_through_the_state_give_the_kernels_game_rows():
+    """Search seats in a whole game played through the state: their Geronimo choices, trumps and cards are the game
+    kernel's own searches on the streams it keys them by (the game's, the deal, the decision)."""
+    study = game("barbu").build("games", seed=5, policy=["search", "heuristic", "oracle", "heuristic"], search_worlds=3,
+                                geronimo=True, domino=False, double=True)
+    kernel = to_frame(study.play_games(1, 2))
+    state = to_frame(play_game_columns(study, 1, 2))
+    pd.testing.assert_frame_equal(state[list(kernel.columns)], kernel)
+
+
+def test_a_python_seat_plays_whole_barbu_games_beside_search_seats():
+    barbu = game("barbu")
+
+    def lowest(observation, legal):
+        return min(legal, key=lambda a: a.id)
+
+    keywords = dict(games=1, seed=6, geronimo=True, domino=False, search_worlds=3,
+                    policy=[lowest, "search", "heuristic", "search"])
+    df = barbu.simulate_games(**keywords)
+    assert len(df) == barbu.Options(geronimo=True, domino=False).game_length
+    assert df.equals(barbu.simulate_games(chunk_size=1, **keywords))
+    with pytest.raises(ValueError, match="not yet in Domino; give --no-domino, or no search seat"):
+        barbu.simulate_games(**{**keywords, "domino": True})
+
+
+def test_a_python_seat_plays_whole_barbu_games_with_doubling():
+    """The Python seat plays its cards (and names its trump); its doubles are its doubling policy's (heuristic by
+    default), which every seat sees among the deal's public facts; the settled scores add up to the raw ones."""
+    barbu = game("barbu")
+    seen = []
+
+    def lowest(observation, legal):
+        seen.append((observation.get("doubles"), legal[0].entry["kind"]))
+        return min(legal, key=lambda a: a.id)
+
+    keywords = dict(games=2, seed=4, geronimo=True, double=True, policy=[lowest] + ["heuristic"] * 3)
+    df = barbu.simulate_games(**keywords)
+    assert list(df.columns) == list(barbu.simulate_games(games=1, seed=4, geronimo=True, double=True).columns)
+    raw, score = df[[f"raw_{p}" for p in range(4)]].to_numpy(), df[[f"score_{p}" for p in range(4)]].to_numpy()
+    assert (raw.sum(axis=1) == score.sum(axis=1)).all() and (raw != score).any()
+    assert any(d for d, _ in seen)  # the doubles are made once the trump is named, before the first card
+    assert all(isinstance(d, list) if kind != "trump" else d is None for d, kind in seen)
+    assert df.equals(barbu.simulate_games(chunk_size=1, **keywords))
+    state = barbu.game_state(seed=4, game=0, geronimo=True, double=True)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    record = state.record()["deals"]
+    assert all("played" in r and "raw" in r for r in record)
+    assert any(a["kind"] in ("double", "redouble", "late-redouble") for r in record for a in r["actions"])

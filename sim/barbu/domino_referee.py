@@ -229,7 +229,7 @@ class DominoState(BarbuState):
         elif not again:
             self.seat = next(p % self.n for p in range(seat + 1, seat + self.n + 1) if self.hands[p % self.n])
 
-    def scores(self) -> list:
+    def raw_scores(self) -> list:
         scores = [0] * self.n
         for k, p in enumerate(self.finish):
             scores[p] = self.places[k]

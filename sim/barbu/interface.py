@@ -230,7 +230,8 @@ class BarbuGameStudy(Study):
     def kernel_args(self) -> dict:
         from cardlab.sim.barbu.play import game_tables
 
-        return game_tables(self.options, self.policies, self.double_policies)
+        return {**game_tables(self.options, self.policies, self.double_policies), "search_worlds": self.search_worlds,
+                "search_rollout": self.search_rollout, "search_inference": self.search_inference}
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
@@ -315,20 +316,21 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
     ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
     contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
     ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
-    after the game's last deal. Doubling is not played in the step API: a game with ``double`` is refused."""
+    after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
+    Trumps declarer names the trump), from the game's obligations so far and the deal's stream
+    (:func:`~cardlab.sim.barbu.state_policies.double_round`)."""
     from cardlab.sim.barbu.domino_referee import DominoState
     from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
     from cardlab.sim.barbu.game import choose_contract_nb
     from cardlab.sim.barbu.policies import POLICY
+    from cardlab.sim.barbu.doubling import start_obligations
     from cardlab.sim.barbu.referee import TrickState
+    from cardlab.sim.barbu.state_policies import Doubling
     from cardlab.sim.cards import cards_of
     from cardlab.sim.dealing import deal_hands_nb
     from cardlab.sim.rng import deal_state
 
     o, a = study.options, study.kernel_args
-    if o.double:
-        raise ValueError("double: True is not played in Barbu's step API yet (game_state, whole games with a Python "
-                         "seat); play such games without double")
     d = len(finished)
     if d == o.game_length:
         return None
@@ -342,13 +344,50 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
         features = np.zeros(N_FEATURES, np.float64)
         if policy != POLICY.RANDOM:
             base_features_nb(hands[declarer], True, features)
-        slot = choose_contract_nb(hands[declarer], (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken),
-                                  a["game_contracts"], policy, a["weights"], a["declarer_mean"], features,
-                                  np.uint64(stream))[1]
+        open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
+        stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
+                                          a["declarer_mean"], features, np.uint64(stream))
+        if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
+            slot = searched_contract(study, index, d, hands, open_slots, slot)
     contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
     if contract == "domino":
-        return DominoState(o, declarer, dealt, deal=d, study=study)
-    return TrickState(o, contract, declarer, dealt, deal=d, study=study)
+        state = DominoState(o, declarer, dealt, deal=d, study=study)
+    else:
+        state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
+    key = int(deal_state(study.seed, index))  # the game's stream, as the int64 of the same bits (kernels take it so)
+    state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
+    if o.double:
+        if finished:
+            state.doubling = finished[-1].doubling.next(int(stream))
+        else:
+            declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
+            state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
+        if contract == "domino" or not state.naming:
+            state._double()
+    return state
+
+
+def searched_contract(study: BarbuGameStudy, index: int, d: int, hands: np.ndarray, open_slots: int,
+                      fallback: int) -> int:
+    """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of game ``index``:
+    ``search_deals.search_contract_nb`` on the stream the game kernel keys it by (``fallback``: the heuristic's)."""
+    from cardlab.sim.barbu.policies import POLICY
+    from cardlab.sim.barbu.search import ROLLOUT_NAMES, search_state
+    from cardlab.sim.barbu.search_deals import CONTRACT_DECISION, search_contract_nb
+    from cardlab.sim.rng import deal_state
+
+    a, o = study.kernel_args, study.options
+    declarer = o.schedule[d][0]
+    key = np.uint64(search_state(np.uint64(deal_state(np.uint64(study.seed), np.uint64(index))), np.uint64(d),
+                                 CONTRACT_DECISION))
+    return int(search_contract_nb(key, declarer, hands,
+                                  o.players, open_slots, a["game_contracts"], a["declarer_mean"], fallback,
+                                  a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
+                                  a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
+                                  a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
+                                  study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout),
+                                  np.zeros(len(a["game_contracts"]), np.int64), None,
+                                  int(a["policies"][declarer]) == POLICY.ORACLE))
 
 
 def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
@@ -576,21 +615,27 @@ class Barbu(Game):
         return next_game_deal(study, index, finished)
 
     def check_search_beside_python(self, study, unit: str) -> None:
-        """Search seats play beside a Python seat in the trick contracts' deals (the kernels' own search:
-        ``state_policies.search_action``), not yet in Domino or whole games."""
-        if study.searching and (unit == "games" or "domino" in study.contracts):
+        """Search seats play beside a Python seat in the trick contracts (the kernels' own search:
+        ``state_policies.search_action``; in whole games their Geronimo choices too), not yet in Domino."""
+        if study.searching and "domino" in (study.options.game_contracts if unit == "games" else study.contracts):
+            fix = "--no-domino" if unit == "games" else "--contract without domino"
             raise ValueError("policy: a Python seat and a search seat share a table in Barbu's trick contracts only, "
-                             "not yet in Domino or whole games; give --contract without domino, or no search seat")
+                             f"not yet in Domino; give {fix}, or no search seat")
 
     def game_state_columns(self, games: list) -> dict:
-        """The game rows (the kernels' columns) of finished whole games: each deal's, its raw scores its scores (no
-        doubling in the step API)."""
+        """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores
+        and, with ``double``, who doubled whom (``double_i_j``)."""
         deals = [s for g in games for s in g.finished]
         columns = self.state_columns(deals)
-        columns.pop("score")
-        score = np.array([s.scores() for s in deals], np.int16).reshape(len(deals), -1)
-        return {"game": np.array([g.index for g in games for _ in g.finished], np.int64),
-                "deal": columns.pop("deal").astype(np.int16), **columns, "raw": score, "score": score.copy()}
+        deal, score = columns.pop("deal"), columns.pop("score")
+        n = score.shape[1]
+        out = {"game": np.array([g.index for g in games for _ in g.finished], np.int64), "deal": deal.astype(np.int16),
+               **columns, "raw": np.array([s.raw_scores() for s in deals], np.int16).reshape(len(deals), n),
+               "score": score}
+        if deals and deals[0].doubled is not None:
+            doubles = np.array([s.doubled.row() for s in deals], np.int8).reshape(len(deals), n, n)
+            out.update({f"double_{i}_{j}": doubles[:, i, j] for i in range(n) for j in range(n) if i != j})
+        return out
 
     def state_columns(self, states: list) -> dict:
         """The deal rows (the kernels' columns) of finished states: a run with a Python seat."""

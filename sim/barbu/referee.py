@@ -144,6 +144,10 @@ class BarbuState(State):
     """
 
     trump = None  # the trump suit (0-3) once named; None outside Trumps
+    doubling = None  # a deal of a whole game with ``double``: the game's obligations and the deal's stream (Doubling)
+    doubled = None  # ... and, once made, its doubles (state_policies.Doubled): settled scores, records, views
+    search_key = None  # the stream a search seat's draws are keyed by, (seed, deal) for a single deal; a whole game's
+    #                    deal: (the game's stream, the deal within the game), as the game kernel keys them
 
     def __init__(self, options: BarbuOptions, contract: str, declarer: int, hands, *, deal: int = 0, study=None):
         self.options, self.contract, self.declarer = options, contract, int(declarer)
@@ -200,10 +204,28 @@ class BarbuState(State):
         return [dict(e) for e in self.entries]
 
     def observation(self, seat: int) -> dict:
+        doubles = {"doubles": self.doubled.actions()} if self.doubled is not None else {}
         return {"seat": seat, "contract": self.contract, "declarer": self.declarer,
                 "trump": suit_name(-1 if self.trump is None else self.trump), "hand": hand_names(self.hands[seat]),
-                "hand_sizes": [len(h) for h in self.hands], "actions": self.actions(), "scores": self.scores(),
-                "to_move": self.current_player}
+                "hand_sizes": [len(h) for h in self.hands], **doubles, "actions": self.actions(),
+                "scores": self.scores(), "to_move": self.current_player}
+
+    def scores(self) -> list:
+        """The deal's scores: its points (:meth:`raw_scores`), in a doubled deal once the doubles are settled."""
+        raw = self.raw_scores()
+        return raw if self.doubled is None else self.doubled.settle(raw)
+
+    def raw_scores(self) -> list:
+        """The deal's points before any doubling."""
+        raise NotImplementedError
+
+    def _double(self) -> None:
+        """Make the deal's doubles, when it is a deal of a whole game with ``double``, as play starts (after the
+        Trumps declarer names the trump): :func:`cardlab.sim.barbu.state_policies.double_round`."""
+        if self.doubling is not None and self.doubled is None:
+            from cardlab.sim.barbu.state_policies import double_round
+
+            self.doubled = double_round(self)
 
     def hidden_cards(self, seat: int) -> list[int]:
         return sorted(c for p, h in enumerate(self.hands) if p != seat for c in h)
@@ -212,9 +234,16 @@ class BarbuState(State):
         return sorted(c for h in self.dealt for c in h)
 
     def record(self) -> dict:
-        return {"deal": self.deal, "contract": self.contract, "declarer": self.declarer,
-                "trump": suit_name(-1 if self.trump is None else self.trump),
-                "hands": [hand_names(h) for h in self.dealt], "actions": self.actions(), "scores": self.scores()}
+        """The deal's record; a deal of a whole game with ``double`` also says whether it was ``played`` and its
+        ``raw`` points, its doubles first among its actions (as ``replay --game-index --json``)."""
+        trump = suit_name(-1 if self.trump is None else self.trump)
+        hands = [hand_names(h) for h in self.dealt]
+        if self.doubled is None:
+            return {"deal": self.deal, "contract": self.contract, "declarer": self.declarer, "trump": trump,
+                    "hands": hands, "actions": self.actions(), "scores": self.scores()}
+        return {"deal": self.deal, "contract": self.contract, "declarer": self.declarer, "trump": trump,
+                "played": self.doubled.played, "hands": hands, "actions": self.doubled.actions() + self.actions(),
+                "raw": self.raw_scores(), "scores": self.scores()}
 
     def excluded(self, seat: int) -> list[set]:
         """Per seat, the cards hidden from ``seat`` that it cannot hold: the deal is replayed from the
@@ -342,6 +371,7 @@ class TrickState(BarbuState):
     def _play(self, action: Action, seat: int | None = None) -> None:
         if self.naming:
             self.trump, self.naming = action.id - TRUMP_ID, False
+            self._double()
             return
         self.hands[self.current_player if seat is None else seat].remove(action.id)
         self.trick.append(action.id)
@@ -356,7 +386,7 @@ class TrickState(BarbuState):
         self.leader, self.trick = winner, []
         self.stopped = self.may_stop and all(self.scoring.isdisjoint(h) for h in self.hands)
 
-    def scores(self) -> list:
+    def raw_scores(self) -> list:
         return list(self.points)
 
     def run_log(self, moves, trump: int | None = None) -> "TrickState":

@@ -19,9 +19,12 @@ seats play exactly the moves they play in the kernels.
   move), so a table of search and heuristic seats plays here exactly as in the kernels. A ``search``
   declarer of Trumps names its trump by ``search_deals.searched_trump_nb``. Domino's search is not played
   here yet.
+* The doubles of a whole game with ``double``: every seat by its doubling policy, as the kernel's round makes them
+  (:func:`double_round`), once the play is to start.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 
@@ -109,9 +112,10 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
     rollout = ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic"))
     hands = np.array([bits(h) for h in state.dealt], np.uint64)
     c = CONTRACT_NAMES.index(state.contract)
+    seed, deal = state.search_key or (study.seed, state.deal)  # a whole game's deal: (the game's stream, the deal)
     if state.naming:
         suit_means = np.full(4 if hint else 0, np.nan, np.float32)
-        _, suit = searched_trump_nb(study.seed, state.deal, hands, n, state.declarer, TRUMP_BY_POLICY,
+        _, suit = searched_trump_nb(seed, deal, hands, n, state.declarer, TRUMP_BY_POLICY,
                                     a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                                     ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0), suit_means, None)
         return TRUMP_ID + int(suit), {TRUMP_ID + s: float(m) for s, m in enumerate(suit_means)}
@@ -120,7 +124,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
     moves[:len(played)] = played
     means = np.full((n * state.size if hint else 0, 64), np.nan, np.float32)
     trump = -1 if state.trump is None else int(state.trump)
-    play_searched_tricks_nb(study.seed, state.deal, hands, n, state.declarer, c, trump, a["card_values"],
+    play_searched_tricks_nb(seed, deal, hands, n, state.declarer, c, trump, a["card_values"],
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
                             a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
                             np.zeros(n, np.int16), None, np.zeros(2, np.int64),
@@ -219,3 +223,84 @@ def play_builtin_domino(state, policies) -> None:
     for move in moves[:k].tolist():
         state._apply(PASS_ACTION if move == MOVE_PASS else DECLINE_ACTION if move == MOVE_DECLINE else
                      card_action(move))
+
+
+# ---------------------------------------------------------------- doubling (whole games with ``double``)
+
+
+@dataclass
+class Doubling:
+    """What a deal of a whole game with ``double`` doubles from: the game's obligations before the deal
+    (``doubling.start_obligations``' ``required``, ``done``, ``remaining``; the deal's round updates them, and the
+    next deal starts from them) and the deal's stream where the kernel's round draws from it."""
+
+    required: np.ndarray
+    done: np.ndarray
+    remaining: np.ndarray
+    stream: int
+
+    def next(self, stream: int) -> "Doubling":
+        """The next deal's: these obligations (copied), that deal's stream."""
+        return Doubling(self.required.copy(), self.done.copy(), self.remaining.copy(), stream)
+
+
+@dataclass
+class Doubled:
+    """A deal's doubles: ``m`` (0 none, 1 doubled, 2 redoubled, per pair of seats), ``initiator`` (who doubled
+    whom), the round's ``log`` and whether the deal is ``played`` (a negative deal nobody doubled is not, under
+    ``skip_undoubled_negative``)."""
+
+    m: np.ndarray
+    initiator: np.ndarray
+    log: np.ndarray
+    played: bool
+
+    def settle(self, raw: list) -> list:
+        """The settled scores (§5, ``doubling.settle_nb``): ``raw[i] + Σ_j m[i, j] · (raw[i] − raw[j])``."""
+        n = len(raw)
+        return [raw[i] + sum(int(self.m[i, j]) * (raw[i] - raw[j]) for j in range(n) if j != i) for i in range(n)]
+
+    def actions(self) -> list:
+        """The doubles as record actions, in order (``records.double_actions``)."""
+        from cardlab.sim.barbu.records import double_actions
+
+        return double_actions(self.log)
+
+    def row(self) -> np.ndarray:
+        """The game row's ``double_i_j``: ``m[i, j]`` where ``i`` doubled ``j``, else 0."""
+        return np.where(self.initiator == 1, self.m, 0).astype(np.int8)
+
+
+def double_round(state) -> Doubled:
+    """The deal's doubles as the whole-game kernel makes them (``game.play_game_nb``): every seat by its doubling
+    policy (``doubling.doubling_round_nb``) on its estimated score (the hand-value model on its dealt hand, the
+    trump known), from the game's obligations so far and the deal's stream (``state.doubling``, which the round
+    updates). A negative deal nobody doubled is not played under ``skip_undoubled_negative``: each seat takes its
+    share of the contract's points (``game.split_points_nb``) and the deal is over."""
+    from cardlab.sim.barbu.doubling import doubling_log_length, doubling_round_nb
+    from cardlab.sim.barbu.estimate import base_features_nb, dot_nb, trump_features_nb
+    from cardlab.sim.barbu.game import split_points_nb
+
+    a, o, n, d = state.study.kernel_args, state.doubling, state.n, state.declarer
+    c = CONTRACT_NAMES.index(state.contract)
+    estimates, features = np.zeros(n, np.float64), np.zeros(N_FEATURES, np.float64)
+    for p in range(n):
+        hand = np.uint64(bits(state.dealt[p]))
+        base_features_nb(hand, p == d, features)
+        if state.trump is not None:
+            trump_features_nb(hand, int(state.trump), features)
+        estimates[p] = dot_nb(a["weights"], c, features)
+    m, initiator = np.zeros((n, n), np.int8), np.zeros((n, n), np.int8)
+    log = np.full(doubling_log_length(n), -1, np.int8)
+    positive = int(a["flags"][c]) & FLAG_POSITIVE != 0
+    seat_mean, declarer_mean, seat_std = a["seat_mean"][c], a["declarer_mean"][c], a["seat_std"][c]
+    doubling_round_nb(n, d, positive, a["late_redouble"], o.required, o.done, o.remaining, estimates, seat_mean,
+                      declarer_mean - seat_mean, 0.25 * seat_std, a["double_policies"], np.uint64(o.stream), m,
+                      initiator, log)
+    o.remaining[d] -= 1
+    played = not (a["skip_undoubled"] and not positive and not m.any())
+    if not played:  # the deal ends before its first card
+        raw = np.zeros(n, np.int64)
+        split_points_nb(a["deal_totals"][c], n, d, a["remainder_to_declarer"], raw)
+        state.points, state.stopped = [int(x) for x in raw], True
+    return Doubled(m, initiator, log, played)
