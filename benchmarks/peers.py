@@ -1,8 +1,8 @@
-"""cardlab beside OpenSpiel: Hearts under the same rules in both engines, uniformly random play, games/s and card
-plays/s (and Euchre, a similar game on each side, with ``--euchre``).
+"""cardlab beside OpenSpiel: Hearts under the same rules in both engines, uniformly random play and (``--bots``)
+each engine's strongest bot, games/s and card plays/s (and Euchre, a similar game on each side, with ``--euchre``).
 
     pip install 'cardlab[peers]'          # open-spiel
-    python benchmarks/peers.py --repeats 3 [--processes 2] [--euchre]
+    python benchmarks/peers.py --repeats 3 [--processes 2] [--bots] [--euchre]
 
 Both engines play one deal of Hearts with OpenSpiel's default rules (cardlab's ``HeartsOptions()``): the three-card
 pass, no points on the first trick, hearts broken by a heart or the Q♠, the moon. Every move is uniformly random
@@ -26,6 +26,14 @@ Engines (each timed after a warm-up run, the median of ``--repeats``):
 
 With ``--processes N`` each engine also runs in N processes at once (spawned, one engine to a process, cardlab's on
 one thread each), started together; the rate is all the games they play over the wall time of the slowest.
+
+With ``--bots`` a table sets each engine's strongest player at every seat: OpenSpiel's ``pyspiel.ISMCTSBot``
+(``--simulations`` a card, random rollouts, UCT c = 2, the most-visited card) stepped from Python, and cardlab's
+``search`` policy (``--worlds`` a card, heuristic rollouts) through ``cardlab.sim.hearts.simulate``. The defaults,
+32 worlds against 8 simulations, spend about the same time on a card decision (benchmarks/hearts_vs_ismcts.py, which
+plays the two against each other in paired deals: the strength at equal time). OpenSpiel's IS-MCTS cannot pass (it
+crashes on a pass in OpenSpiel 2.0.2), so its passes are uniformly random; cardlab's search seats pass as its
+heuristic does.
 
 With ``--euchre`` a second table sets OpenSpiel's ``euchre`` (four-handed partnership Euchre, 24 cards, bidding in
 two rounds, going alone allowed) beside cardlab's Euchre for five with the random policy, one deal a game on both
@@ -129,6 +137,54 @@ ENGINES = {  # the first is the table's yardstick (its "vs C++" column)
 }
 
 
+def openspiel_ismcts(games: int, seed: int, first: int):
+    """``games`` OpenSpiel deals with an IS-MCTS bot at every seat for the cards (``pyspiel.ISMCTSBot``, random
+    rollouts, ``ISMCTS_SIMULATIONS`` simulations, UCT c = 2, the most-visited card; a fresh bot per seat and game), the
+    passes uniformly random (OpenSpiel 2.0.2's IS-MCTS crashes on a pass), stepped from Python. Returns the points of
+    every seat of every game."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed * 1_000_003 + first)
+    points = np.zeros((games, 4))
+    for j in range(games):
+        base = (seed * 1_000_003 + 8 * (first + j)) % 2 ** 31
+        bots = [pyspiel.ISMCTSBot(base + p, pyspiel.RandomRolloutEvaluator(1, base + p), 2.0, ISMCTS_SIMULATIONS, -1,
+                                  pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT) for p in range(4)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            history = state.history()  # the pass direction (0: none), the 52 cards dealt, then 12 passes unless none
+            if state.is_chance_node() or (history[0] != 0 and len(history) < DEALT + 12):
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            else:
+                state.apply_action(bots[state.current_player()].step(state))
+        points[j] = [26 - r for r in state.returns()]
+    return points
+
+
+def cardlab_search(games: int, seed: int, first: int):
+    """Deals ``first .. first + games - 1`` of cardlab's Hearts with a search seat at every seat (``SEARCH_WORLDS``
+    worlds, heuristic rollouts; the seats pass as the heuristic does), through its facade on numba's threads."""
+    import numba
+
+    from cardlab.sim import hearts
+
+    return hearts.simulate(deals=games, first_deal=first, seed=seed, policy="search", search_worlds=SEARCH_WORLDS,
+                           threads=numba.get_num_threads())
+
+
+#: The bots' settings: the pairing that spends the same time per card decision on the development machine
+#: (docs/results/hearts.md, measured by benchmarks/hearts_vs_ismcts.py), set by --worlds and --simulations.
+SEARCH_WORLDS, ISMCTS_SIMULATIONS = 32, 8
+DEALT = 53  # OpenSpiel's chance actions before the first pass or card: the pass direction and 52 cards
+
+BOTS = {  # --bots: each engine's strongest player at every seat (see the module docstring)
+    "openspiel IS-MCTS": openspiel_ismcts,
+    "cardlab search": cardlab_search,
+}
+
+
 EUCHRE = {  # --euchre: similar games, not the same (see the module docstring)
     "openspiel euchre evaluate_bots": openspiel_euchre,
     "cardlab euchre5 simulate": cardlab_euchre5,
@@ -139,6 +195,8 @@ PLAYS_OF = {"openspiel euchre evaluate_bots": 20, "cardlab euchre5 simulate": 25
 def points_of(engine: str, result) -> np.ndarray:
     if engine == "cardlab euchre5 simulate":
         return np.zeros((len(result), 1))  # the Euchre table shows no points: the games differ
+    if engine == "cardlab search":
+        return result[[f"points_{p}" for p in range(4)]].to_numpy(np.float64)
     return cardlab_points(result) if engine == "cardlab kernel" else result
 
 
@@ -155,9 +213,9 @@ def set_threads(engine: str, threads: int) -> None:
 def timed(engine: str, games: int, repeats: int, threads: int = 1):
     """Median seconds of ``repeats`` runs of ``games`` games (after a small warm-up run: imports, the kernel's
     compile or cache load), and every run's points stacked (``repeats * games`` x 4)."""
-    play = {**ENGINES, **EUCHRE}[engine]
+    play = {**ENGINES, **EUCHRE, **BOTS}[engine]
     set_threads(engine, threads)
-    play(min(games, 200), SEED, 10 ** 9)  # warm-up, on deals no timed run plays
+    play(min(games, 20 if engine in BOTS else 200), SEED, 10 ** 9)  # warm-up, on deals no timed run plays
     seconds, points = [], []
     for r in range(repeats):
         t0 = time.perf_counter()
@@ -167,12 +225,13 @@ def timed(engine: str, games: int, repeats: int, threads: int = 1):
     return statistics.median(seconds), np.concatenate(points)
 
 
-def _worker(engine, games, repeats, index, barrier, queue):
+def _worker(engine, games, repeats, index, barrier, queue, settings):
     """One process of a parallel run: warm up, then each repeat starts with every other process (``barrier``) and
-    reports its wall-clock start and end."""
-    play = {**ENGINES, **EUCHRE}[engine]
+    reports its wall-clock start and end. ``settings``: the bots' settings of the parent process."""
+    globals().update(settings)
+    play = {**ENGINES, **EUCHRE, **BOTS}[engine]
     set_threads(engine, 1)
-    play(min(games, 200), SEED, 10 ** 9)
+    play(min(games, 20 if engine in BOTS else 200), SEED, 10 ** 9)
     for r in range(repeats):
         barrier.wait()
         t0 = time.time()
@@ -185,7 +244,8 @@ def timed_processes(engine: str, games: int, repeats: int, processes: int):
     processes each playing ``games`` games, and every game's points."""
     ctx = multiprocessing.get_context("spawn")
     barrier, queue = ctx.Barrier(processes), ctx.Queue()
-    workers = [ctx.Process(target=_worker, args=(engine, games, repeats, i, barrier, queue))
+    settings = {"SEARCH_WORLDS": SEARCH_WORLDS, "ISMCTS_SIMULATIONS": ISMCTS_SIMULATIONS}
+    workers = [ctx.Process(target=_worker, args=(engine, games, repeats, i, barrier, queue, settings))
                for i in range(processes)]
     for w in workers:
         w.start()
@@ -232,7 +292,19 @@ def main():
                     help="also run each engine in this many processes at once (default 1: no such rows)")
     ap.add_argument("--euchre", action="store_true",
                     help="also time OpenSpiel's Euchre beside cardlab's Euchre for five (similar games)")
+    ap.add_argument("--bots", action="store_true",
+                    help="also time each engine's strongest bot at every seat: OpenSpiel's IS-MCTS, cardlab's search")
+    ap.add_argument("--bot-games", type=int, default=200, help="games per timed run of a bot (default 200)")
+    ap.add_argument("--worlds", type=int, default=SEARCH_WORLDS,
+                    help=f"cardlab's search: worlds per decision (default {SEARCH_WORLDS})")
+    ap.add_argument("--simulations", type=int, default=ISMCTS_SIMULATIONS,
+                    help=f"OpenSpiel's IS-MCTS: simulations per decision, 2 at least (default {ISMCTS_SIMULATIONS})")
     args = ap.parse_args()
+    if args.simulations < 2:
+        ap.error(f"--simulations: {args.simulations} is not allowed; IS-MCTS needs 2 at least")
+    if args.worlds < 1:
+        ap.error(f"--worlds: {args.worlds} is not allowed; use an integer from 1 up")
+    globals().update(SEARCH_WORLDS=args.worlds, ISMCTS_SIMULATIONS=args.simulations)
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -263,8 +335,28 @@ def main():
             print_row(rows[-1], rows[0]["games_per_s"])
     print("vs C++: games/s over OpenSpiel's evaluate_bots in one process; points: a seat's mean points per deal; "
           "moon %: deals in which a seat shot the moon")
+    if args.bots:
+        rows += bots_table(args, cores)
     if args.euchre:
         rows += euchre_table(args, cores)
+    return rows
+
+
+def bots_table(args, cores: int) -> list:
+    """Each engine's strongest bot at every seat, the same Hearts rules: games/s and card plays/s side by side."""
+    print(f"\nHearts, each engine's strongest bot at every seat: OpenSpiel's IS-MCTS ({ISMCTS_SIMULATIONS} simulations "
+          f"a card, passes at random), cardlab's search ({SEARCH_WORLDS} worlds a card, heuristic passes); median of "
+          f"{args.repeats} runs of {args.bot_games} games (vs IS-MCTS: games/s over IS-MCTS in one process)")
+    rows = []
+    for engine in BOTS:
+        seconds, points = timed(engine, args.bot_games, args.repeats, 1)
+        rows.append(row(engine, "1 process, 1 thread", args.bot_games, seconds, points))
+        print_row(rows[-1], rows[0]["games_per_s"])
+    if args.processes > 1:
+        for engine in BOTS:
+            seconds, points = timed_processes(engine, args.bot_games, args.repeats, args.processes)
+            rows.append(row(engine, f"{args.processes} processes", args.bot_games * args.processes, seconds, points))
+            print_row(rows[-1], rows[0]["games_per_s"])
     return rows
 
 
