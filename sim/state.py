@@ -222,6 +222,25 @@ def as_stream(value) -> int:
     return int(value) & 0xFFFF_FFFF_FFFF_FFFF
 
 
+def shown_absent(replay: State, actions, seat: int, hidden: set, counts=None) -> list[set]:
+    """Per seat, the cards of ``hidden`` (hidden from ``seat``) that its moves showed it cannot hold: ``replay``, the
+    deal before its first move, makes ``actions`` again (each taken as the replay stands when it is drawn from the
+    iterable), and before each move of another seat (one that ``counts(action)``, every one by default) each hidden
+    card is tried in that seat's hand: a card with which the move it made would have been illegal (a suit it showed
+    out of, a trump it did not play, a pass while holding a playable card) is one it cannot hold."""
+    out = [set() for _ in replay.hands]
+    for action in actions:
+        p = replay.current_player
+        if p != seat and (counts is None or counts(action)):
+            for x in hidden - replay.hands[p] - out[p]:
+                replay.hands[p].add(x)
+                if all(a.id != action.id for a in replay.legal_actions()):
+                    out[p].add(x)
+                replay.hands[p].discard(x)
+        replay._apply(action)
+    return out
+
+
 #: A Python policy: ``(observation, legal_actions) -> move`` (an Action, its id, name or entry).
 PythonPolicy = Callable[[dict, list], object]
 

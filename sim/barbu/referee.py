@@ -17,7 +17,7 @@ from cardlab.sim.cards import (HEARTS, KING, ACE, QUEEN, card, card_name, cards_
                                suit_of, SUIT_SYMBOLS)
 from cardlab.sim.barbu.rules import BarbuOptions, item_values
 from cardlab.sim.replay import action as record_action, hand_names, suit_name
-from cardlab.sim.state import Action, State
+from cardlab.sim.state import Action, State, shown_absent
 
 KH = card(KING, HEARTS)
 AH = card(ACE, HEARTS)
@@ -246,20 +246,9 @@ class BarbuState(State):
                 "raw": self.raw_scores(), "scores": self.scores()}
 
     def excluded(self, seat: int) -> list[set]:
-        """Per seat, the cards hidden from ``seat`` that it cannot hold: the deal is replayed from the
-        start and, before each move of another seat, each such card is tried in its hand."""
-        hidden = set(self.hidden_cards(seat))
-        out = [set() for _ in range(self.n)]
-        replay = self._restart()
-        for p, action in self.moves:
-            if p != seat:
-                for x in hidden - replay.hands[p] - out[p]:
-                    replay.hands[p].add(x)
-                    if all(a.id != action.id for a in replay.legal_actions()):
-                        out[p].add(x)
-                    replay.hands[p].discard(x)
-            replay._apply(action)
-        return out
+        """Per seat, the cards hidden from ``seat`` that its moves showed it cannot hold
+        (:func:`~cardlab.sim.state.shown_absent` on the deal replayed from the start)."""
+        return shown_absent(self._restart(), (a for _, a in self.moves), seat, set(self.hidden_cards(seat)))
 
     def resample(self, seat: int, rng) -> "BarbuState":
         """A copy whose hidden cards are redealt exactly uniformly among the deals consistent with

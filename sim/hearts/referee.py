@@ -17,7 +17,7 @@ from cardlab.sim.cards import (CLUBS, HEARTS, SUIT_SYMBOLS, card_name, cards_of,
 from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, HAND, JACK_DIAMONDS, LOG_PLAYS, PASS, PASS_ID,
                                       PASS_NAMES, PLAYERS, QUEEN_SPADES, TRICKS, TWO_CLUBS, HeartsOptions, pass_offset)
 from cardlab.sim.replay import hand_names
-from cardlab.sim.state import Action, State
+from cardlab.sim.state import Action, State, shown_absent
 
 
 class RefereeError(AssertionError):
@@ -241,22 +241,11 @@ class HeartsState(State):
         return sorted((held | pending) - set(self.passed[seat]))
 
     def excluded(self, seat: int) -> list[set]:
-        """Per seat, the unplaced cards it has shown it cannot hold: replaying the play, a card is excluded from a
-        seat when holding it would have made that seat's move illegal (a suit it showed out of ...)."""
-        hidden = set(self.hidden_cards(seat))
-        out = [set() for _ in range(PLAYERS)]
+        """Per seat, the unplaced cards its plays showed it cannot hold (:func:`~cardlab.sim.state.shown_absent` on
+        the deal replayed from the start: a suit it showed out of ...)."""
         replay = HeartsState(self.options, self.dealt, deal=self.deal, offset=self.offset)
-        for e in self.entries:
-            p = replay.current_player
-            action = replay.action(e)
-            if p != seat and e["kind"] == "play":
-                for x in hidden - replay.hands[p] - out[p]:
-                    replay.hands[p].add(x)
-                    if all(a.id != action.id for a in replay.legal_actions()):
-                        out[p].add(x)
-                    replay.hands[p].discard(x)
-            replay._apply(action)
-        return out
+        return shown_absent(replay, (replay.action(e) for e in self.entries), seat, set(self.hidden_cards(seat)),
+                            lambda action: action.entry["kind"] == "play")
 
     def resample(self, seat: int, rng) -> "HeartsState":
         """A copy whose cards hidden from ``seat`` are redealt exactly uniformly among the deals consistent with its
