@@ -20,7 +20,8 @@ from pathlib import Path
 from cardlab.sim import games as games_registry
 from cardlab.sim.games import GAMES
 from cardlab.sim import runner
-from cardlab.sim.runner import DEFAULT_CHUNK, DEFAULT_GAME_CHUNK, INDEX_MAX, SUMMARY_CHUNK
+from cardlab.sim.runner import (DEFAULT_CHUNK, DEFAULT_GAME_CHUNK, INDEX_MAX, SEARCH_CHUNK, SEARCH_GAME_CHUNK,
+                                SUMMARY_CHUNK)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -83,7 +84,8 @@ def _simulate_flags(p) -> None:
                    help=f"index of the first deal (game), 0 to {INDEX_MAX} (default 0)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help=f"deals (games) per chunk (default {DEFAULT_CHUNK} deals, {SUMMARY_CHUNK} with --summary, "
-                        f"{DEFAULT_GAME_CHUNK} games)")
+                        f"{DEFAULT_GAME_CHUNK} games; {SEARCH_CHUNK} deals, {SEARCH_GAME_CHUNK} games with a "
+                        "search seat)")
     p.add_argument("--out", help="Parquet file to write, or a directory (ending in /) for a resumable dataset of "
                                  "one file per chunk; without it the report is printed")
     p.add_argument("--plot", help="also draw the score distributions to this image (with or without --out)")

@@ -285,6 +285,8 @@ class Game:
     max_worlds: int = 4096
     deal_chunk: int = runner.DEFAULT_CHUNK
     game_chunk: int = runner.DEFAULT_GAME_CHUNK
+    search_chunk: int = runner.SEARCH_CHUNK  # deals per chunk with a search seat
+    search_game_chunk: int = runner.SEARCH_GAME_CHUNK  # whole games per chunk with a search seat
     studies: dict = {}  # name -> StudyKind, beyond the shared ones
     study_deals: dict = {}  # study name -> the command line's default --deals, where not the study's own
     variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
@@ -441,14 +443,18 @@ class Game:
     def run(self, study, unit: str, count: int, *, first: int = 0, chunk_size=None, threads=None,
             progress: bool = False, out=None, summary: bool = False, executor=None):
         """Play ``count`` deals (or games) of ``study`` through the shared runner. The rows come back with
-        their run's metadata in ``DataFrame.attrs["cardlab"]`` (what a run file records), for every game."""
+        their run's metadata in ``DataFrame.attrs["cardlab"]`` (what a run file records), for every game. Chunks are
+        the game's (:attr:`deal_chunk`, :attr:`game_chunk`), small with a search seat (:attr:`search_chunk`,
+        :attr:`search_game_chunk`: seconds each), unless ``chunk_size`` says."""
         games = unit == "games"
         runner.set_threads(threads)
         play = study.play_games if games else study.play
         if study.python_seats:
             play = self.python_play(study, unit)
-        return runner.run(play, deals=count, first_deal=first,
-                          chunk_size=chunk_size or (self.game_chunk if games else self.deal_chunk), progress=progress,
+        if chunk_size is None:
+            chunk_size = (self.search_game_chunk if games else self.search_chunk) if study.searching else \
+                self.game_chunk if games else self.deal_chunk
+        return runner.run(play, deals=count, first_deal=first, chunk_size=chunk_size, progress=progress,
                           out=out, meta=study.metadata("game" if games else "deal"), unit="game" if games else "deal",
                           summary=summary or None, executor=executor)
 

@@ -54,6 +54,9 @@ if TYPE_CHECKING:
 
 DEFAULT_CHUNK = 1 << 20  # deals per chunk
 DEFAULT_GAME_CHUNK = 1 << 15  # whole games per chunk: a chunk of games takes about as long as one of deals
+# deals (games) per chunk with a search seat: searched play runs hundreds to thousands of deals a second, so a chunk
+# takes seconds, a long run shows its progress and an interrupted one keeps what it played
+SEARCH_CHUNK, SEARCH_GAME_CHUNK = 1 << 10, 1 << 6
 # deals per chunk of a --summary run: the chunks in flight are then a small part of the memory, so a
 # 10^8-deal summary peaks where a 10^6-deal one does (about 285 MiB either way; 1 << 20 gave 302 vs 352)
 SUMMARY_CHUNK = 1 << 18

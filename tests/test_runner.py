@@ -11,6 +11,7 @@ import pytest
 
 from cardlab.analysis import load_run
 from cardlab.sim import runner
+from cardlab.sim.games import GAMES
 from cardlab.sim.summary import RowCounter, expand
 
 
@@ -292,3 +293,28 @@ def test_an_executor_run_to_one_file_keeps_a_prefix_when_interrupted_and_gaps_wh
     df, meta = load_run(tmp_path / "gaps.parquet")
     assert df["deal"].tolist() == [d for d in range(50) if not 20 <= d < 30] and meta["deals"] == 40
     assert meta["complete"] is False and meta["missing"][0]["first"] == 20
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_search_run_goes_in_small_chunks_that_keep_their_rows(name, monkeypatch, tmp_path):
+    """Searched play runs hundreds to thousands of deals a second: its chunks are small (seconds each), so a long run
+    shows its progress and an interrupted one keeps what it played; the rows are the same in any chunks."""
+    from cardlab.sim.games import game
+
+    seen = []
+    real = runner.run
+
+    def spy(play_chunk, **kw):
+        seen.append(kw["chunk_size"])
+        return real(play_chunk, **kw)
+
+    monkeypatch.setattr(runner, "run", spy)
+    g = game(name)
+    keywords = dict(seed=2, policy="search", search_worlds=2)
+    df = g.simulate(deals=5, **keywords)
+    assert seen == [g.search_chunk] == [runner.SEARCH_CHUNK]
+    assert df.equals(g.simulate(deals=5, chunk_size=2, **keywords))
+    g.simulate_games(games=1, **keywords)
+    assert seen[-1] == g.search_game_chunk
+    g.simulate(deals=5, seed=2)
+    assert seen[-1] == g.deal_chunk

@@ -561,7 +561,7 @@ class Barbu(Game):
 
     def run(self, study, unit: str, count: int, *, chunk_size=None, summary: bool = False, **keywords):
         """The shared run; a summary of single deals counts them in chunks of ``runner.SUMMARY_CHUNK``."""
-        if chunk_size is None and summary and unit == "deals":
+        if chunk_size is None and summary and unit == "deals" and not study.searching:
             chunk_size = runner.SUMMARY_CHUNK
         return super().run(study, unit, count, chunk_size=chunk_size, summary=summary, **keywords)
 
