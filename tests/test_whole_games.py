@@ -103,18 +103,28 @@ def test_barbu_whole_games_through_the_state_give_the_kernels_game_rows(rules):
         pd.testing.assert_frame_equal(state[list(kernel.columns)], kernel)
 
 
-def test_a_python_seat_plays_whole_barbu_games():
+def lowest(observation, legal):
+    """A Python seat: the legal move of lowest id."""
+    return min(legal, key=lambda a: a.id)
+
+
+@pytest.mark.parametrize("others,rules", [(["heuristic"] * 3, dict(games=3, seed=4, geronimo=True)),
+                                          (["search", "heuristic", "search"],
+                                           dict(games=1, seed=6, geronimo=True, domino=False, search_worlds=3))],
+                         ids=["heuristic", "search"])
+def test_a_python_seat_plays_whole_barbu_games(others, rules):
+    """Beside heuristic seats, and beside search seats where there is no Domino (refused with it, in one line)."""
     barbu = game("barbu")
-
-    def lowest(observation, legal):
-        return min(legal, key=lambda a: a.id)
-
-    keywords = dict(games=3, seed=4, geronimo=True, policy=[lowest] + ["heuristic"] * 3)
+    keywords = dict(policy=[lowest] + others, **rules)
     df = barbu.simulate_games(**keywords)
+    options = barbu.Options(**{k: v for k, v in rules.items() if k in ("geronimo", "domino")})
     assert list(df.columns) == list(barbu.simulate_games(games=1, seed=4, geronimo=True).columns)
-    assert (df.groupby(["game", "declarer"])["contract"].nunique() == len(barbu.Options(geronimo=True).game_contracts)
+    assert (df.groupby(["game", "declarer"])["contract"].nunique() == len(options.game_contracts)
             ).all()  # each declarer chose each contract once
     assert df.equals(barbu.simulate_games(chunk_size=1, **keywords))
+    if "search" in others:
+        with pytest.raises(ValueError, match="not yet in Domino; give --no-domino, or no search seat"):
+            barbu.simulate_games(**{**keywords, "domino": True})
     state = barbu.game_state(seed=4, game=1, geronimo=True)
     assert state.observation(state.current_player)["game"] == {"deal": 0, "totals": [0] * 4}
 
@@ -129,32 +139,17 @@ def test_barbu_whole_games_with_search_seats_through_the_state_give_the_kernels_
     pd.testing.assert_frame_equal(state[list(kernel.columns)], kernel)
 
 
-def test_a_python_seat_plays_whole_barbu_games_beside_search_seats():
-    barbu = game("barbu")
-
-    def lowest(observation, legal):
-        return min(legal, key=lambda a: a.id)
-
-    keywords = dict(games=1, seed=6, geronimo=True, domino=False, search_worlds=3,
-                    policy=[lowest, "search", "heuristic", "search"])
-    df = barbu.simulate_games(**keywords)
-    assert len(df) == barbu.Options(geronimo=True, domino=False).game_length
-    assert df.equals(barbu.simulate_games(chunk_size=1, **keywords))
-    with pytest.raises(ValueError, match="not yet in Domino; give --no-domino, or no search seat"):
-        barbu.simulate_games(**{**keywords, "domino": True})
-
-
 def test_a_python_seat_plays_whole_barbu_games_with_doubling():
     """The Python seat plays its cards (and names its trump); its doubles are its doubling policy's (heuristic by
     default), which every seat sees among the deal's public facts; the settled scores add up to the raw ones."""
     barbu = game("barbu")
     seen = []
 
-    def lowest(observation, legal):
+    def watching(observation, legal):
         seen.append((observation.get("doubles"), legal[0].entry["kind"]))
-        return min(legal, key=lambda a: a.id)
+        return lowest(observation, legal)
 
-    keywords = dict(games=2, seed=4, geronimo=True, double=True, policy=[lowest] + ["heuristic"] * 3)
+    keywords = dict(games=2, seed=4, geronimo=True, double=True, policy=[watching] + ["heuristic"] * 3)
     df = barbu.simulate_games(**keywords)
     assert list(df.columns) == list(barbu.simulate_games(games=1, seed=4, geronimo=True, double=True).columns)
     raw, score = df[[f"raw_{p}" for p in range(4)]].to_numpy(), df[[f"score_{p}" for p in range(4)]].to_numpy()
