@@ -163,3 +163,17 @@ def test_a_python_seat_plays_whole_barbu_games_with_doubling():
     record = state.record()["deals"]
     assert all("played" in r and "raw" in r for r in record)
     assert any(a["kind"] in ("double", "redouble", "late-redouble") for r in record for a in r["actions"])
+
+
+def test_a_doubled_barbu_games_state_records_are_the_replays():
+    """A whole game with doubling played through the state by the heuristic: each deal's record (the doubles first,
+    ``played``, ``raw``, settled scores) is ``replay_game``'s, key for key."""
+    barbu = game("barbu")
+    keywords = dict(seed=3, geronimo=True, double=True, late_redouble=True)
+    state = barbu.game_state(game=0, **keywords)
+    while not state.is_over:
+        state.apply(state.policy_action("heuristic"))
+    mine = state.record()["deals"]
+    replayed = barbu.replay_game(game=0, **keywords).records
+    assert len(mine) == len(replayed) == barbu.Options(geronimo=True).game_length
+    assert [{k: r[k] for k in m} for r, m in zip(replayed, mine)] == mine
