@@ -320,10 +320,10 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
     Trumps declarer names the trump), from the game's obligations so far and the deal's stream
     (:func:`~cardlab.sim.barbu.state_policies.double_round`)."""
     from cardlab.sim.barbu.domino_referee import DominoState
+    from cardlab.sim.barbu.doubling import start_obligations
     from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
     from cardlab.sim.barbu.game import choose_contract_nb
     from cardlab.sim.barbu.policies import POLICY
-    from cardlab.sim.barbu.doubling import start_obligations
     from cardlab.sim.barbu.referee import TrickState
     from cardlab.sim.barbu.state_policies import Doubling
     from cardlab.sim.cards import cards_of
