@@ -90,22 +90,6 @@ def _imports_in(text: str) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
     return tuple(found)
 
 
-def _imported(path: Path, root: Path) -> set[str]:
-    """Dotted names of the ``cardlab.sim`` modules (or packages) that ``path`` imports anywhere."""
-    rel = path.relative_to(root).with_suffix("").parts
-    package = [PACKAGE, *rel[:-1]]  # the package a relative import starts from
-    names = set()
-    for level, module, aliases in _imports_in(path.read_text(encoding="utf-8", errors="replace")):
-        if not module and not level:
-            names.update(aliases)
-            continue
-        base = package[:len(package) - level + 1] if level else []
-        module = ".".join(base + ([module] if module else []))
-        names.add(module)
-        names.update(f"{module}.{alias}" for alias in aliases)  # ``from package import module``
-    return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
-
-
 def _module_file(name: str, root: Path) -> Path | None:
     """The file of a dotted ``cardlab.sim`` module name (a package's ``__init__.py``), None if none."""
     parts = name.split(".")[2:]
@@ -183,39 +167,17 @@ def unit_files(unit: str, root: Path = SIM, *, whole_folders: bool = False) -> l
         start_games, start_shared = {unit}, set()
     else:
         raise ValueError(f"no game {unit!r} under {root}")
-    if whole_folders:
-        return _whole_folders(root, start_games, start_shared)
-    todo = [f for g in start_games for f in _game_files(root, g) if _compiles(f.read_text(encoding="utf-8"))]
+    todo = [f for g in start_games for f in _game_files(root, g)
+            if whole_folders or _compiles(f.read_text(encoding="utf-8", errors="replace"))]
     todo += [root / f"{m}.py" for m in start_shared]
     files = set(todo)
     while todo:
         for path in _imported_files(todo.pop(), root):
             shared = path.parent == root
-            if path in files or (shared and (path.name == "__init__.py" or not is_numba_module(path))):
+            if shared and (path.name == "__init__.py" or not is_numba_module(path)):
                 continue
-            files.add(path)
-            todo.append(path)
-    return sorted(files)
-
-
-def _whole_folders(root: Path, start_games: set, start_shared: set) -> list[Path]:
-    seen_games, seen_shared = set(start_games), set(start_shared)
-    todo = [f for g in start_games for f in _game_files(root, g)] + [root / f"{m}.py" for m in start_shared]
-    files = set(todo)
-    while todo:
-        for name in _imported(todo.pop(), root):
-            target = _target(name, root)
-            if target is None:
-                continue
-            kind, which = target
-            if kind == "game" and which not in seen_games:
-                seen_games.add(which)
-                new = _game_files(root, which)
-            elif kind == "shared" and which not in seen_shared and is_numba_module(root / f"{which}.py"):
-                seen_shared.add(which)
-                new = [root / f"{which}.py"]
-            else:
-                continue
+            reached = _game_files(root, path.relative_to(root).parts[0]) if whole_folders and not shared else [path]
+            new = [f for f in reached if f not in files]
             files.update(new)
             todo.extend(new)
     return sorted(files)
