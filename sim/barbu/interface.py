@@ -335,9 +335,10 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
     if d == o.game_length:
         return None
     declarer, slot = o.schedule[d]
+    game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
     hands = np.empty(o.players, np.uint64)
-    stream = deal_hands_nb(np.uint64(deal_state(np.uint64(deal_state(study.seed, index)), d)), o.cards,
-                           np.empty(o.cards.shape[0], np.int8), o.players, hands)
+    stream = deal_hands_nb(np.uint64(deal_state(game_key, d)), o.cards, np.empty(o.cards.shape[0], np.int8),
+                           o.players, hands)
     if slot < 0:
         taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished) if o.schedule[j] == (declarer, -1)]
         policy = int(a["policies"][declarer])
@@ -348,13 +349,13 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
         stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
                                           a["declarer_mean"], features, np.uint64(stream))
         if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
-            slot = searched_contract(study, index, d, hands, open_slots, slot)
+            slot = searched_contract(study, game_key, d, hands, open_slots, slot)
     contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
     if contract == "domino":
         state = DominoState(o, declarer, dealt, deal=d, study=study)
     else:
         state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
-    key = int(deal_state(study.seed, index))  # the game's stream, as the int64 of the same bits (kernels take it so)
+    key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
     state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
     if o.double:
         if finished:
@@ -367,19 +368,18 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
     return state
 
 
-def searched_contract(study: BarbuGameStudy, index: int, d: int, hands: np.ndarray, open_slots: int,
+def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands: np.ndarray, open_slots: int,
                       fallback: int) -> int:
-    """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of game ``index``:
-    ``search_deals.search_contract_nb`` on the stream the game kernel keys it by (``fallback``: the heuristic's)."""
+    """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of the game whose stream
+    is ``game_key``: ``search_deals.search_contract_nb`` on the stream the game kernel keys it by (``fallback``: the
+    heuristic's)."""
     from cardlab.sim.barbu.policies import POLICY
     from cardlab.sim.barbu.search import ROLLOUT_NAMES, search_state
     from cardlab.sim.barbu.search_deals import CONTRACT_DECISION, search_contract_nb
-    from cardlab.sim.rng import deal_state
 
     a, o = study.kernel_args, study.options
     declarer = o.schedule[d][0]
-    key = np.uint64(search_state(np.uint64(deal_state(np.uint64(study.seed), np.uint64(index))), np.uint64(d),
-                                 CONTRACT_DECISION))
+    key = np.uint64(search_state(game_key, np.uint64(d), CONTRACT_DECISION))
     return int(search_contract_nb(key, declarer, hands,
                                   o.players, open_slots, a["game_contracts"], a["declarer_mean"], fallback,
                                   a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
