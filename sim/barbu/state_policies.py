@@ -256,9 +256,10 @@ class Doubled:
     played: bool
 
     def settle(self, raw: list) -> list:
-        """The settled scores (§5, ``doubling.settle_nb``): ``raw[i] + Σ_j m[i, j] · (raw[i] − raw[j])``."""
-        n = len(raw)
-        return [raw[i] + sum(int(self.m[i, j]) * (raw[i] - raw[j]) for j in range(n) if j != i) for i in range(n)]
+        """The settled scores (§5): the doubling referee's :func:`~cardlab.sim.barbu.doubling_referee.settle`."""
+        from cardlab.sim.barbu.doubling_referee import settle
+
+        return settle(raw, self.m)
 
     def actions(self) -> list:
         """The doubles as record actions, in order (``records.double_actions``)."""
