@@ -293,6 +293,9 @@ class Game:
     balance_figures: dict = {}  # name -> Figure: what a balance target may name beyond the variant figures
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
     numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
+    #: whether search (and oracle) seats play beside a Python seat: the state's ``policy_action("search")`` is the
+    #: kernels' own search, given the deal so far
+    search_beside_python: bool = False
 
     @property
     def played_policies(self) -> tuple:
@@ -389,8 +392,8 @@ class Game:
 
     def check_search_beside_python(self, study, unit: str) -> None:
         """Refuse, in one line, a run of ``unit`` where a Python seat would share a table with a search seat the
-        game's step API does not play (its state's ``policy_action("search")``)."""
-        if study.searching:
+        game's step API does not play (its state's ``policy_action("search")``: :attr:`search_beside_python`)."""
+        if study.searching and not self.search_beside_python:
             raise ValueError("policy: a Python seat and a search seat cannot share a table yet")
 
     def replay_games(self, study, games: range) -> Replay:

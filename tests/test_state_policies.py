@@ -15,10 +15,10 @@ from cardlab.sim.runner import to_frame
 KEYWORDS = {"barbu": dict(contract="all")}
 
 
-#: The built-in policies each game's state plays (``State.builtin_policies``; Barbu's random seats beside a Python
-#: seat draw from their own generator, not the kernels' stream, and its trick contracts play search seats too, as
-#: Hearts' card play does: the searched kernel given the deal so far, tests/test_python_seats.py, tests/test_hearts.py).
-BUILTIN = {"barbu": ("heuristic", "classic", "search", "oracle"), "hearts": ("random", "heuristic", "search", "oracle")}
+#: The built-in policies each game's state plays (``State.builtin_policies``) besides search and oracle, which it plays
+#: where the game sets ``search_beside_python`` (the searched kernel given the deal so far; Barbu's random seats beside
+#: a Python seat draw from their own generator, not the kernels' stream: tests/test_python_seats.py).
+BUILTIN = {"barbu": ("heuristic", "classic")}
 #: The policies of the tables below (a search table in every contract would need Domino's search).
 TABLED = {"barbu": ("heuristic", "classic")}
 
@@ -47,7 +47,8 @@ def _same_rows(name: str, table: list[str], first: int, count: int, seed: int) -
 def test_every_state_plays_its_built_in_policies(name):
     g = game(name)
     state = g.new_state(g.build("deals", seed=3, **KEYWORDS.get(name, {})), 1)
-    assert state.builtin_policies == BUILTIN.get(name, ("random", "heuristic"))
+    searched = ("search", "oracle") if g.search_beside_python else ()
+    assert state.builtin_policies == BUILTIN.get(name, ("random", "heuristic")) + searched
     for _ in range(12):
         move = state.policy_action("heuristic")
         assert move in state.legal_actions()
@@ -68,6 +69,31 @@ def test_built_in_seats_in_the_state_give_the_kernels_rows(name, table):
 def test_built_in_seats_in_the_state_give_the_kernels_rows_on_more_deals(name, table):
     count = {"rami": 200, "minchiate": 600}.get(name, 2000)
     _same_rows(name, table, 5000, count, seed=29)
+
+
+#: Tables with search and oracle seats, the others built-in, in the games whose state plays them.
+SEARCHED = [name for name in GAMES if game(name).search_beside_python]
+
+
+def _searched_table(name: str) -> list[str]:
+    g = game(name)
+    n = g.players(g.Options())
+    return (["search", "heuristic", "oracle"] + [BUILTIN.get(name, ("random",))[0]] * n)[:n]
+
+
+@pytest.mark.parametrize("name", SEARCHED)
+def test_search_seats_in_the_state_give_the_search_kernels_rows(name):
+    """Search and oracle seats played through the state (the searched kernel stopped at each of their decisions)
+    give the search kernel's rows exactly, column for column, in a run of deals and in whole games."""
+    keywords = dict(seed=17, policy=_searched_table(name), search_worlds=4, **KEYWORDS.get(name, {}))
+    if name == "barbu":  # Domino's search does not play beside a Python seat yet
+        from cardlab.sim.barbu.rules import TRICK_CONTRACTS
+
+        keywords["contract"] = ",".join(TRICK_CONTRACTS)
+    study = game(name).build("deals", **keywords)
+    kernel = to_frame(study.play(0, 24))
+    state = to_frame(play_columns(study, 0, 24))
+    pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
 
 
 DOMINO_RULES = [dict(), dict(domino_rules="fan_tan"), dict(ace_replay_optional=True),

@@ -516,6 +516,7 @@ class Barbu(Game):
     Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     oracle = True  # sim.barbu.search: every contract's card play, Trumps' suit and Geronimo's contract choice
+    search_beside_python = True  # in the trick contracts (check_search_beside_python)
     inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge

@@ -275,7 +275,7 @@ class Hearts(Game):
     """Hearts for four, OpenSpiel's rules and options, games to 100."""
 
     name, title = "hearts", "Hearts"
-    oracle = True  # the search over the true deal
+    oracle = search_beside_python = True  # the search over the true deal; search seats beside a Python seat
     Options, Study = HeartsOptions, HeartsStudy
     numba_seat = NUMBA_SEAT
     variant_figures = ("points_*", "moon")
@@ -302,9 +302,6 @@ class Hearts(Game):
         from cardlab.sim.rng import deal_state
 
         return dealt_state(study, deal_state(study.seed, deal), deal, deal)
-
-    def check_search_beside_python(self, study, unit: str) -> None:
-        """Search seats play beside a Python seat: the state's ``policy_action("search")`` is the kernels' search."""
 
     def state_columns(self, states: list) -> dict:
         """The deal rows (the kernels' columns and types) of finished states: a run with a Python seat."""
