@@ -631,13 +631,24 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
     """The turns of :func:`play_search_round_nb` from a dealt round (``deal_round_nb``'s ``hands``, ``deck``,
     ``pile``, ``table``, ``seats`` and ``sc``): a test can change the hidden cards (the stock's order, the
     other hands) of a dealt round here and play it on. Returns as :func:`play_search_round_nb`."""
+    known = np.zeros((o[OPT.players], HAND_W), np.int64)
+    pool = np.full(HAND_W, 2, np.int64)
+    pool[JOKER] = o[OPT.n_jokers]
+    return play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means,
+                                hands, deck, pile, table, seats, sc, known, pool, -1, user_fn, fault)
+
+
+@njit(cache=True)
+def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means, hands,
+                         deck, pile, table, seats, sc, known, pool, stop, user_fn, fault):
+    """The turns of :func:`play_search_dealt_nb` from any turn's start (its arrays as ``begin_turn_nb`` takes
+    them, ``known`` the cards each hand is known to hold and ``pool`` the cards the stock may hold, as
+    :func:`sample_world_nb` reads them), until the round ends or turn ``stop`` is to begin (-1: no stop): the
+    step API plays a search seat's turn here, stopped at the next turn (``state_policies.searched_turn``)."""
     P = o[OPT.players]
     n_cards = 104 + o[OPT.n_jokers]
     out = np.zeros((MAX_MELDS, MELD_W), np.int64)
     scratch = new_scratch_nb()
-    known = np.zeros((P, HAND_W), np.int64)
-    pool = np.full(HAND_W, 2, np.int64)
-    pool[JOKER] = o[OPT.n_jokers]
     w_hands = np.zeros((P, HAND_W), np.int64)
     w_deck = np.zeros(DECK_MAX, np.int64)
     inst = np.zeros(DECK_MAX, np.int64)
@@ -653,7 +664,7 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
     totals = np.zeros(HAND_W, np.float64)
     wres = np.zeros((4, P), np.int64)
     mi = 0
-    while True:
+    while sc[S_T] != stop:
         recycled = sc[S_RECYCLED]
         state, going = begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, log)
         if not going:
