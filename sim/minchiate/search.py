@@ -423,11 +423,15 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, r
 @njit(cache=True, error_model="numpy")
 def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log,
                            combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi,
-                           user_fn, fault):
+                           user_fn, fault, stop=-1, shown=None):
     """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
     outputs: the hands after the discards in ``words``, the shuffle in ``work``, the returned scalars).
 
-    A test can change the hidden cards of a set-up deal here (hands, unseen discards) and play it on."""
+    A test can change the hidden cards of a set-up deal here (hands, unseen discards) and play it on.
+    With ``stop >= 0`` (a step-API state's search) the first ``stop`` cards are given (``log[LOG_PLAYS:LOG_PLAYS +
+    stop]``: read, no policy step, no search) and the play stops once card ``stop`` is chosen, into the log (the
+    row is then unfinished); ``shown`` (2 x 4: lo, hi words) holds the cards each seat's declarations showed,
+    None for every combination of its hand (the built-in seats declare them all)."""
     any_search = False
     for p in range(4):
         any_search = any_search or policies[p] == SEARCH or policies[p] == POLICY.ORACLE
@@ -475,8 +479,11 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
             drawn_lo[p] |= lo_bit(c)
             drawn_hi[p] |= hi_bit(c)
         for p in range(4):
-            declared_lo[p], declared_hi[p] = combo_cards_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0,
-                                                            opts[OPT.MAY_SHARE] != 0)
+            if shown is None:
+                declared_lo[p], declared_hi[p] = combo_cards_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0,
+                                                                opts[OPT.MAY_SHARE] != 0)
+            else:
+                declared_lo[p], declared_hi[p] = shown[0, p], shown[1, p]
     # the play (as kernels.play_deal_nb, with the search hook)
     played_lo, played_hi = ZERO, ZERO
     led_suits = 0
@@ -492,15 +499,18 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
             p = (leader + n) % 4
             first_of_suit = led >= 0 and led < 4 and (led_suits >> led) & 1 == 0
             searching = policies[p] == SEARCH or policies[p] == POLICY.ORACLE
-            # the kernel's card step (a search seat: the heuristic's card, its tie-break), then the search
-            state, c = card_step_nb(POLICY.HEURISTIC if searching else policies[p], opts, p, hand_lo[p], hand_hi[p],
-                                    n, led, led_suits, trump_played, win_seat, win_card, trick, cutter, dealer,
-                                    fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi, state,
-                                    user_fn, fault)
+            move = 4 * trick + n
+            if move < stop:  # a card already played (the state's)
+                c = np.int64(log[LOG_PLAYS + move])
+                searching = False
+            else:  # the kernel's card step (a search seat: the heuristic's card, its tie-break), then the search
+                state, c = card_step_nb(POLICY.HEURISTIC if searching else policies[p], opts, p, hand_lo[p],
+                                        hand_hi[p], n, led, led_suits, trump_played, win_seat, win_card, trick, cutter,
+                                        dealer, fola_lo, fola_hi, played_lo, played_hi, cd_lo, cd_hi, dd_lo, dd_hi,
+                                        state, user_fn, fault)
             if searching:
                 legal_lo, legal_hi = legal_cards(hand_lo[p], hand_hi[p], led, first_of_suit, trump_played)
                 if single_card(legal_lo, legal_hi) < 0:
-                    move = 4 * trick + n
                     c = search_card_nb(search_state(seed, deal, move), p, opts, worlds, rollout, racing,
                                        policies[p] == POLICY.ORACLE, legal_lo, legal_hi, c, dealer, cutter, trick, n,
                                        leader, led, trump_played, win_seat, win_card, led_suits, matto_owner,
@@ -531,6 +541,8 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
             if record:
                 log[plays] = c
             plays += 1
+            if move == stop:
+                return state
         led_suits, pts, owed = end_trick_nb(opts, trick, led, led_suits, cards, seats, win_seat, pile_lo, pile_hi,
                                             tricks, cutter, dealer, cd_lo, cd_hi, dd_lo, dd_hi)
         matto_owed = matto_owed or owed
