@@ -128,6 +128,10 @@ class MinchiateStudy(Study):
 
         return by_table(deals, policies, lambda d, row: columns(search_raw(self, d, policies=row)[0]))
 
+    def state_tables(self, states: list) -> dict:
+        """:meth:`play_tables`' columns of deals played through the step API (a Python seat on the ladder)."""
+        return columns(self.game.state_rows(states))
+
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
 
@@ -222,6 +226,7 @@ class Minchiate(Game):
     name, title = "minchiate", "Minchiate"
     races = True  # its search races the candidates of its card play (sim.racing)
     oracle = True  # the search over the true hands and discards (search.search_card_nb)
+    search_beside_python = True  # the state plays search seats by the search kernel given the deal so far
     Options, Study = MinchiateOptions, MinchiateStudy
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",

@@ -246,10 +246,20 @@ class MinchiateState(State):
         self.discard_plans = {}  # seat -> the discards a built-in seat chose and has still to make
         self._conserved()
 
-    builtin_policies = ("random", "heuristic")
+    builtin_policies = ("random", "heuristic", "search", "oracle")
+
+    def search_means(self, worlds: int) -> dict | None:
+        """The search kernel's means at this card (:func:`cardlab.sim.minchiate.state_policies.searched_move`);
+        None before the play or with one legal card."""
+        from cardlab.sim.minchiate.state_policies import searched_move
+
+        if self.phase != "play" or len(self.legal_actions()) < 2:
+            return None
+        return searched_move(self, "search", worlds)[1]
 
     def _policy_action(self, policy: str) -> Action:
-        """The kernels' own decision of a random or heuristic seat here (:mod:`cardlab.sim.minchiate.state_policies`)."""
+        """The kernels' own decision of a built-in seat here (:mod:`cardlab.sim.minchiate.state_policies`): a search
+        or oracle seat's card is the search kernel's, given the deal so far."""
         from cardlab.sim.minchiate.state_policies import policy_action
 
         return policy_action(self, policy)

@@ -11,6 +11,10 @@ of them played through the state gives the kernels' rows).
 
 A random seat draws from the deal's own stream (:attr:`MinchiateState.stream`: the stream ``(seed, deal)``
 after the shuffle, advanced by each random decision in the kernel's order).
+
+A ``search`` or ``oracle`` seat discards and declares as the heuristic (so the search kernels' seats do) and
+searches its cards by the search kernel itself given the deal so far (:func:`searched_move`); it never draws
+from the deal's stream.
 """
 from __future__ import annotations
 
@@ -62,6 +66,10 @@ def state_card_nb(policy, opts, p, hand_lo, hand_hi, trick_cards, trick_seats, l
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move
     (the state's stream advanced by a random seat's draws)."""
+    if policy in ("search", "oracle"):
+        if state.phase == "play":
+            return searched_move(state, policy)[0]
+        policy = "heuristic"
     p, pid, opts, phase = state.current_player, POLICY_NAMES.index(policy), state.study.flags, state.phase
     if phase == "discards":
         left = state.to_discard[p] - len(state.discards[p])
@@ -89,3 +97,50 @@ def policy_action(state, policy: str):
     if state.stream is not None:
         state.stream = as_stream(stream)
     return action_of("play", int(card))
+
+
+def searched_move(state, policy: str = "search", worlds: int | None = None) -> tuple:
+    """The card a ``policy`` (``search`` or ``oracle``) seat plays here and each candidate's mean final points
+    difference for its side, ``(action, {card id: mean})``: the search kernels' own card play
+    (:func:`~cardlab.sim.minchiate.search.play_searched_cards_nb`) from the deal as set up (the hands after the
+    discards, the discards, the Fola, the cards the declarations showed), given the cards played so far and
+    stopped at this one, its search drawing from the stream ``(seed, deal, move)`` as in a run (a whole game's
+    deals keep their numbers), so a search seat beside a Python seat plays as it does in the kernels.
+    ``worlds``: the study's by default."""
+    from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, WORK_SIZE
+    from cardlab.sim.minchiate.rules import N_CARDS, SOURCES
+    from cardlab.sim.minchiate.search import N_MOVES, play_searched_cards_nb
+    from cardlab.sim.policy import POLICY
+
+    study, p = state.study, state.current_player
+    played = state.played()
+    work = np.zeros(WORK_SIZE, np.int64)
+    work[:N_CARDS] = state.perm
+    words_ = np.zeros(12, np.uint64)
+    shown = np.zeros((2, 4), np.uint64)
+    for q in range(4):
+        hand = state.hands[q] | {c for s, c, _ in state.plays if s == q}  # as after the discards
+        words_[q], words_[4 + q] = words(hand)
+        cards = set().union(*(cb.cards for cb in state.shown[q]))
+        if cards and MATTO in hand:  # the Matto's bonus shows it
+            cards.add(MATTO)
+        shown[:, q] = words(cards)
+    out = np.zeros(COL.WIDTH, np.int32)
+    out[COL.CUTTER_CARDS] = len(state.cutter_draw)
+    for t in range(2):  # the points before the first trick (the tricks' captures are replayed)
+        for name in ("draws", "exposed", "declarations"):
+            out[COL.SOURCES + 8 * t + SOURCES.index(name)] = state.ledger.sources[t][name]
+    log = np.full(LOG_WIDTH, -1, np.int8)
+    log[LOG_PLAYS:LOG_PLAYS + len(played)] = played
+    means = np.empty((N_MOVES, N_CARDS), np.float32)
+    policies = np.full(4, POLICY.HEURISTIC, np.int64)
+    policies[p] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
+    worlds = worlds or study.search_worlds or study.game.default_worlds
+    rollout = study.rollout_id if study.searching else POLICY.HEURISTIC
+    play_searched_cards_nb(study.seed, state.deal, study.flags, policies, worlds, rollout, int(study.racing), True,
+                           work, words_, out, log, np.empty(12, np.int64), means, np.uint64(0), 0, 0,
+                           *words(state.discards[state.cutter]), *words(state.discards[state.dealer]),
+                           *words(state.fola_after), None, np.zeros(2, np.int64), len(played), shown)
+    row = means[len(played)]
+    return action_of("play", int(log[LOG_PLAYS + len(played)])), {int(c): float(row[c])
+                                                                   for c in np.flatnonzero(~np.isnan(row))}
