@@ -121,6 +121,10 @@ class RamiStudy(LoneSeat, Study):
     def play_tables(self, deals, policies) -> dict:
         return by_table(deals, policies, lambda d, row: self.play_rounds(d, policies=row, searched=True))
 
+    def state_tables(self, states: list) -> dict:
+        """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat)."""
+        return self.game.state_columns(states)
+
 
 # ---------------------------------------------------------------- replay
 
@@ -331,6 +335,7 @@ class Rami(Game):
     name, title, unit = "rami", "Rami", "round"
     Options, Study = RamiOptions, RamiStudy
     oracle = True  # the search over the true hands and stock (search.search_nb)
+    search_beside_python = True  # the state plays a search seat's turn by the searched kernel (state_policies)
     numba_seat = NUMBA_SEAT
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64
     study_deals = {"strength": 200}  # searched rounds are slow
@@ -360,7 +365,9 @@ class Rami(Game):
     def next_deal(self, study, index: int, finished: list):
         """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then
         each round carries the stream on, the deal passing on, until a seat reaches the target with one seat alone
-        lowest (:func:`~cardlab.sim.rami.kernels.game_over_nb`, as the kernels and ``replay_game`` end it)."""
+        lowest (:func:`~cardlab.sim.rami.kernels.game_over_nb`, as the kernels and ``replay_game`` end it). A
+        search seat's streams are keyed by the game and the round's number in it, as ``play_search_games_nb``
+        keys them."""
         from cardlab.sim.rami.kernels import MAX_ROUNDS, game_over_nb
         from cardlab.sim.rng import below_n, deal_state
         from cardlab.sim.whole_games import game_totals
@@ -368,12 +375,15 @@ class Rami(Game):
         n, r = study.options.players, len(finished)
         if not finished:
             stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), n)
-            return dealt_round(study, stream, int(dealer), 0, {"game": index, "round": 0})
-        if game_over_nb(np.array(game_totals(finished), np.int64), study.options.target):
+        elif game_over_nb(np.array(game_totals(finished), np.int64), study.options.target):
             return None
-        if r == MAX_ROUNDS:
+        elif r == MAX_ROUNDS:
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
-        return dealt_round(study, finished[-1].stream, (finished[-1].dealer + 1) % n, r, {"game": index, "round": r})
+        else:
+            stream, dealer = finished[-1].stream, (finished[-1].dealer + 1) % n
+        state = dealt_round(study, stream, int(dealer), r, {"game": index, "round": r})
+        state.search_key = (index, r)
+        return state
 
     def game_state_columns(self, games: list) -> dict:
         """One row per round (``game``, ``round``, the round's columns, then each seat's running ``total_i``)."""

@@ -199,20 +199,47 @@ class RamiState(State):
         self.recycled_at = None
         self.winner = None
         self.blocked = False
-        self.turn_plan = None  # a built-in seat's turn: ((seat, turn), the kernel's log rows still to play)
+        # a built-in seat's turn: ((seat, turn, policy), its first move's index, its log rows, the move it expects)
+        self.turn_plan = None
+        self.search_key = (deal, 0)  # a search seat's streams: (round, 0), or a whole game's (game, round in it)
 
-    builtin_policies = ("random", "heuristic")
+    builtin_policies = ("random", "heuristic", "search", "oracle")
 
     def _policy_action(self, policy: str) -> Action:
-        """The kernels' own move of a random or heuristic seat here (:mod:`cardlab.sim.rami.state_policies`)."""
+        """The kernels' own move of a random, heuristic, search or oracle seat here
+        (:mod:`cardlab.sim.rami.state_policies`)."""
         from cardlab.sim.rami.state_policies import policy_action
 
         return policy_action(self, policy)
 
+    def search_means(self, worlds: int) -> dict | None:
+        """The kernels' search at this move (:func:`cardlab.sim.rami.state_policies.search_means`): a draw with the
+        discard on offer or a discard of a turn played as the search plays it; None elsewhere."""
+        from cardlab.sim.rami.state_policies import search_means
+
+        return None if self.is_over else search_means(self, worlds)
+
     def policy_ready(self) -> bool:
         """Whether a built-in seat can move now: at the start of a turn, or within a turn it began."""
-        return not self.drawn or (self.turn_plan is not None and self.turn_plan[0] == (self.seat, self.t)
-                                  and bool(self.turn_plan[1]))
+        plan = self.turn_plan
+        return not self.drawn or (plan is not None and plan[0][:2] == (self.seat, self.t)
+                                  and plan[1] == self.turn_began() and len(self.actions) - plan[1] < len(plan[2]))
+
+    def turn_began(self) -> int:
+        """The index in :attr:`actions` of the turn under way's first move."""
+        return next((i + 1 for i in range(len(self.actions) - 1, -1, -1) if DISCARD <= self.actions[i][1].id < OPEN),
+                    0)
+
+    def rewound(self, moves: int, deck=None, restock=None) -> "RamiState":
+        """This round after its first ``moves`` moves, replayed on its cards or on ``deck`` (and a recycled stock's
+        ``restock``); without the stream (no random seat plays there)."""
+        state = RamiState(self.o, self.dealer, self.deck if deck is None else deck, study=self.study, deal=self.deal,
+                          keys=self.keys, restock=(self.restock if restock is None else restock)
+                          if self.recycled_at is not None else self.restock_hint)
+        state.search_key = self.search_key
+        for _, action in self.actions[:moves]:
+            state._apply(action)
+        return state
 
     # ---------------------------------------------------------------- cards
 
@@ -514,6 +541,8 @@ class RamiState(State):
     notes = ("copy", "copies", "stands_for", "number", "melds", "points", "joker_copy")
 
     def _apply(self, action: Action) -> None:
+        if self.turn_plan is not None and self.turn_plan[3] != action.id:
+            self.turn_plan = None  # another move than the built-in seat's plan
         move = self._move(action)
         note = self._track(move)
         recycled = self.recycled_at
@@ -713,11 +742,7 @@ class RamiState(State):
             kinds = sorted(cards[p - base] for p in places)  # not their order: the world follows the view alone
             for p, j in zip(places, rng.permutation(len(places))):
                 cards[p - base] = kinds[j]
-        world = RamiState(self.o, self.dealer, deck, study=self.study, deal=self.deal, keys=self.keys,
-                          restock=restock if self.recycled_at is not None else self.restock_hint)
-        for _, action in self.actions:
-            world._apply(action)
-        return world
+        return self.rewound(len(self.actions), deck, restock)
 
     # ---------------------------------------------------------------- results
 
