@@ -72,8 +72,6 @@ def test_what_cannot_join_is_refused_in_one_line():
         own_policies(barbu, policies={"my_bot": barbu_cards.lowest})
     with pytest.raises(ValueError, match="policies: 'search' is not allowed as a name"):
         own_policies(barbu, policies={"search": barbu_cards.lowest})
-    with pytest.raises(ValueError, match="policies: mine: a Python policy cannot join Euchre for five's ladder yet"):
-        ladder_study(euchre, policies={"mine": lowest_in_python})
     with pytest.raises(ValueError, match=r"does not fit euchre5's Numba seat \(card play\): expected card\(hand"):
         ladder_study(euchre, policies={"mine": barbu_cards.lowest})  # a Barbu function, Euchre's signature
     with pytest.raises(ValueError, match="the ladder takes one own policy at a time"):

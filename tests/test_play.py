@@ -119,7 +119,7 @@ def test_the_other_seats_play_the_kernels_heuristic_by_default(name):
         if entry["seat"] != 0:
             assert again.policy_action("heuristic") == again.action(entry)
         again.apply(entry)
-    if name in ("barbu", "hearts"):  # Barbu's trick contracts and Hearts play search bots (the searched kernel)
+    if game(name).search_beside_python:  # search bots: the searched kernel given the deal so far
         searched = play(name, seat=0, policy="search", read=_always("1"), write=said.append, search_worlds=4,
                         **keywords)
         assert searched.is_over and any("seat 1 search" in line for line in said)

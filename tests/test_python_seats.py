@@ -122,12 +122,32 @@ def test_a_python_seat_plays_beside_search_seats_as_its_numba_twin_does():
     assert in_python.equals(in_numba)
 
 
-def test_where_a_python_seat_does_not_play_yet_it_is_refused():
+DOMINO_RULES = [dict(), dict(domino_rules="fan_tan"), dict(ace_replay_optional=True),
+                dict(domino_rules="bga_adjacent", domino_starter="left"), dict(players=3, deck=32)]
+
+
+@pytest.mark.parametrize("rules", DOMINO_RULES,
+                         ids=["-".join(f"{v}" for v in r.values()) or "upward" for r in DOMINO_RULES])
+def test_search_seats_in_a_domino_state_play_the_kernels_moves(rules):
+    """Domino's search seat in the state is the searched deal's own decision at that move (its table, the passes
+    shown, its stream): a table of search, oracle and heuristic seats through the state gives the kernels' rows."""
+    n = rules.get("players", 4)
+    table = (["search", "heuristic", "oracle", "classic", "search"])[:n]
+    study = game("barbu").build("deals", seed=21, contract="domino", policy=table, search_worlds=4, **rules)
+    kernel = to_frame(study.play(0, 40))
+    state = to_frame(play_columns(study, 0, 40))
+    pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+
+
+def test_a_python_seat_plays_beside_search_seats_in_domino_and_whole_games():
     barbu = game("barbu")
-    with pytest.raises(ValueError, match="trick contracts only, not yet in Domino; give --contract without domino"):
-        barbu.simulate(deals=2, policy=[lowest, "search", "heuristic", "heuristic"])  # every contract: Domino too
-    with pytest.raises(ValueError, match="trick contracts only, not yet in Domino; give --no-domino"):
-        barbu.simulate_games(games=1, policy=[lowest, "search", "heuristic", "heuristic"])
+    df = barbu.simulate(deals=6, seed=3, policy=[lowest, "search", "heuristic", "search"], contract="domino",
+                        search_worlds=2)
+    assert (df[[f"score_{p}" for p in range(4)]].sum(axis=1) == df[[f"score_{p}" for p in range(4)]].sum(
+        axis=1).iloc[0]).all()
+    games = barbu.simulate_games(games=1, seed=3, policy=[lowest, "search", "heuristic", "heuristic"],
+                                 search_worlds=2)
+    assert set(games.contract) >= {"domino"}
 
 
 def first_card(observation, legal):

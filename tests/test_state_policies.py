@@ -4,12 +4,14 @@ column and type for type, in every game: whole tables of each policy and mixed t
 deal's own stream, as the kernels do, where the game's state holds it)."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from cardlab.sim.games import GAMES, game
 from cardlab.sim.python_seats import play_columns
 from cardlab.sim.runner import to_frame
+from cardlab.sim.whole_games import play_game_columns
 
 #: Keywords a game's study needs for the state to play it (Barbu: every contract, Domino included).
 KEYWORDS = {"barbu": dict(contract="all")}
@@ -19,7 +21,7 @@ KEYWORDS = {"barbu": dict(contract="all")}
 #: where the game sets ``search_beside_python`` (the searched kernel given the deal so far; Barbu's random seats beside
 #: a Python seat draw from their own generator, not the kernels' stream: tests/test_python_seats.py).
 BUILTIN = {"barbu": ("heuristic", "classic")}
-#: The policies of the tables below (a search table in every contract would need Domino's search).
+#: The policies of the tables below.
 TABLED = {"barbu": ("heuristic", "classic")}
 
 
@@ -86,13 +88,73 @@ def test_search_seats_in_the_state_give_the_search_kernels_rows(name):
     """Search and oracle seats played through the state (the searched kernel stopped at each of their decisions)
     give the search kernel's rows exactly, column for column, in a run of deals and in whole games."""
     keywords = dict(seed=17, policy=_searched_table(name), search_worlds=4, **KEYWORDS.get(name, {}))
-    if name == "barbu":  # Domino's search does not play beside a Python seat yet
-        from cardlab.sim.barbu.rules import TRICK_CONTRACTS
-
-        keywords["contract"] = ",".join(TRICK_CONTRACTS)
     study = game(name).build("deals", **keywords)
     kernel = to_frame(study.play(0, 24))
     state = to_frame(play_columns(study, 0, 24))
+    pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
+
+
+def _search_keywords(name: str) -> dict:
+    """Every contract in Barbu (Domino included); the others' defaults."""
+    return KEYWORDS.get(name, {})
+
+
+@pytest.mark.parametrize("name", SEARCHED)
+def test_hidden_cards_never_change_a_search_seats_decision(name):
+    """At each of a search seat's decisions in the state, a deal redealt consistently with its view (``resample``:
+    the cards hidden from it moved) gives the same candidate means: the search decides only from what it may know."""
+    g = game(name)
+    n = g.players(g.Options())
+    study = g.build("deals", seed=23, policy=["search"] + ["heuristic"] * (n - 1), search_worlds=4,
+                    **_search_keywords(name))
+    rng = np.random.default_rng(0)
+    checked = 0
+    for deal in range(4):
+        state = g.new_state(study, deal)
+        while not state.is_over:
+            seat = state.current_player
+            if seat == 0 and state.policy_ready():
+                means = state.search_means(4)
+                if means:
+                    other = state.resample(0, rng)
+                    assert other.observation(0) == state.observation(0)
+                    assert other.search_means(4) == means, (deal, state.observation(0))
+                    checked += 1
+            state.apply(state.policy_action(study.policies[seat]))
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("name", SEARCHED)
+def test_a_python_policy_plays_beside_search_seats_and_joins_the_ladder(name):
+    """A Python seat shares a table with search seats in a run and on the strength ladder (its gains against
+    search included)."""
+    from cardlab.sim.ladder import strength_study
+
+    def first_legal(observation, legal):
+        return legal[0]
+
+    g = game(name)
+    n = g.players(g.Options())
+    df = g.simulate(deals=6, seed=2, policy=[first_legal] + ["search"] * (n - 1), search_worlds=2,
+                    **_search_keywords(name))
+    assert len(df) == 6
+    ladder = strength_study(g, deals=4, seed=1, search_worlds=2, policies={"first": first_legal},
+                            **_search_keywords(name))
+    assert any("first" in c and "search" in c for c in ladder.columns)  # the own rung against search (lone or team)
+    assert ladder.attrs["cardlab"]["policies"][-1] == "first"
+
+
+#: Whole games of a few deals (Minchiate's of three deals).
+GAME_KEYWORDS = {"minchiate": dict(n_deals=3), "rami": dict(target_per_opponent=20)}
+
+
+@pytest.mark.parametrize("name", SEARCHED)
+def test_search_seats_in_whole_games_through_the_state_give_the_search_kernels_game_rows(name):
+    """The same in whole games: each deal's searches draw from the streams the games kernel keys them by."""
+    study = game(name).build("games", seed=19, policy=_searched_table(name), search_worlds=3,
+                             **GAME_KEYWORDS.get(name, {}))
+    kernel = to_frame(study.play_games(0, 2))
+    state = to_frame(play_game_columns(study, 0, 2))
     pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
 
 

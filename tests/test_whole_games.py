@@ -110,10 +110,10 @@ def lowest(observation, legal):
 
 @pytest.mark.parametrize("others,rules", [(["heuristic"] * 3, dict(games=3, seed=4, geronimo=True)),
                                           (["search", "heuristic", "search"],
-                                           dict(games=1, seed=6, geronimo=True, domino=False, search_worlds=3))],
+                                           dict(games=1, seed=6, geronimo=True, search_worlds=3))],
                          ids=["heuristic", "search"])
 def test_a_python_seat_plays_whole_barbu_games(others, rules):
-    """Beside heuristic seats, and beside search seats where there is no Domino (refused with it, in one line)."""
+    """Beside heuristic seats, and beside search seats (Domino included)."""
     barbu = game("barbu")
     keywords = dict(policy=[lowest] + others, **rules)
     df = barbu.simulate_games(**keywords)
@@ -122,9 +122,6 @@ def test_a_python_seat_plays_whole_barbu_games(others, rules):
     assert (df.groupby(["game", "declarer"])["contract"].nunique() == len(options.game_contracts)
             ).all()  # each declarer chose each contract once
     assert df.equals(barbu.simulate_games(chunk_size=1, **keywords))
-    if "search" in others:
-        with pytest.raises(ValueError, match="not yet in Domino; give --no-domino, or no search seat"):
-            barbu.simulate_games(**{**keywords, "domino": True})
     state = barbu.game_state(seed=4, game=1, geronimo=True)
     assert state.observation(state.current_player)["game"] == {"deal": 0, "totals": [0] * 4}
 

@@ -187,6 +187,13 @@ class DominoState(BarbuState):
             return -1
         return self.declarer if self.naming else self.seat
 
+    def search_means(self, worlds: int) -> dict | None:
+        """The kernels' search at this move (:func:`cardlab.sim.barbu.state_policies.searched_domino_move`); None
+        where the seat has no choice."""
+        from cardlab.sim.barbu.state_policies import domino_choice, searched_domino_move
+
+        return searched_domino_move(self, "search", worlds)[1] if not self.is_over and domino_choice(self) else None
+
     def playable(self) -> list[int]:
         """The cards the seat to move may play."""
         return sorted(c for c in self.hands[self.seat] if self.table.playable(c))

@@ -516,7 +516,7 @@ class Barbu(Game):
     Options, Study, GameStudy = BarbuOptions, BarbuStudy, BarbuGameStudy
     policies = SHARED_POLICIES + ("classic",)  # sim.barbu.policies.POLICY_NAMES
     oracle = True  # sim.barbu.search: every contract's card play, Trumps' suit and Geronimo's contract choice
-    search_beside_python = True  # in the trick contracts (check_search_beside_python)
+    search_beside_python = True  # state_policies: the searched kernels given the deal so far
     inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
@@ -614,14 +614,6 @@ class Barbu(Game):
 
     def next_deal(self, study, index: int, finished: list):
         return next_game_deal(study, index, finished)
-
-    def check_search_beside_python(self, study, unit: str) -> None:
-        """Search seats play beside a Python seat in the trick contracts (the kernels' own search:
-        ``state_policies.search_action``; in whole games their Geronimo choices too), not yet in Domino."""
-        if study.searching and "domino" in (study.options.game_contracts if unit == "games" else study.contracts):
-            fix = "--no-domino" if unit == "games" else "--contract without domino"
-            raise ValueError("policy: a Python seat and a search seat share a table in Barbu's trick contracts only, "
-                             f"not yet in Domino; give {fix}, or no search seat")
 
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores

@@ -164,7 +164,8 @@ class BarbuState(State):
 
         return BARBU
 
-    builtin_policies = ("heuristic", "classic")  # random seats at a Python seat's table: sim.python_seats
+    #: random seats at a Python seat's table: sim.python_seats; search: the kernels' own (state_policies)
+    builtin_policies = ("heuristic", "classic", "search", "oracle")
 
     def _policy_action(self, policy: str) -> Action:
         """The move a built-in seat of ``policy`` makes here: the kernels' own decision
@@ -293,8 +294,6 @@ class TrickState(BarbuState):
         self.scoring = scoring_cards(contract, options) if self.may_stop else frozenset()  # for the early stop
         self.hearts_played = False
         self.stopped = False  # the early stop
-
-    builtin_policies = ("heuristic", "classic", "search", "oracle")  # search: the kernels' own (state_policies)
 
     def search_means(self, worlds: int) -> dict | None:
         """The kernels' search at this move (:func:`cardlab.sim.barbu.state_policies.searched_move`); None with one

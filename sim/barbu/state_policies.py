@@ -17,8 +17,11 @@ seats play exactly the moves they play in the kernels.
   (:func:`search_action`): ``search.play_searched_tricks_nb`` given the deal's moves so far, stopping once
   the seat's move is chosen; its search draws from the stream of a whole run (keyed by seed, deal and
   move), so a table of search and heuristic seats plays here exactly as in the kernels. A ``search``
-  declarer of Trumps names its trump by ``search_deals.searched_trump_nb``. Domino's search is not played
-  here yet.
+  declarer of Trumps names its trump by ``search_deals.searched_trump_nb``.
+* A ``search`` (or ``oracle``) seat in Domino with a choice (two playable cards, or an Ace's optional extra turn):
+  the searched deal's own decision, ``search_domino.search_domino_move_nb`` on the kernel's table rebuilt from the
+  moves so far (the cards each seat showed it lacks when it passed included), drawing from the stream of that move
+  in a whole run (:func:`searched_domino_move`); otherwise it moves as the heuristic does, as in the kernel.
 * The doubles of a whole game with ``double``: every seat by its doubling policy, as the kernel's round makes them
   (:func:`double_round`), once the play is to start.
 """
@@ -50,6 +53,8 @@ SEARCHING = ("search", "oracle")
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move."""
     if isinstance(state, DominoState):
+        if policy in SEARCHING and domino_choice(state):
+            return searched_domino_move(state, policy)[0]
         return domino_action(state, POLICY_NAMES.index(policy))
     if policy in SEARCHING:
         return search_action(state)
@@ -199,18 +204,63 @@ def domino_action(state, policy_id: int):
     return card_action(int(domino_heuristic_card(hand, legal, frontier, played, variant, deck, openers)))
 
 
+def domino_choice(state) -> bool:
+    """Whether the Domino seat to move has a choice a search seat searches: two playable cards, or a playable card
+    and an Ace's optional extra turn (``domino.domino_play_on_nb``'s stop)."""
+    playable = 0 if state.naming else len(state.playable())
+    return playable > 1 or (playable == 1 and state.extra and state.ace_replay_optional)
+
+
+def searched_domino_move(state, policy: str = "search", worlds: int | None = None) -> tuple:
+    """``(action, {action id: mean})``: the move a ``policy`` (``search`` or ``oracle``) seat with a choice
+    (:func:`domino_choice`) makes in Domino ``state`` and each candidate's mean place points, as the searched deal
+    (``search_domino.play_searched_domino_nb``) makes it at this move: its table rebuilt from the cards laid, each
+    seat's passes showing the cards then playable absent from its hand, its draws keyed by (seed, deal, move)."""
+    from cardlab.sim.barbu.search import search_state
+    from cardlab.sim.barbu.search_domino import DECLINE_COLUMN, search_domino_move_nb
+
+    a, study, n, seat = state.study.kernel_args, state.study, state.n, state.current_player
+    dealt = np.array([bits(h) for h in state.dealt], np.uint64)
+    variant = DOMINO_VARIANTS.index(state.variant)
+    rank = -1 if state.start_rank is None else state.start_rank
+    excluded, laid = np.zeros(n, np.uint64), []
+    for p, move, _ in state.events:
+        if move == MOVE_PASS:  # the frontier then
+            excluded[p] |= domino_table_nb(dealt, n, variant, rank, np.array(laid, np.int64))[2]
+        elif move >= 0:
+            laid.append(move)
+    deck, openers, frontier, played = domino_table(state)
+    hands = np.array([bits(h) for h in state.hands], np.uint64)
+    seed, deal = state.search_key or (study.seed, state.deal)
+    totals = np.empty(64, np.int64)
+    worlds = worlds or a.get("search_worlds", DEFAULT_WORLDS)
+    stream = np.uint64(search_state(seed, deal, 1 + len(state.events)))  # of this move (a signed key as the kernels)
+    move = search_domino_move_nb(stream, seat, hands,
+                                 n, state.extra, frontier, played, deck, openers, sum(1 for h in state.hands if h),
+                                 len(state.finish), variant, state.ace_replay_optional,
+                                 np.array(state.places, np.int32), excluded, worlds,
+                                 ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), totals, policy == "oracle")
+    means = {(DECLINE_ACTION.id if c == DECLINE_COLUMN else c): float(totals[c] / worlds)
+             for c in state.playable() + ([DECLINE_COLUMN] if state.extra and state.ace_replay_optional else [])}
+    return (DECLINE_ACTION if move == MOVE_DECLINE else card_action(int(move))), means
+
+
 def play_builtin_domino(state, policies) -> None:
     """The built-in seats' Domino moves until a seat of another policy is to move (at any of its turns, a pass
-    included) or the deal ends: the start rank by :func:`domino_action`, then the kernel's own loop
-    (``domino.domino_play_on_nb``, stopping before a seat of policy -1) from the state's table, each move then
-    made by the state's rules."""
+    included) or the deal ends: the start rank by :func:`domino_action`, a search seat's choice by
+    :func:`searched_domino_move`, the other moves by the kernel's own loop (``domino.domino_play_on_nb``, stopping
+    before a seat of policy -1 and before a search seat's choice) from the state's table, each move then made by the
+    state's rules."""
     ids = np.array([POLICY_NAMES.index(p) if p in state.builtin_policies else -1 for p in policies], np.int64)
-    if state.naming:
-        if ids[state.declarer] < 0:
-            return
-        state._apply(domino_action(state, int(ids[state.declarer])))
-    if state.is_over or ids[state.current_player] < 0:
-        return
+    while not state.is_over and ids[state.current_player] >= 0:
+        if state.naming or (policies[state.current_player] in SEARCHING and domino_choice(state)):
+            state._apply(policy_action(state, policies[state.current_player]))
+        else:
+            _domino_advance(state, ids)
+
+
+def _domino_advance(state, ids) -> None:
+    """:func:`play_builtin_domino`'s moves by the kernel's loop, up to a seat it does not play or a search choice."""
     deck, openers, frontier, played = domino_table(state)
     hands = np.array([bits(h) for h in state.hands], np.uint64)
     moves = np.empty(domino_log_length(state.n, len(state.dealt[0])), np.int8)
@@ -220,6 +270,8 @@ def play_builtin_domino(state, policies) -> None:
                           np.array(state.places, np.int32), ids, MOVE_NONE, True, np.empty(0, np.uint64),
                           np.uint64(0), moves, 0, np.zeros(state.n, np.int32), None, np.zeros(2, np.int64),
                           np.empty(0, np.int64))[7]
+    if k == 0:
+        raise RuntimeError(f"Domino: the kernel's loop made no move for seat {state.seat} (policy {ids[state.seat]})")
     for move in moves[:k].tolist():
         state._apply(PASS_ACTION if move == MOVE_PASS else DECLINE_ACTION if move == MOVE_DECLINE else
                      card_action(move))
