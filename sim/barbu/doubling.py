@@ -44,6 +44,12 @@ Policies (integer ids per seat; 0 and 1 match ``sim.barbu.policies.POLICY``):
   baseline by the margin. It always meets the obligation. It uses no random draw.
 * ``MAXIMUM`` (2): redouble every double received, double every player still allowed (for the
   declarer: redouble every double received).
+* ``OWN`` (3): a Python seat's own choices (``double_policy="own"``, issue #18), asked through the step API:
+  :func:`doubling_round_given_nb` takes the choices made so far (``given``) and stops at the first one
+  beyond them (``stop``); the state runs the round again from the deal's start with each new choice. It
+  draws nothing, and a forced double is made without asking. The kernels never ask (a seat of any other
+  policy; :func:`doubling_round_nb` plays an ``own`` seat, which only a Python seat may have, as the
+  heuristic).
 
 Log (one deal): a fixed-size int8 array of :func:`doubling_log_length` ``= 3·n·(n−1)``
 entries holding consecutive ``(actor, target, kind)`` triples in the order they happened,
@@ -66,6 +72,7 @@ class DoublingPolicy(NamedTuple):
     RANDOM: int = 0
     HEURISTIC: int = 1
     MAXIMUM: int = 2
+    OWN: int = 3
 
 
 class Action(NamedTuple):
@@ -77,12 +84,13 @@ class Action(NamedTuple):
 
 
 DOUBLING_POLICY = DoublingPolicy()
-DOUBLING_POLICY_NAMES = ("random", "heuristic", "maximum")
-POLICY_RANDOM, POLICY_HEURISTIC, POLICY_MAXIMUM = 0, 1, 2
+DOUBLING_POLICY_NAMES = ("random", "heuristic", "maximum", "own")
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_MAXIMUM, POLICY_OWN = 0, 1, 2, 3
 ACTION = Action()
 DOUBLE, REDOUBLE, LATE_REDOUBLE = 1, 2, 3
 DEFAULT_OBLIGATION = 2
 NO_ACTION = -1  # log padding
+STOP_LENGTH = 4  # a stopped round's pending choice: actor, target, kind, the heuristic's answer (1 yes, 0 no)
 
 
 def doubling_policy_ids(policy, players: int) -> np.ndarray:
@@ -157,26 +165,41 @@ def _record(log, k, actor, target, kind):
     return k + 3
 
 
-@njit(cache=True, error_model="numpy")
-def doubling_round_nb(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
-                      declarer_bonus, margin, policies, state, m, initiator, log):
-    """Play the doubling of one deal (see the module docstring); returns the advanced stream.
+@njit(cache=True, error_model="numpy", inline="always")
+def _choose(policy, state, mine, expected_other, margin, given, stop, asked, actor, target, kind):
+    """One choice on an allowed double or redouble: returns ``(state, yes, asked, ask)``. An ``own`` seat's
+    choice is ``given[asked]`` (then ``asked`` counts it); beyond ``given``, ``ask`` is true and ``stop`` holds
+    the pending choice. Without ``stop`` (the kernels) an ``own`` seat chooses as the heuristic."""
+    if policy == POLICY_OWN and stop.shape[0] > 0:
+        if asked < given.shape[0]:
+            return state, given[asked] == 1, asked + 1, False
+        stop[0] = actor
+        stop[1] = target
+        stop[2] = kind
+        stop[3] = 1 if mine - expected_other > margin else 0
+        return state, False, asked, True
+    if policy == POLICY_OWN:
+        policy = POLICY_HEURISTIC
+    state, yes = _decide(policy, state, mine, expected_other, margin)
+    return state, yes, asked, False
 
-    ``n`` seats, ``declarer`` seat, ``positive`` (bool) whether the contract is positive,
-    ``late_redouble`` (bool) the §7 option. ``required`` int16[n], ``done`` int16[n, n] (updated
-    for doubles of the declarer), ``remaining`` int16[n] (read only): the obligation state.
-    ``estimates`` float64[n], ``baseline``, ``declarer_bonus``, ``margin`` (float64): heuristic
-    inputs. ``policies`` int64[n] ids, ``state`` uint64 random stream. Writes ``m`` and
-    ``initiator`` (int8[n, n], reset here) and, when it is non-empty, ``log`` (int8, length
-    ``doubling_log_length(n)``).
-    """
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _doubling_round(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
+                    declarer_bonus, margin, policies, state, m, initiator, log, given, stop):
+    """The round (:func:`doubling_round_nb`), an ``own`` seat's choices from ``given`` (int8, 1 yes, 0 no, in the
+    order asked); ``stop`` (int64, empty or :data:`STOP_LENGTH` long) receives the first choice beyond them (its
+    ``stop[0]`` stays -1 when the round ends), and the round then returns at once."""
     for i in range(n):
         for j in range(n):
             m[i, j] = 0
             initiator[i, j] = 0
     for i in range(log.shape[0]):
         log[i] = NO_ACTION
+    for i in range(stop.shape[0]):
+        stop[i] = -1
     k = 0
+    asked = 0
     declarer_expected = baseline + declarer_bonus
     for step in range(n):
         i = declarer + 1 + step
@@ -188,7 +211,10 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
         for o in range(1, n):
             j = _wrap(i + o, n)
             if initiator[j, i] == 1 and m[i, j] == 1:
-                state, yes = _decide(policy, state, mine, baseline, margin)
+                state, yes, asked, ask = _choose(policy, state, mine, baseline, margin, given, stop, asked, i, j,
+                                                 REDOUBLE)
+                if ask:
+                    return state
                 if yes:
                     m[i, j] = 2
                     m[j, i] = 2
@@ -203,7 +229,10 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
             if j == declarer and forced:
                 yes = True
             else:
-                state, yes = _decide(policy, state, mine, declarer_expected if j == declarer else baseline, margin)
+                state, yes, asked, ask = _choose(policy, state, mine, declarer_expected if j == declarer else baseline,
+                                                 margin, given, stop, asked, i, j, DOUBLE)
+                if ask:
+                    return state
             if yes:
                 m[i, j] = 1
                 m[j, i] = 1
@@ -221,12 +250,46 @@ def doubling_round_nb(n, declarer, positive, late_redouble, required, done, rema
                 j = _wrap(i + o, n)
                 later = (j - declarer + n) % n > step + 1
                 if later and j != declarer and initiator[j, i] == 1 and m[i, j] == 1:
-                    state, yes = _decide(policies[i], state, estimates[i], baseline, margin)
+                    state, yes, asked, ask = _choose(policies[i], state, estimates[i], baseline, margin, given, stop,
+                                                     asked, i, j, LATE_REDOUBLE)
+                    if ask:
+                        return state
                     if yes:
                         m[i, j] = 2
                         m[j, i] = 2
                         k = _record(log, k, i, j, LATE_REDOUBLE)
     return state
+
+
+@njit(cache=True, error_model="numpy")
+def doubling_round_nb(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
+                      declarer_bonus, margin, policies, state, m, initiator, log):
+    """Play the doubling of one deal (see the module docstring); returns the advanced stream.
+
+    ``n`` seats, ``declarer`` seat, ``positive`` (bool) whether the contract is positive,
+    ``late_redouble`` (bool) the §7 option. ``required`` int16[n], ``done`` int16[n, n] (updated
+    for doubles of the declarer), ``remaining`` int16[n] (read only): the obligation state.
+    ``estimates`` float64[n], ``baseline``, ``declarer_bonus``, ``margin`` (float64): heuristic
+    inputs. ``policies`` int64[n] ids, ``state`` uint64 random stream. Writes ``m`` and
+    ``initiator`` (int8[n, n], reset here) and, when it is non-empty, ``log`` (int8, length
+    ``doubling_log_length(n)``). Nobody is asked: an ``own`` seat chooses as the heuristic.
+    """
+    return _doubling_round(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
+                           declarer_bonus, margin, policies, state, m, initiator, log, np.empty(0, np.int8),
+                           np.empty(0, np.int64))
+
+
+@njit(cache=True, error_model="numpy")
+def doubling_round_given_nb(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
+                            declarer_bonus, margin, policies, state, m, initiator, log, given, stop):
+    """:func:`doubling_round_nb` where the ``own`` seats (policy 3) choose: their choices so far ``given`` (int8,
+    1 yes, 0 no, in the order the round asks them); ``stop`` (int64[:data:`STOP_LENGTH`]) receives the next choice
+    to ask, ``(actor, target, kind, the heuristic's answer)``, the round then returning at once with ``m``,
+    ``initiator``, ``log`` and ``done`` as they stand; ``stop[0]`` is -1 when the round is over. Run from the
+    deal's start (the same ``done`` and ``state``) with one more choice each time: the other seats then draw and
+    decide exactly as in :func:`doubling_round_nb`."""
+    return _doubling_round(n, declarer, positive, late_redouble, required, done, remaining, estimates, baseline,
+                           declarer_bonus, margin, policies, state, m, initiator, log, given, stop)
 
 
 @njit(cache=True, error_model="numpy")
