@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from cardlab.sim.cards import ACE, RANK_NAMES, card_name, cards_of, rank_of, suit_of
 from cardlab.sim.barbu.referee import (DECLINE_ID, PASS_ID, START_ID, BarbuState, RefereeError, card_action,
-                                       hand_text)
+                                       double_actions_now, hand_text)
 from cardlab.sim.state import Action
 from cardlab.sim.barbu.rules import DOMINO_PLACES, BarbuOptions
 
@@ -183,6 +183,8 @@ class DominoState(BarbuState):
 
     @property
     def current_player(self) -> int:
+        if self.asking is not None:  # the doubling round asks a seat (a whole game with double)
+            return self.asking[0]
         if self.is_over:
             return -1
         return self.declarer if self.naming else self.seat
@@ -192,13 +194,17 @@ class DominoState(BarbuState):
         where the seat has no choice."""
         from cardlab.sim.barbu.state_policies import domino_choice, searched_domino_move
 
-        return searched_domino_move(self, "search", worlds)[1] if not self.is_over and domino_choice(self) else None
+        if self.is_over or self.asking is not None or not domino_choice(self):
+            return None
+        return searched_domino_move(self, "search", worlds)[1]
 
     def playable(self) -> list[int]:
         """The cards the seat to move may play."""
         return sorted(c for c in self.hands[self.seat] if self.table.playable(c))
 
     def legal_actions(self) -> list[Action]:
+        if self.asking is not None:
+            return list(double_actions_now(self))
         if self.is_over:
             return []
         if self.naming:

@@ -224,6 +224,7 @@ class BarbuGameStudy(Study):
                         for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
+        check_own_doubles(doubles, study.policies)
         return replace(study, double_policies=doubles, search_inference=inference_setting(study, search_inference))
 
     @cached_property
@@ -247,6 +248,15 @@ class BarbuGameStudy(Study):
     def metadata(self, unit: str = "game") -> dict:
         return {**super().metadata("game"), **inference_meta(self), "double_policies": list(self.double_policies),
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
+
+
+def check_own_doubles(doubles: tuple, policies: tuple) -> None:
+    """Only a Python seat may choose its own doubles (doubling policy ``own``): refused in one line elsewhere."""
+    for seat, (double, policy) in enumerate(zip(doubles, policies)):
+        if double == "own" and not is_python_name(policy):
+            raise ValueError(f"double_policy: seat {seat} is a {policy} seat, which cannot choose its own doubles; own "
+                             f"is allowed only for a Python seat (a function in policy=[...]); give random, heuristic "
+                             f"or maximum")
 
 
 # ---------------------------------------------------------------- replays
@@ -575,8 +585,8 @@ class Barbu(Game):
                                  "default)")
         if command in ("simulate", "replay"):
             parser.add_argument("--double-policy", default=None,
-                                help="whole games: doubling policy, heuristic, random or maximum (or one per seat); "
-                                     "default: the card policy")
+                                help="whole games: doubling policy, heuristic, random or maximum (or one per seat; "
+                                     "own: a Python seat chooses its doubles itself); default: the card policy")
         if command == "study":
             parser.add_argument("--compare-policies", default=None,
                                 help="study contracts|trumps: play the study once per policy on the same deals, e.g. "

@@ -116,6 +116,31 @@ def scoring_cards(contract: str, options: BarbuOptions) -> frozenset:
 
 #: Action ids beyond the cards' own (a card play's id is the card id, 0-63).
 PASS_ID, DECLINE_ID, TRUMP_ID, START_ID = 64, 65, 70, 80
+#: A deal's doubling choices (a Python seat of doubling policy ``own``): ``no`` is 100; ``double seat t`` is
+#: ``110 + t``, ``redouble seat t`` ``120 + t``, ``late-redouble seat t`` ``130 + t`` (``100 + 10 * kind + t``).
+NO_DOUBLE_ID, DOUBLE_ID = 100, 100
+DOUBLE_KIND_NAMES = {1: "double", 2: "redouble", 3: "late-redouble"}  # the doubling log's kinds
+
+
+@lru_cache(maxsize=None)
+def double_action(kind: int, target: int) -> Action:
+    """Say yes to the choice the doubling round asks: ``kind`` 1 double, 2 redouble, 3 late redouble of seat
+    ``target``; id ``100 + 10 * kind + target``, name ``redouble seat 3``, record ``{"kind": "redouble", "target": 3}``
+    (the doubles' own record entries)."""
+    name = DOUBLE_KIND_NAMES[kind]
+    return Action(DOUBLE_ID + 10 * kind + target, f"{name} seat {target}", {"kind": name, "target": target})
+
+
+@lru_cache(maxsize=None)
+def no_double_action(target: int) -> Action:
+    """Say no to the choice the doubling round asks about seat ``target``: id 100, name ``no``."""
+    return Action(NO_DOUBLE_ID, "no", {"kind": "no", "target": target})
+
+
+def double_actions_now(state) -> tuple[Action, Action]:
+    """``(yes, no)``: the two answers to the doubling choice ``state.asking`` (the seat to move's)."""
+    _, target, kind, _ = state.asking
+    return double_action(kind, target), no_double_action(target)
 
 
 def trump_action(suit: int) -> Action:
@@ -146,6 +171,9 @@ class BarbuState(State):
     trump = None  # the trump suit (0-3) once named; None outside Trumps
     doubling = None  # a deal of a whole game with ``double``: the game's obligations and the deal's stream (Doubling)
     doubled = None  # ... and, once made, its doubles (state_policies.Doubled): settled scores, records, views
+    asking = None  # while the round asks a seat of doubling policy ``own``: (actor, target, kind, heuristic's answer)
+    given = ()  # ... the answers of such seats so far (1 yes, 0 no), in the round's order
+    doubles_so_far = None  # ... and the round's log of the doubles made before the question
     search_key = None  # the stream a search seat's draws are keyed by, (seed, deal) for a single deal; a whole game's
     #                    deal: (the game's stream, the deal within the game), as the game kernel keys them
 
@@ -187,6 +215,9 @@ class BarbuState(State):
         return copy.deepcopy(self, {id(self.study): self.study, id(self.options): self.options})
 
     def _apply(self, action: Action) -> None:
+        if self.asking is not None:
+            self._answer(action)
+            return
         seat = self.current_player
         self.moves.append((seat, action))
         self.entries.append(record_action(seat, **action.entry))
@@ -205,7 +236,19 @@ class BarbuState(State):
         return [dict(e) for e in self.entries]
 
     def observation(self, seat: int) -> dict:
-        doubles = {"doubles": self.doubled.actions()} if self.doubled is not None else {}
+        """The seat's view; in a deal of a whole game with ``double`` the doubles are public: ``doubles`` those made
+        so far (all of them once the round is over) and, while the round asks a seat, ``doubling`` the question
+        (``{"seat": 1, "kind": "double", "target": 3}``)."""
+        if self.doubled is not None:
+            doubles = {"doubles": self.doubled.actions()}
+        elif self.asking is not None:
+            from cardlab.sim.barbu.records import double_actions
+
+            actor, target, kind, _ = self.asking
+            doubles = {"doubles": double_actions(self.doubles_so_far),
+                       "doubling": {"seat": actor, "kind": DOUBLE_KIND_NAMES[kind], "target": target}}
+        else:
+            doubles = {}
         return {"seat": seat, "contract": self.contract, "declarer": self.declarer,
                 "trump": suit_name(-1 if self.trump is None else self.trump), "hand": hand_names(self.hands[seat]),
                 "hand_sizes": [len(h) for h in self.hands], **doubles, "actions": self.actions(),
@@ -222,11 +265,18 @@ class BarbuState(State):
 
     def _double(self) -> None:
         """Make the deal's doubles, when it is a deal of a whole game with ``double``, as play starts (after the
-        Trumps declarer names the trump): :func:`cardlab.sim.barbu.state_policies.double_round`."""
+        Trumps declarer names the trump): :func:`cardlab.sim.barbu.state_policies.double_round`. While it asks a seat
+        of doubling policy ``own`` (:attr:`asking`), that seat is to move, its moves :func:`double_action` (yes) and
+        :func:`no_double_action`; each answer runs the round again from the deal's start (:meth:`_answer`)."""
         if self.doubling is not None and self.doubled is None:
             from cardlab.sim.barbu.state_policies import double_round
 
             self.doubled = double_round(self)
+
+    def _answer(self, action: Action) -> None:
+        """The asked seat's answer to the doubling round's question: the round goes on (:meth:`_double`)."""
+        self.given = self.given + (int(action.id != NO_DOUBLE_ID),)
+        self._double()
 
     def hidden_cards(self, seat: int) -> list[int]:
         return sorted(c for p, h in enumerate(self.hands) if p != seat for c in h)
@@ -297,10 +347,10 @@ class TrickState(BarbuState):
 
     def search_means(self, worlds: int) -> dict | None:
         """The kernels' search at this move (:func:`cardlab.sim.barbu.state_policies.searched_move`); None with one
-        legal move."""
+        legal move, and at a doubling choice."""
         from cardlab.sim.barbu.state_policies import searched_move
 
-        return searched_move(self, worlds, hint=True)[1] or None
+        return None if self.asking is not None else searched_move(self, worlds, hint=True)[1] or None
 
     def _restart(self) -> "TrickState":
         return TrickState(self.options, self.contract, self.declarer, self.dealt, deal=self.deal, study=self.study)
@@ -316,13 +366,15 @@ class TrickState(BarbuState):
 
     @property
     def current_player(self) -> int:
+        if self.asking is not None:
+            return self.asking[0]
         if self.is_over:
             return -1
         return self.declarer if self.naming else (self.leader + len(self.trick)) % self.n
 
     def why_illegal(self, move) -> str:
         """The rule a card breaks now (§2, §4), in a few words: the refusal's reason in ``cardlab play``."""
-        if self.is_over or self.naming:
+        if self.is_over or self.naming or self.asking is not None:
             return ""
         try:
             c = move.id if isinstance(move, Action) else int(move) if isinstance(move, int) else parse_card(str(move))
@@ -341,6 +393,8 @@ class TrickState(BarbuState):
         return "the trump duties ask for a trump, or a higher one" if self.trump is not None else ""
 
     def legal_actions(self) -> list[Action]:
+        if self.asking is not None:
+            return list(double_actions_now(self))
         if self.is_over:
             return []
         if self.naming:
@@ -351,6 +405,9 @@ class TrickState(BarbuState):
 
     def _apply(self, action: Action) -> None:
         """:meth:`BarbuState._apply` with the seat to move found at once (the step API's hot path)."""
+        if self.asking is not None:
+            self._answer(action)
+            return
         seat = self.declarer if self.naming else (self.leader + len(self.trick)) % self.n
         self.moves.append((seat, action))
         self.entries.append({"seat": seat, **action.entry})

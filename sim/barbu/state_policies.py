@@ -23,7 +23,8 @@ seats play exactly the moves they play in the kernels.
   moves so far (the cards each seat showed it lacks when it passed included), drawing from the stream of that move
   in a whole run (:func:`searched_domino_move`); otherwise it moves as the heuristic does, as in the kernel.
 * The doubles of a whole game with ``double``: every seat by its doubling policy, as the kernel's round makes them
-  (:func:`double_round`), once the play is to start.
+  (:func:`double_round`), once the play is to start; a Python seat of doubling policy ``own`` is asked each of its
+  choices in the round's order, and a built-in seat asked there (``policy_action``) answers as the heuristic.
 """
 from __future__ import annotations
 
@@ -46,12 +47,15 @@ from cardlab.sim.barbu.referee import TRUMP_ID, card_action, trick_winner
 from cardlab.sim.barbu.rules import (CONTRACT, CONTRACT_NAMES, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT,
                                      FLAG_POSITIVE)
 from cardlab.sim.cards import ZERO, mask_of, suit_of
+from cardlab.sim.state import Action
 
 SEARCHING = ("search", "oracle")
 
 
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move."""
+    if state.asking is not None:
+        return doubling_choice(state)
     if isinstance(state, DominoState):
         if policy in SEARCHING and domino_choice(state):
             return searched_domino_move(state, policy)[0]
@@ -144,7 +148,7 @@ def play_builtin(state, policies) -> None:
     :func:`policy_action`, the other built-in seats' cards in one call of ``kernels.advance_nb`` (the kernel's loop)
     up to the next seat of another policy, each card then played by the state's rules."""
     while not state.is_over and policies[state.current_player] in state.builtin_policies:
-        if state.naming or policies[state.current_player] in SEARCHING:
+        if state.naming or state.asking is not None or policies[state.current_player] in SEARCHING:
             state._apply(policy_action(state, policies[state.current_player]))
         else:
             _advance(state, policies)
@@ -253,7 +257,8 @@ def play_builtin_domino(state, policies) -> None:
     state's rules."""
     ids = np.array([POLICY_NAMES.index(p) if p in state.builtin_policies else -1 for p in policies], np.int64)
     while not state.is_over and ids[state.current_player] >= 0:
-        if state.naming or (policies[state.current_player] in SEARCHING and domino_choice(state)):
+        if state.naming or state.asking is not None or (policies[state.current_player] in SEARCHING
+                                                         and domino_choice(state)):
             state._apply(policy_action(state, policies[state.current_player]))
         else:
             _domino_advance(state, ids)
@@ -324,13 +329,17 @@ class Doubled:
         return np.where(self.initiator == 1, self.m, 0).astype(np.int8)
 
 
-def double_round(state) -> Doubled:
+def double_round(state) -> Doubled | None:
     """The deal's doubles as the whole-game kernel makes them (``game.play_game_nb``): every seat by its doubling
-    policy (``doubling.doubling_round_nb``) on its estimated score (the hand-value model on its dealt hand, the
-    trump known), from the game's obligations so far and the deal's stream (``state.doubling``, which the round
-    updates). A negative deal nobody doubled is not played under ``skip_undoubled_negative``: each seat takes its
-    share of the contract's points (``game.split_points_nb``) and the deal is over."""
-    from cardlab.sim.barbu.doubling import doubling_log_length, doubling_round_nb
+    policy (the kernel's round, ``doubling.doubling_round_given_nb``) on its estimated score (the hand-value model on
+    its dealt hand, the trump known), from the game's obligations so far and the deal's stream (``state.doubling``,
+    which the round updates once it is over). A seat of doubling policy ``own`` (a Python seat) chooses its own:
+    the round runs from the deal's start with its choices so far (``state.given``) and stops at the next one, which
+    ``state.asking`` then holds, ``(actor, target, kind, the heuristic's answer)``, with the doubles made so far in
+    ``state.doubles_so_far`` (a log); None is returned until the round is over. A negative deal nobody doubled is
+    not played under ``skip_undoubled_negative``: each seat takes its share of the contract's points
+    (``game.split_points_nb``) and the deal is over."""
+    from cardlab.sim.barbu.doubling import STOP_LENGTH, doubling_log_length, doubling_round_given_nb
     from cardlab.sim.barbu.estimate import base_features_nb, dot_nb, trump_features_nb
     from cardlab.sim.barbu.game import split_points_nb
 
@@ -347,9 +356,16 @@ def double_round(state) -> Doubled:
     log = np.full(doubling_log_length(n), -1, np.int8)
     positive = int(a["flags"][c]) & FLAG_POSITIVE != 0
     seat_mean, declarer_mean, seat_std = a["seat_mean"][c], a["declarer_mean"][c], a["seat_std"][c]
-    doubling_round_nb(n, d, positive, a["late_redouble"], o.required, o.done, o.remaining, estimates, seat_mean,
-                      declarer_mean - seat_mean, 0.25 * seat_std, a["double_policies"], np.uint64(o.stream), m,
-                      initiator, log)
+    done, stop = o.done.copy(), np.full(STOP_LENGTH, -1, np.int64)  # from the deal's start at every choice
+    doubling_round_given_nb(n, d, positive, a["late_redouble"], o.required, done, o.remaining, estimates, seat_mean,
+                            declarer_mean - seat_mean, 0.25 * seat_std, a["double_policies"], np.uint64(o.stream),
+                            m, initiator, log, np.array(state.given, np.int8), stop)
+    if stop[0] >= 0:  # an own seat is asked
+        state.asking = (int(stop[0]), int(stop[1]), int(stop[2]), bool(stop[3]))
+        state.doubles_so_far = log
+        return None
+    state.asking, state.doubles_so_far = None, None
+    o.done[:] = done
     o.remaining[d] -= 1
     played = not (a["skip_undoubled"] and not positive and not m.any())
     if not played:  # the deal ends before its first card
@@ -357,3 +373,13 @@ def double_round(state) -> Doubled:
         split_points_nb(a["deal_totals"][c], n, d, a["remainder_to_declarer"], raw)
         state.points, state.stopped = [int(x) for x in raw], True
     return Doubled(m, initiator, log, played)
+
+
+def doubling_choice(state) -> Action:
+    """A built-in seat's answer where a deal's doubling asks the seat to move (``state.asking``): the heuristic's,
+    as the kernel's round makes it (``doubling.doubling_round_given_nb`` gives it with the question; a search seat
+    doubles as the heuristic does)."""
+    from cardlab.sim.barbu.referee import double_actions_now
+
+    yes, no = double_actions_now(state)
+    return yes if state.asking[3] else no
