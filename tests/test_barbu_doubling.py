@@ -269,3 +269,54 @@ def test_policy_ids():
     assert DOUBLING_POLICY.MAXIMUM == POLICY_MAXIMUM == 2
     with pytest.raises(ValueError, match="double_policy: .greedy. is not allowed"):
         doubling_policy_ids("greedy", 3)
+
+
+def ask_round(n, d, positive, late, policies, estimates, required, done, remaining, stream, answer):
+    """The round of :func:`doubling_round_given_nb` run from the start with one more answer each time it asks (as the
+    step API runs it), ``answer((actor, target, kind, heuristic))`` giving each; ``(m, initiator, log, done, stream,
+    questions)`` at its end."""
+    from cardlab.sim.barbu.doubling import STOP_LENGTH, doubling_round_given_nb
+
+    given, questions = [], []
+    while True:
+        m, initiator = np.empty((n, n), np.int8), np.empty((n, n), np.int8)
+        log, stop, mine = np.empty(doubling_log_length(n), np.int8), np.empty(STOP_LENGTH, np.int64), done.copy()
+        out = doubling_round_given_nb(n, d, positive, late, required, mine, remaining, estimates, -5.0, 2.0, 1.0,
+                                      policies, np.uint64(stream), m, initiator, log, np.array(given, np.int8), stop)
+        if stop[0] < 0:
+            return m, initiator, log, mine, out, questions
+        questions.append(tuple(int(x) for x in stop))
+        given.append(int(answer(questions[-1])))
+
+
+@pytest.mark.parametrize("n", (3, 4, 5))
+def test_own_seats_answering_as_a_policy_play_that_policys_round(n):
+    """Issue #18: an ``own`` seat (policy 3) asked each choice and answering as the heuristic (the answer the round
+    gives with its question) or always yes (maximum) plays exactly the round of that policy, the other seats' random
+    draws included; its forced doubles are made without asking; with nothing asked the round is doubling_round_nb's."""
+    from cardlab.sim.barbu.doubling import POLICY_OWN
+
+    rng = np.random.default_rng(n)
+    count = 0
+    for t in range(300):
+        d, positive, late = t % n, t % 4 == 3, t % 3 == 0
+        base = rng.integers(0, 3, n)
+        own = rng.random(n) < 0.5
+        estimates = rng.normal(-5, 3, n)
+        required = np.full(n, 2, np.int16)
+        done = rng.integers(0, 3, (n, n)).astype(np.int16)
+        remaining = rng.integers(1, 3, n).astype(np.int16)
+        for as_policy, answer in ((POLICY_HEURISTIC, lambda q: q[3] == 1), (POLICY_MAXIMUM, lambda q: True)):
+            kernel = np.where(own, as_policy, base).astype(np.int64)
+            expected = run_round(n, d, positive=positive, late=late, policies=kernel, estimates=estimates,
+                                 required=required, done=(kernel_done := done.copy()), remaining=remaining, seed=t)
+            asked = np.where(own, POLICY_OWN, base).astype(np.int64)
+            m, initiator, log, mine, _, questions = ask_round(n, d, positive, late, asked, estimates, required, done,
+                                                              remaining, deal_state(t, 0), answer)
+            assert (m == expected[0]).all() and (initiator == expected[1]).all() and (log == expected[2]).all()
+            assert (mine == kernel_done).all()
+            assert all(own[actor] for actor, _, _, _ in questions)
+            count += len(questions)
+            forced = [(i, d) for i in range(n) if own[i] and i != d and required[d] - done[i, d] >= remaining[d]]
+            assert not any((a, tg, 1) == (i, dd, k) for i, dd in forced for a, tg, k, _ in questions)
+    assert count > 300

@@ -174,3 +174,127 @@ def test_a_doubled_barbu_games_state_records_are_the_replays():
     replayed = barbu.replay_game(game=0, **keywords).records
     assert len(mine) == len(replayed) == barbu.Options(geronimo=True).game_length
     assert [{k: r[k] for k in m} for r, m in zip(replayed, mine)] == mine
+
+
+def play_own_doubles(answer, *, games: range, policy_at_doubles: str = "heuristic", **keywords) -> list:
+    """Whole Barbu games where seat 0, a Python seat of doubling policy ``own``, makes every move (its doubling
+    choices included) by ``answer(state)``; the other seats play their policies. The finished game states."""
+    barbu = game("barbu")
+    n = keywords.get("players", 4)
+    out = []
+    for index in games:
+        state = barbu.game_state(game=index, policy=[lowest] + ["heuristic"] * (n - 1),
+                                 double_policy=",".join(["own"] + [policy_at_doubles] * (n - 1)), **keywords)
+        seats = list(state.study.policies)
+        while not state.is_over:
+            if state.current_player == 0:
+                state.apply(answer(state))
+            else:
+                state.play_builtin(seats)
+        out.append(state)
+    return out
+
+
+def asked(state) -> bool:
+    return state.current is not None and state.current.asking is not None
+
+
+OWN_GAMES = [dict(seed=13, double=True), dict(seed=5, geronimo=True, double=True, late_redouble=True),
+             dict(seed=7, geronimo=True, players=3, deck=32, domino_rules="fan_tan", double=True, late_redouble=True),
+             dict(seed=9, double=True, skip_undoubled_negative=True, double_obligation=0, players=5)]
+OWN_IDS = ["double", "geronimo-late", "geronimo-3-fan-tan", "skip-5"]
+
+
+@pytest.mark.parametrize("rules", OWN_GAMES, ids=OWN_IDS)
+def test_a_python_seat_choosing_its_doubles_as_the_heuristic_gives_the_kernels_game_rows(rules):
+    """Issue #18: a Python seat of doubling policy ``own`` is asked each of its doubling choices, in the kernel's
+    round's order; answering each as the heuristic does (``policy_action("heuristic")``), cards too, gives the
+    heuristic table's kernel rows exactly (doubles, settled scores, Geronimo choices)."""
+    n = rules.get("players", 4)
+    kernel = to_frame(game("barbu").build("games", policy=["heuristic"] * n, **rules).play_games(1, 3))
+    questions = []
+
+    def answer(state):
+        if asked(state):
+            questions.append(state.current.asking)
+        return state.policy_action("heuristic")
+
+    states = play_own_doubles(answer, games=range(1, 4), **rules)
+    mine = to_frame(game("barbu").game_state_columns(states))
+    pd.testing.assert_frame_equal(mine[list(kernel.columns)], kernel)
+    assert questions and all(actor == 0 for actor, _, _, _ in questions)
+    assert {kind for _, _, kind, _ in questions} >= {1, 2}
+
+
+@pytest.mark.parametrize("rules", OWN_GAMES[:3], ids=OWN_IDS[:3])
+def test_a_python_seat_that_always_doubles_is_the_maximum_and_one_that_never_does_meets_its_obligations(rules):
+    """Saying yes to every choice (redoubles, late ones included) is the ``maximum`` doubling policy's game, row for
+    row; saying no to every choice plays other games, whose forced doubles are still made (each seat doubles each
+    declarer in at least ``min(2, D_d)`` of its deals)."""
+    barbu = game("barbu")
+    n = rules.get("players", 4)
+
+    def yes(state):
+        if asked(state):
+            return state.legal_actions()[0]
+        return state.policy_action("heuristic")
+
+    maximum = to_frame(barbu.build("games", policy=["heuristic"] * n,
+                                   double_policy=",".join(["maximum"] + ["heuristic"] * (n - 1)), **rules
+                                   ).play_games(0, 2))
+    always = to_frame(barbu.game_state_columns(play_own_doubles(yes, games=range(2), **rules)))
+    pd.testing.assert_frame_equal(always[list(maximum.columns)], maximum)
+
+    def refuse(state):
+        if asked(state):
+            return next(a for a in state.legal_actions() if a.name == "no")
+        return state.policy_action("heuristic")
+
+    never = to_frame(barbu.game_state_columns(play_own_doubles(refuse, games=range(2), **rules)))
+    doubles = [f"double_0_{j}" for j in range(1, n)]
+    assert not never[doubles].equals(always[doubles])
+    for _, g in never.groupby("game"):
+        for d in range(1, n):
+            declared = (g["declarer"] == d).sum()
+            assert (g.loc[g["declarer"] == d, f"double_0_{d}"] > 0).sum() >= min(2, declared)
+
+
+def test_doubling_choices_are_public_and_recorded():
+    """While the round asks seat 0, every seat sees the doubles made so far and the question; the choices are
+    ids 100 (no) and 100 + 10 * kind + target, apart from every card, trump and Domino id; the record keeps the
+    doubles, the Python seat's among them, in the round's order, as ``replay_game`` would write them."""
+    from cardlab.sim.barbu.doubling_referee import check_game
+    from cardlab.sim.barbu.referee import DOUBLE_KIND_NAMES
+    from cardlab.sim.barbu.rules import POSITIVE_CONTRACTS
+
+    seen = []
+
+    def answer(state):
+        if asked(state):
+            views = [state.observation(p) for p in range(4)]
+            assert all(v["doubling"] == views[0]["doubling"] and v["doubles"] == views[0]["doubles"] for v in views)
+            assert views[0]["doubling"]["seat"] == 0
+            legal = state.legal_actions()
+            assert [a.id for a in legal] == [100 + 10 * state.current.asking[2] + state.current.asking[1], 100]
+            seen.append(views[0])
+            return legal[len(seen) % 2]  # yes and no in turn
+        return state.policy_action("heuristic")
+
+    state, = play_own_doubles(answer, games=range(1), seed=5, geronimo=True, double=True, late_redouble=True)
+    assert seen and any(v["doubles"] for v in seen)
+    deals = state.record()["deals"]
+    kinds = {v: k for k, v in DOUBLE_KIND_NAMES.items()}
+    logs = [[(a["seat"], a["target"], kinds[a["kind"]]) for a in r["actions"] if a["kind"] in kinds] for r in deals]
+    assert any(actor == 0 for log in logs for actor, _, _ in log)
+    check_game(4, [(r["declarer"], log, r["contract"] in POSITIVE_CONTRACTS)
+                   for r, log in zip(deals, logs)], late_redouble=True)
+
+
+def test_own_doubles_are_refused_for_a_seat_that_is_not_a_python_seat():
+    barbu = game("barbu")
+    refused = (r"^double_policy: seat 2 is a (heuristic|search) seat, which cannot choose its own doubles; own is "
+               r"allowed only for a Python seat \(a function in policy=\[...\]\); give random, heuristic or maximum$")
+    for policy, doubles in ((["heuristic"] * 4, "heuristic,heuristic,own,random"),
+                            ([lowest, "heuristic", "search", "heuristic"], "own,heuristic,own,random")):
+        with pytest.raises(ValueError, match=refused):
+            barbu.simulate_games(games=1, seed=1, double=True, policy=policy, double_policy=doubles)
