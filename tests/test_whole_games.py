@@ -262,8 +262,9 @@ def test_a_python_seat_that_always_doubles_is_the_maximum_and_one_that_never_doe
 def test_doubling_choices_are_public_and_recorded():
     """While the round asks seat 0, every seat sees the doubles made so far and the question; the choices are
     ids 100 (no) and 100 + 10 * kind + target, apart from every card, trump and Domino id; the record keeps the
-    doubles, the Python seat's among them, in the round's order, as ``replay_game`` would write them."""
-    from cardlab.sim.barbu.doubling_referee import check_game
+    doubles, the Python seat's among them, in the round's order, as ``replay_game`` writes them, and the doubling
+    referee accepts them (turn order, obligations, settlement)."""
+    from cardlab.sim.barbu.doubling_referee import DoublingDeal, check_game
     from cardlab.sim.barbu.referee import DOUBLE_KIND_NAMES
     from cardlab.sim.barbu.rules import POSITIVE_CONTRACTS
 
@@ -286,8 +287,8 @@ def test_doubling_choices_are_public_and_recorded():
     kinds = {v: k for k, v in DOUBLE_KIND_NAMES.items()}
     logs = [[(a["seat"], a["target"], kinds[a["kind"]]) for a in r["actions"] if a["kind"] in kinds] for r in deals]
     assert any(actor == 0 for log in logs for actor, _, _ in log)
-    check_game(4, [(r["declarer"], log, r["contract"] in POSITIVE_CONTRACTS)
-                   for r, log in zip(deals, logs)], late_redouble=True)
+    check_game(4, [DoublingDeal(r["declarer"], log, r["contract"] in POSITIVE_CONTRACTS, r["raw"], r["scores"])
+                   for r, log in zip(deals, logs)], late_redouble=True)  # order, obligations, settled scores
 
 
 def test_own_doubles_are_refused_for_a_seat_that_is_not_a_python_seat():
@@ -298,3 +299,27 @@ def test_own_doubles_are_refused_for_a_seat_that_is_not_a_python_seat():
                             ([lowest, "heuristic", "search", "heuristic"], "own,heuristic,own,random")):
         with pytest.raises(ValueError, match=refused):
             barbu.simulate_games(games=1, seed=1, double=True, policy=policy, double_policy=doubles)
+
+
+def test_simulate_games_asks_an_own_python_seat_its_doubles():
+    """In ``simulate_games`` the Python function itself is asked: ``observation["doubling"]`` the question, its legal
+    moves the yes (``double seat t`` ...) and ``no``; saying yes every time doubles at least as often as the
+    heuristic's doubles for that seat."""
+    barbu = game("barbu")
+    questions = []
+
+    def doubler(observation, legal):
+        if "doubling" in observation:
+            assert [a.name for a in legal][1] == "no" and legal[0].entry["target"] == observation["doubling"]["target"]
+            questions.append(observation["doubling"])
+            return legal[0]
+        return lowest(observation, legal)
+
+    keywords = dict(games=1, seed=4, geronimo=True, double=True, late_redouble=True)
+    own = barbu.simulate_games(policy=[doubler] + ["heuristic"] * 3, double_policy="own,heuristic,heuristic,heuristic",
+                               **keywords)
+    assert questions and {q["seat"] for q in questions} == {0}
+    assert own.attrs["cardlab"]["double_policies"][0] == "own"
+    plain = barbu.simulate_games(policy=[lowest] + ["heuristic"] * 3, **keywords)
+    made = [f"double_0_{j}" for j in range(1, 4)]
+    assert (own[made] > 0).to_numpy().sum() >= (plain[made] > 0).to_numpy().sum()
