@@ -323,3 +323,19 @@ def test_simulate_games_asks_an_own_python_seat_its_doubles():
     plain = barbu.simulate_games(policy=[lowest] + ["heuristic"] * 3, **keywords)
     made = [f"double_0_{j}" for j in range(1, 4)]
     assert (own[made] > 0).to_numpy().sum() >= (plain[made] > 0).to_numpy().sum()
+
+
+def test_a_person_chooses_their_doubles_in_cardlab_play():
+    """``cardlab play barbu --game-index G --double --double-policy own,...``: the person's seat (``person``, which
+    the play command sets to ``--seat``) is asked its doubling choices like its cards; other seats may not be own."""
+    from cardlab.sim.play import play
+
+    lines = []
+    state = play("barbu", seat=1, game_index=0, seed=2, double=True, double_policy="heuristic,own,heuristic,heuristic",
+                 person=1, read=lambda prompt: "1", write=lines.append)
+    asks = [line for line in lines if line.startswith("your move: 1) ") and " seat " in line.split(")")[1]]
+    assert asks and all(line.endswith("2) no") for line in asks)
+    assert any(a["seat"] == 1 for r in state.record()["deals"] for a in r["actions"] if a["kind"] == "double")
+    with pytest.raises(ValueError, match="^double_policy: seat 2 is a heuristic seat"):
+        play("barbu", seat=1, game_index=0, double=True, double_policy="heuristic,own,own,heuristic", person=1,
+             read=lambda prompt: "q", write=lines.append)

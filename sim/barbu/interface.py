@@ -207,9 +207,10 @@ class BarbuGameStudy(Study):
     @classmethod
     def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
               search_rollout=None, search_inference=None, study_name=None, extra=None, spell=None, label=None,
-              **rules) -> "BarbuGameStudy":
+              person=None, **rules) -> "BarbuGameStudy":
         """Validate a run of whole games; an option that has no effect on such games is an error. The doubling
-        policy is by default the card policy (heuristic for a search seat)."""
+        policy is by default the card policy (heuristic for a search seat); ``own`` only for a Python seat, or the
+        seat ``person`` a person plays through the step API (``cardlab play``)."""
         from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
 
         extra = _run_keywords(rules, extra)
@@ -224,7 +225,7 @@ class BarbuGameStudy(Study):
                         for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
-        check_own_doubles(doubles, study.policies)
+        check_own_doubles(doubles, study.policies, person)
         return replace(study, double_policies=doubles, search_inference=inference_setting(study, search_inference))
 
     @cached_property
@@ -250,10 +251,11 @@ class BarbuGameStudy(Study):
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
 
 
-def check_own_doubles(doubles: tuple, policies: tuple) -> None:
-    """Only a Python seat may choose its own doubles (doubling policy ``own``): refused in one line elsewhere."""
+def check_own_doubles(doubles: tuple, policies: tuple, person: int | None = None) -> None:
+    """Only a Python seat (or the seat ``person`` a person plays in ``cardlab play``) may choose its own doubles
+    (doubling policy ``own``): refused in one line elsewhere."""
     for seat, (double, policy) in enumerate(zip(doubles, policies)):
-        if double == "own" and not is_python_name(policy):
+        if double == "own" and not is_python_name(policy) and seat != person:
             raise ValueError(f"double_policy: seat {seat} is a {policy} seat, which cannot choose its own doubles; own "
                              f"is allowed only for a Python seat (a function in policy=[...]); give random, heuristic "
                              f"or maximum")
@@ -583,10 +585,12 @@ class Barbu(Game):
                             help="no-tricks, no-hearts, no-queens, no-barbu, last-two, salade, anti-salade, trumps, "
                                  "domino, a comma list, or all (each contract on its own deals, declarer rotating; "
                                  "default)")
-        if command in ("simulate", "replay"):
+        if command in ("simulate", "replay", "play"):
             parser.add_argument("--double-policy", default=None,
                                 help="whole games: doubling policy, heuristic, random or maximum (or one per seat; "
-                                     "own: a Python seat chooses its doubles itself); default: the card policy")
+                                     "own: a Python seat chooses its doubles itself" + (
+                                         ", or you in your seat with play --game-index" if command == "play" else "")
+                                     + "); default: the card policy")
         if command == "study":
             parser.add_argument("--compare-policies", default=None,
                                 help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
@@ -604,6 +608,8 @@ class Barbu(Game):
             out["contract"] = args.contract
         if getattr(args, "double_policy", None) is not None:
             out["double_policy"] = args.double_policy
+            if hasattr(args, "seat") and getattr(args, "game_index", None) is not None:  # cardlab play: you may be own
+                out["person"] = args.seat
         if getattr(args, "compare_policies", None) is not None:
             out["compare_policies"] = args.compare_policies
         if hasattr(args, "study"):  # the studies' errors name flags too (GameCommand.study passes no spelling)
