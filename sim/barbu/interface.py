@@ -330,7 +330,8 @@ def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
     ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
     after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
     Trumps declarer names the trump), from the game's obligations so far and the deal's stream
-    (:func:`~cardlab.sim.barbu.state_policies.double_round`)."""
+    (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
+    choices first, as moves of the state."""
     from cardlab.sim.barbu.domino_referee import DominoState
     from cardlab.sim.barbu.doubling import start_obligations
     from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
