@@ -56,7 +56,7 @@ def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies):
     means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
     res = np.zeros(N_RES, np.int64)
     play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1, 1,
-                        np.uint64(deal_state(seed, unit)), log, means, res, None, None, np.zeros(2, np.int64))
+                        np.uint64(deal_state(seed, unit)), log, means, res, None, None, np.zeros(2, np.int64), -1)
     return log, means
 
 

@@ -309,6 +309,7 @@ class Euchre5(Game):
     races = True  # its search races the candidates of its bids, calls and cards (sim.racing)
     races_by_default = False  # racing cost about 4% of search's gain over the heuristic (docs/search.md): opt in
     oracle = True  # the search over the true deal (search.world_nb)
+    search_beside_python = True  # state_policies.searched_move: the searched hand given the hand so far
     Options, Study = Euchre5Options, Euchre5Study
     numba_seat = NUMBA_SEAT
     ladder_chunk = 512
@@ -350,12 +351,17 @@ class Euchre5(Game):
         from cardlab.sim.rng import below_n, deal_state
         from cardlab.sim.whole_games import game_totals
 
+        from cardlab.sim.euchre5.search import GAME_DECISIONS
+
         if not finished:
             stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), PLAYERS)
-            return dealt_state(study, stream, int(dealer), 0)
-        if game_over(study.options, game_totals(finished), len(finished)):
+            state = dealt_state(study, stream, int(dealer), 0)
+        elif game_over(study.options, game_totals(finished), len(finished)):
             return None
-        return dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % PLAYERS, len(finished))
+        else:
+            state = dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % PLAYERS, len(finished))
+        state.search_key = (index, state.deal * GAME_DECISIONS)  # hand h of game g searches from (seed, g, 64 h + n)
+        return state
 
     def game_state_columns(self, games: list) -> dict:
         """One row per hand, numbered within its game (``deal``)."""

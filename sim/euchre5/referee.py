@@ -193,10 +193,20 @@ class Euchre5State(State):
             maker, trump = forced
             self._make(maker, trump, 1 if trump == self.upcard // 16 else 2)
 
-    builtin_policies = ("random", "heuristic")
+    builtin_policies = ("random", "heuristic", "search", "oracle")
+    search_key = None  # (unit, first decision) of a search seat's streams: (deal, 0) unless a whole game's hand
+
+    def search_means(self, worlds: int) -> dict | None:
+        """The kernels' search at this decision (:func:`cardlab.sim.euchre5.state_policies.searched_move`); None
+        where the seat has one choice or the decision is a discard (the heuristic's)."""
+        from cardlab.sim.euchre5.state_policies import searched_move
+
+        if self.is_over:
+            return None
+        return searched_move(self, "search", worlds)[1] or None
 
     def _policy_action(self, policy: str) -> Action:
-        """The kernels' own decision of a random or heuristic seat here (:mod:`cardlab.sim.euchre5.state_policies`)."""
+        """The kernels' own decision of a built-in seat here (:mod:`cardlab.sim.euchre5.state_policies`)."""
         from cardlab.sim.euchre5.state_policies import policy_action
 
         return policy_action(self, policy)
@@ -452,6 +462,7 @@ class Euchre5State(State):
         kitty = [self.upcard] + sorted(now[KITTY_HOLDER] - {self.upcard, discard})
         world = Euchre5State(self.options, h.dealer, dealt, kitty, forced=self.forced, study=self.study,
                              deal=self.deal)
+        world.search_key = self.search_key
         try:
             for s, kind, value in h.actions:
                 world.check(s, kind, discard if kind == "discard" else value)

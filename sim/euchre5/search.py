@@ -423,13 +423,15 @@ def knowledge_nb(s, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exch
 
 @njit(cache=True, error_model="numpy")
 def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies, force_maker, force_trump, worlds,
-                        rollout, racing, state, log, means, res, bid_fn, card_fn, fault):
+                        rollout, racing, state, log, means, res, bid_fn, card_fn, fault, stop):
     """Play one hand as ``kernels.play_hand_nb`` does (same arguments, same use of ``state``), with
     ``SEARCH`` seats searching their bids, call and cards, and the seats of a Numba function (``bid_fn``,
     ``card_fn``: ``kernels.play_hand_inline``'s) playing as in the plain kernels. Decision ``n`` (the action number)
     searches from the stream ``(seed, unit, base + n)``, raced when ``racing`` (:mod:`cardlab.sim.racing`).
     ``means`` (MAX_ACTIONS x 64, or no rows) receives each searched decision's candidate means (edge per
-    hand, over the worlds each candidate was played on; NaN elsewhere).
+    hand, over the worlds each candidate was played on; NaN elsewhere). With ``stop >= 0`` the first ``stop``
+    actions are given (``log[:stop]``, a step-API state's: no policy step, no search) and the hand stops once action
+    ``stop`` is chosen, into the log.
 
     The rules are the plain hand's steps (``kernels.bid_nb``'s, ``discard_step_nb``,
     ``decide_call_nb``, ``partner_nb``, ``play_tricks_inline``'s, ``score_hand_nb``) in the same
@@ -437,7 +439,10 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     searches. Only the order of the steps is written again here: the search's rollouts play with the
     plain loops, so a searched loop that called the search would call itself through them."""
     keep = means.shape[0] > 0
-    start_hand_nb(res, dealer, log)
+    if stop < 0:
+        start_hand_nb(res, dealer, log)
+    else:  # the given actions stay in the log
+        start_hand_nb(res, dealer, log[:0])
     if keep:
         means[:] = np.nan
     totals = np.zeros(64, np.int64)
@@ -457,14 +462,19 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         for k in range(1, PLAYERS + 1):  # round one
             p = (dealer + k) % PLAYERS
             policy = policies[p]
-            state, made = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p], upcard, 1, k,
-                                      rules, state, bid_fn, fault)
-            yes = made >= 0
-            if searches_nb(policy):
-                yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout, racing,
-                           policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
-                           means) == ACCEPT_COL
+            if n < stop:  # given
+                yes = log[n, 1] == ACCEPT
+            else:
+                state, made = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p], upcard,
+                                          1, k, rules, state, bid_fn, fault)
+                yes = made >= 0
+                if searches_nb(policy):
+                    yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout, racing,
+                               policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
+                               means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
+            if n == stop + 1:
+                return state
             if yes:
                 maker = p
                 trump = up_suit
@@ -474,12 +484,15 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             for k in range(1, PLAYERS + 1):  # round two
                 p = (dealer + k) % PLAYERS
                 policy = policies[p]
-                state, named = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p], upcard,
-                                           2, k, rules, state, bid_fn, fault)
-                if searches_nb(policy):
-                    col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
-                               policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
-                    named = -1 if col == PASS_COL else col
+                if n < stop:  # given
+                    named = np.int64(log[n, 2])
+                else:
+                    state, named = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p],
+                                               upcard, 2, k, rules, state, bid_fn, fault)
+                    if searches_nb(policy):
+                        col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
+                                   policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
+                        named = -1 if col == PASS_COL else col
                 if named < 0:
                     n = log_action(log, n, p, PASS, -1)
                 else:
@@ -487,6 +500,9 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                     maker = p
                     trump = named
                     rnd = 2
+                if n == stop + 1:
+                    return state
+                if named >= 0:
                     break
             if maker < 0:
                 return state
@@ -500,17 +516,35 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         hands[dealer] |= bit(upcard)
         kitty_mask &= ~bit(upcard)
         if rules[RULE.CALL_FIRST] != 0:
-            state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker,
-                                     trump, rnd, -1, True, voids, worlds, rollout, racing, state, log, means, totals,
-                                     counts, holders, known, excluded)
-        state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
+            if n < stop:  # given
+                called = np.int64(log[n, 2])
+                n += 1
+            else:
+                state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies,
+                                         maker, trump, rnd, -1, True, voids, worlds, rollout, racing, state, log,
+                                         means, totals, counts, holders, known, excluded)
+            if n == stop + 1:
+                return state
+        if n < stop:  # given
+            d = np.int64(log[n, 2])
+            hands[dealer] &= ~bit(d)
+        else:
+            state, d = discard_step_nb(hands, dealer, maker, upcard, trump, called, rules, policies[dealer], state)
         kitty_mask |= bit(d)
         discard = d
         n = log_action(log, n, dealer, DISCARD, d)
+        if n == stop + 1:
+            return state
     if called == -2:
-        state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker, trump,
-                                 rnd, discard, False, voids, worlds, rollout, racing, state, log, means, totals,
-                                 counts, holders, known, excluded)
+        if n < stop:  # given
+            called = np.int64(log[n, 2])
+            n += 1
+        else:
+            state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker,
+                                     trump, rnd, discard, False, voids, worlds, rollout, racing, state, log, means,
+                                     totals, counts, holders, known, excluded)
+        if n == stop + 1:
+            return state
     # ``own`` is read after the exchange here (the plain hand reads it at the call): kept as it was
     partner, alone = partner_nb(hands, kitty_mask, called, called >= 0 and hands[maker] & bit(called) != ZERO)
 
@@ -536,7 +570,9 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             legal = legal_nb(hand, k, suit)
             policy = policies[p]
             step = POLICY.HEURISTIC if searches_nb(policy) else policy
-            if user_seat(card_fn, policy) and legal & (legal - ONE) != ZERO:
+            if n < stop:  # given
+                c = np.int64(log[n, 2])
+            elif user_seat(card_fn, policy) and legal & (legal - ONE) != ZERO:
                 c = user_card(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, trump, maker, partner,
                               called, revealed, alone_public, remaining, upcard, dealer, discard, won)
             elif k == 0:
@@ -544,7 +580,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             else:
                 state, c = follow_step_nb(step, p, hand, legal, k, trump, beat, remaining, in_trick, maker, partner,
                                           winner, revealed, alone_public, state)
-            if searches_nb(policy) and legal & (legal - ONE) != ZERO:
+            if n >= stop and searches_nb(policy) and legal & (legal - ONE) != ZERO:
                 knowledge_nb(p, hands, kitty_mask, upcard, dealer, rules, rnd, discard, False, maker, called,
                              revealed, voids, holders, known, excluded)
                 c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
@@ -564,6 +600,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                     voids[p] |= suit
                 in_trick, beat, winner = put_follow_nb(c, p, hands, trump, in_trick, beat, winner)
             n = log_action(log, n, p, PLAY, c)
+            if n == stop + 1:
+                return state
             revealed |= c == called
         remaining &= ~in_trick
         if winner == maker or winner == partner:
@@ -641,7 +679,7 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, r
         if log_means.shape[0] > 0:
             means = log_means[j]
         play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
-                            state, log, means, res, bid_fn, card_fn, faults[j])
+                            state, log, means, res, bid_fn, card_fn, faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
 
@@ -677,7 +715,7 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, r
             if log_means.shape[0] > 0:
                 means = log_means[j, h]
             state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
-                                        worlds, rollout, racing, state, log, means, res, bid_fn, card_fn, faults[j])
+                                        worlds, rollout, racing, state, log, means, res, bid_fn, card_fn, faults[j], -1)
             if h < out.shape[1]:
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
@@ -702,7 +740,7 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing,
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
                             state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, bid_fn, card_fn,
-                            faults[j])
+                            faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
 
@@ -726,7 +764,7 @@ def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, 
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         h = hands[m]
         play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, state,
-                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn, faults[v])
+                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn, faults[v], -1)
         for r in range(N_RES):
             out[j, m, t, r] = res[r]
         seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1

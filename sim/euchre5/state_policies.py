@@ -15,7 +15,10 @@ given what the kernel would hold there:
   the winning one, the winning seat, the cards in the trick, whether the called card has fallen.
 
 A random seat draws from the hand's own stream (:attr:`Euchre5State.stream`: the stream ``(seed, hand)``
-after the deal, advanced by every random decision in play order), as the kernel does.
+after the deal, advanced by every random decision in play order), as the kernel does. A search or oracle seat's
+decision (a bid, the call, a card; its discard is the heuristic's) is the searched hand's
+(:func:`~cardlab.sim.euchre5.search.play_search_hand_nb`), given the hand's actions so far and stopped at this one,
+its search drawing from the stream it draws from in a run (:func:`searched_move`).
 """
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ from cardlab.sim.state import as_stream
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move
     (the state's stream advanced by a random seat's draws)."""
+    if policy in ("search", "oracle"):
+        return searched_move(state, policy)[0]
     h, p, pid = state.hand, state.current_player, POLICY_NAMES.index(policy)
     rules, stream, phase = state.study.rules, np.uint64(state.stream or 0), state.phase
     hand = np.uint64(mask_of(state.held[p]))
@@ -70,3 +75,45 @@ def trick_card(state, p: int, hand, pid: int, stream):
     return follow_step_nb(pid, p, hand, legal_nb(hand, len(trick), suit), len(trick), trump, BEATS[trump, trick[best]],
                           remaining, np.uint64(mask_of(trick)), h.maker, h.partner, (state.leader + best) % N,
                           revealed, h.called < 0, stream)
+
+
+def searched_move(state, policy: str = "search", worlds: int | None = None) -> tuple:
+    """The move a ``policy`` (``search`` or ``oracle``) seat makes here and each candidate's mean edge, ``(action,
+    {action id: mean})`` (no means where the seat had one choice): the kernels' searched hand given the hand so far
+    and stopped at this action, every other seat the heuristic, its search drawing from the stream of this decision
+    in a run (``state.search_key``: the hand's, or a whole game's and the hand's first decision), so a search seat
+    beside a Python seat plays as it does in the kernels. ``worlds``: the study's by default."""
+    from cardlab.sim.euchre5.kernels import N_RES
+    from cardlab.sim.euchre5.rules import ACTION_KINDS, MAX_ACTIONS
+    from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_hand_nb
+    from cardlab.sim.policy import POLICY
+
+    study, h = state.study, state.hand
+    done = h.actions
+    log = np.full((MAX_ACTIONS, 3), -1, np.int8)
+    for n, (seat, kind, value) in enumerate(done):
+        log[n] = seat, ACTION_KINDS.index(kind), value
+    means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
+    policies = np.full(N, POLICY.HEURISTIC, np.int64)
+    policies[state.current_player] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
+    unit, base = state.search_key if state.search_key is not None else (state.deal, 0)
+    maker, trump = state.forced if state.forced is not None else (-1, -1)
+    hands = np.array([mask_of(x) for x in h.hands], np.uint64)
+    play_search_hand_nb(np.uint64(study.seed), np.uint64(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
+                        study.rules, policies, maker, trump, worlds or study.search_worlds or study.game.default_worlds,
+                        study.rollout_id if study.searching else POLICY.HEURISTIC, int(study.racing),
+                        np.uint64(state.stream or 0), log, means, np.zeros(N_RES, np.int64), None, None,
+                        np.zeros(2, np.int64), len(done))
+    _, kind, value = (int(x) for x in log[len(done)])
+    action = action_of(ACTION_KINDS[kind], value)
+    row = means[len(done)]
+    cols = np.flatnonzero(~np.isnan(row)).tolist()
+    if kind == ACTION_KINDS.index("play"):
+        ids = {c: action_of("play", c).id for c in cols}
+    elif ACTION_KINDS[kind] in ("call", "alone"):
+        ids = {c: action_of("alone" if c == ALONE_COL else "call", c).id for c in cols}
+    elif state.phase == "round one":
+        ids = {c: action_of("pass" if c == PASS_COL else "accept").id for c in cols}
+    else:
+        ids = {c: action_of("pass" if c == PASS_COL else "name", c).id for c in cols}
+    return action, {ids[c]: float(row[c]) for c in cols}
