@@ -109,10 +109,6 @@ class HeartsStudy(LoneSeat, Study):
     def ladder_facts(self, deals) -> dict:
         return {"pass_direction": np.array([pass_offset(self.options, int(d)) for d in deals], np.int8)}
 
-    def state_tables(self, states: list) -> dict:
-        """:meth:`play_tables`' columns of deals played through the step API (a Python seat on the ladder)."""
-        return columns(state_rows(states))
-
 
 PASSING = "cardlab.sim.hearts.passing"  # the passing study's module (it imports the kernels)
 
