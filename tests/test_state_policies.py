@@ -183,3 +183,13 @@ def test_a_domino_state_gives_the_kernels_heuristic_moves_one_at_a_time(rules):
         while not state.is_over:
             state.apply(state.policy_action("heuristic"))
         assert state.record()["actions"] == record["actions"], deal
+
+
+def test_a_game_whose_state_plays_no_search_refuses_search_beside_a_python_seat():
+    """A game that does not set ``search_beside_python`` (a new game's default) refuses such a table in one line."""
+    hearts = game("hearts")
+    plain = type("PlainHearts", (type(hearts),), {"search_beside_python": False})()
+    study = hearts.build("deals", seed=1, policy=["search", "heuristic", "heuristic", "heuristic"])
+    with pytest.raises(ValueError, match="policy: a Python seat and a search seat cannot share a table yet"):
+        plain.check_search_beside_python(study, "deals")
+    hearts.check_search_beside_python(study, "deals")  # Hearts' own: allowed
