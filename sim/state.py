@@ -241,6 +241,22 @@ def shown_absent(replay: State, actions, seat: int, hidden: set, counts=None) ->
     return out
 
 
+def search_settings(state, policy: str, worlds: int | None = None) -> tuple:
+    """``(seat policies, worlds, rollout policy id)`` a step-API state hands its game's searched kernel for the seat
+    to move deciding as a ``policy`` (``search`` or ``oracle``) seat: every other seat the heuristic (the searched
+    kernel is given their moves), ``worlds`` (else the study's, else the game's default), the study's rollout when
+    it searches (else the heuristic)."""
+    import numpy as np
+
+    from cardlab.sim.policy import POLICY
+
+    study = state.study
+    policies = np.full(study.game.players(study.options), POLICY.HEURISTIC, np.int64)
+    policies[state.current_player] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
+    return (policies, worlds or study.search_worlds or study.game.default_worlds,
+            study.rollout_id if study.searching else POLICY.HEURISTIC)
+
+
 #: A Python policy: ``(observation, legal_actions) -> move`` (an Action, its id, name or entry).
 PythonPolicy = Callable[[dict, list], object]
 

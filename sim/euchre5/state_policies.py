@@ -86,7 +86,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     from cardlab.sim.euchre5.kernels import N_RES
     from cardlab.sim.euchre5.rules import ACTION_KINDS, MAX_ACTIONS
     from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_hand_nb
-    from cardlab.sim.policy import POLICY
+    from cardlab.sim.state import search_settings
 
     study, h = state.study, state.hand
     done = h.actions
@@ -94,14 +94,12 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     for n, (seat, kind, value) in enumerate(done):
         log[n] = seat, ACTION_KINDS.index(kind), value
     means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
-    policies = np.full(N, POLICY.HEURISTIC, np.int64)
-    policies[state.current_player] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
+    policies, worlds, rollout = search_settings(state, policy, worlds)
     unit, base = state.search_key if state.search_key is not None else (state.deal, 0)
     maker, trump = state.forced if state.forced is not None else (-1, -1)
     hands = np.array([mask_of(x) for x in h.hands], np.uint64)
     play_search_hand_nb(np.uint64(study.seed), np.uint64(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
-                        study.rules, policies, maker, trump, worlds or study.search_worlds or study.game.default_worlds,
-                        study.rollout_id if study.searching else POLICY.HEURISTIC, int(study.racing),
+                        study.rules, policies, maker, trump, worlds, rollout, int(study.racing),
                         np.uint64(state.stream or 0), log, means, np.zeros(N_RES, np.int64), None, None,
                         np.zeros(2, np.int64), len(done))
     _, kind, value = (int(x) for x in log[len(done)])

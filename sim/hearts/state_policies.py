@@ -50,7 +50,7 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     from cardlab.sim.hearts.kernels import N_CARDS_ROWS, N_ST, start_nb
     from cardlab.sim.hearts.rules import LOG_PLAYS, LOG_WIDTH, PLAYERS
     from cardlab.sim.hearts.search import play_searched_nb
-    from cardlab.sim.policy import POLICY
+    from cardlab.sim.state import search_settings
 
     study = state.study
     plays = [(seat, c) for _, cards, _ in state.tricks for seat, c in cards] + list(state.trick)
@@ -62,12 +62,9 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     log = np.full(LOG_WIDTH, -1, np.int8)
     log[LOG_PLAYS:LOG_PLAYS + len(plays)] = [c for _, c in plays]
     means = np.full((PLAYERS * 13, 64), np.nan, np.float32)
-    policies = np.full(PLAYERS, POLICY.HEURISTIC, np.int64)
-    policies[state.current_player] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
+    policies, worlds, rollout = search_settings(state, policy, worlds)
     passed = np.array([mask_of(p) for p in state.passed], np.uint64)
     key, base = state.search_key
-    worlds = worlds or study.search_worlds or study.game.default_worlds
-    rollout = study.rollout_id if study.searching else POLICY.HEURISTIC
     play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed,
                      state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means, None, np.zeros(2, np.int64),
                      len(plays))

@@ -110,9 +110,9 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, WORK_SIZE
     from cardlab.sim.minchiate.rules import N_CARDS, SOURCES
     from cardlab.sim.minchiate.search import N_MOVES, play_searched_cards_nb
-    from cardlab.sim.policy import POLICY
+    from cardlab.sim.state import search_settings
 
-    study, p = state.study, state.current_player
+    study = state.study
     played = state.played()
     work = np.zeros(WORK_SIZE, np.int64)
     work[:N_CARDS] = state.perm
@@ -133,10 +133,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     log = np.full(LOG_WIDTH, -1, np.int8)
     log[LOG_PLAYS:LOG_PLAYS + len(played)] = played
     means = np.empty((N_MOVES, N_CARDS), np.float32)
-    policies = np.full(4, POLICY.HEURISTIC, np.int64)
-    policies[p] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
-    worlds = worlds or study.search_worlds or study.game.default_worlds
-    rollout = study.rollout_id if study.searching else POLICY.HEURISTIC
+    policies, worlds, rollout = search_settings(state, policy, worlds)
     play_searched_cards_nb(study.seed, state.deal, study.flags, policies, worlds, rollout, int(study.racing), True,
                            work, words_, out, log, np.empty(12, np.int64), means, np.uint64(0), 0, 0,
                            *words(state.discards[state.cutter]), *words(state.discards[state.dealer]),

@@ -94,7 +94,7 @@ def searched_turn(state, policy: str, worlds: int | None = None, shortlist: int 
     round kernel from the state's arrays, the seat's knowledge of the others' hands and the stock's possible
     cards as the kernel gathered them, stopped at the next turn. ``worlds`` and the discards searched
     (``shortlist``): the study's and the kernels' by default."""
-    from cardlab.sim.policy import POLICY
+    from cardlab.sim.state import search_settings
     from cardlab.sim.rami import search as S
 
     study, o, P = state.study, state.study.options, state.P
@@ -109,16 +109,14 @@ def searched_turn(state, policy: str, worlds: int | None = None, shortlist: int 
     pool[JOKER] = o.n_jokers
     if state.recycled_at is not None:  # the stock holds recycled cards only
         pool = np.bincount(state.restock, minlength=HAND_W).astype(np.int64)
-    pols = np.full(P, POLICY.HEURISTIC, np.int64)
-    pols[state.seat] = POLICY.ORACLE if policy == "oracle" else POLICY.SEARCH
+    pols, worlds, rollout = search_settings(state, policy, worlds)
     key, base = state.search_key
-    rollout = S.ROLLOUT_NAMES.index(study.search_rollout) if study.searching else POLICY.HEURISTIC
     log = np.zeros((LOG_ROWS, LOG_W), np.int64)
     shortlist = shortlist or S.SHORTLIST
     means = np.zeros((2 + shortlist, S.MEAN_W), np.float64)
     stream, *_, rows, mi = S.play_search_turns_nb(
         study.seed, key, base, np.uint64(state.stream or 0), o.kernel_ints(), pols,
-        worlds or study.search_worlds or study.game.default_worlds, rollout, shortlist, log, np.zeros((4, P), np.int64),
+        worlds, rollout, shortlist, log, np.zeros((4, P), np.int64),
         means, hands, deck, pile, table, seats, sc, kernel_known(state), pool, state.t + 1, None, np.zeros(2, np.int64))
     if state.stream is not None:
         state.stream = as_stream(stream)
