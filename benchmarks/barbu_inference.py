@@ -48,7 +48,7 @@ def tables(n: int, lone: int, eps: float) -> dict:
 
 def play(a: dict, seed: int, deals: np.ndarray, policies: np.ndarray, eps: np.ndarray, worlds: int) -> np.ndarray:
     """The scores of ``deals`` at one table (the search kernel, trump named by the declarer's policy)."""
-    from cardlab.sim.barbu.play import user_callback
+    from cardlab.sim.barbu.play import domino_callback, user_callback
     from cardlab.sim.barbu.search_deals import play_search_deals_nb
 
     count, n = len(deals), a["n"]
@@ -59,7 +59,7 @@ def play(a: dict, seed: int, deals: np.ndarray, policies: np.ndarray, eps: np.nd
                          a["domino_starter"], a["ace_replay_optional"], a["places"], worlds, 1,
                          np.full(count, -1, np.int8), score, np.zeros((0, a["log_width"]), np.int8),
                          np.zeros((0, a["log_width"], 64), np.float32), np.zeros((0, 4), np.float32),
-                         user_callback(""), None, np.zeros((count, 2), np.int64), eps)
+                         user_callback(""), domino_callback(""), np.zeros((count, 2), np.int64), eps)
     return score
 
 

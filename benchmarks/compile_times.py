@@ -1,13 +1,13 @@
 """Where a game's cold compile goes: each Numba function's compile time, from an empty cache.
 
-    python benchmarks/compile_times.py hearts                 # the built-in build, the 25 longest
-    python benchmarks/compile_times.py euchre5 --build "numba seat" --top 40
+    python benchmarks/compile_times.py hearts                 # the 25 longest
+    python benchmarks/compile_times.py euchre5 --top 40
 
-Plays what ``python -m cardlab.sim.warm`` plays for one build of one game (``cardlab.sim.warm.warm``) with the
+Plays what ``python -m cardlab.sim.warm`` plays for one game (``cardlab.sim.warm.warm``) with the
 Numba cache pointed at a fresh temporary folder, so every kernel it reaches compiles here, and records numba's own
 compile events. Each function is listed with its exclusive time (its own typing, lowering and LLVM work) and its
 inclusive time (with the functions compiled while it was: the callees it does not inline). The total is the
-build's cold time on one core; ``make test`` warms the builds two at a time.
+game's cold time on one core; ``make test`` warms the games two at a time.
 """
 from __future__ import annotations
 
@@ -22,8 +22,6 @@ from collections import defaultdict
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game", help="a registered game (barbu, euchre5, hearts, minchiate, rami)")
-    ap.add_argument("--build", default="built-in", choices=("built-in", "numba seat"),
-                    help="the kernels as the built-in policies play them, or with a Numba seat (default built-in)")
     ap.add_argument("--top", type=int, default=25, help="functions listed, the longest first (default 25)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as cache:
@@ -53,8 +51,8 @@ def main(argv=None) -> int:
                     stack[-1][2] += seconds
 
         event.register("numba:compile", Timer())
-        _, _, total = warm(args.game, args.build)
-    print(f"{args.game} ({args.build}): {total:.0f} s cold on one core, {len(exclusive)} functions compiled; "
+        _, total = warm(args.game)
+    print(f"{args.game}: {total:.0f} s cold on one core, {len(exclusive)} functions compiled; "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'exclusive s':>12} {'inclusive s':>12}  function")
     for name, seconds in sorted(exclusive.items(), key=lambda kv: -kv[1])[:args.top]:

@@ -40,7 +40,7 @@ from cardlab.sim.options import (Scope, check_scope, declared, given_options, pa
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
-from cardlab.sim.user import is_numba_name, raise_fault, run_callback, run_function, seat_policies
+from cardlab.sim.user import is_numba_name, raise_fault, run_callback, run_callbacks, run_function, seat_policies
 
 
 def searches(policies) -> bool:
@@ -156,21 +156,18 @@ class Study:
         return run_function(self.policies, self.game.title)
 
     def user_callback(self):
-        """What the kernels take for the seats of the run's Numba function: its callback, or None."""
+        """What the kernels take for the seats of the run's Numba function: its callback (:func:`run_callback`)."""
         return run_callback(self.numba_function, self.game.numba_seat)
 
     def user_callbacks(self):
-        """What kernels that take all of the seat's decisions in one argument get: None in a run without a Numba
-        seat, else the callbacks of the seat's decisions in its order (the main one, then each extra's,
-        :meth:`extra_callback`)."""
-        if not self.numba_function:
-            return None
-        return (self.user_callback(),) + tuple(self.extra_callback(d.key) for d in self.game.numba_seat.extras)
+        """What kernels that take all of the seat's decisions in one argument get: the callbacks of the seat's
+        decisions in its order (the main one, then each extra's, :meth:`extra_callback`)."""
+        return run_callbacks(self.numba_function, self.game.numba_seat)
 
     def extra_callback(self, key: str):
         """What the kernels take for extra decision ``key`` of the run's Numba player (:mod:`cardlab.sim.user`):
         the player's callback, or one always returning -1 (the heuristic's move) where it leaves the decision
-        out; None in a run without a Numba seat."""
+        out or the run has no Numba seat."""
         return run_callback(self.numba_function, self.game.numba_seat, key)
 
     def faults(self, count: int) -> np.ndarray:

@@ -214,8 +214,18 @@ def run_function(policies, title: str) -> str:
 def run_callback(name: str, seat_kind: NumbaSeat | None, key: str | None = None):
     """The compiled callback the kernels call for decision ``key`` (the main one by default) of the seats of
     Numba player ``name`` (looked up when the kernel is called, so a process that plays part of the run
-    compiles its own), or None without one."""
-    return kernel_function(name, seat_kind, key) if name else None
+    compiles its own). A run without one (``name`` is ``""``) gets a callback of the same signature that always
+    returns -1, never called (no seat has the Numba seat's kernel id): every run then calls the kernels with
+    the same argument types, so a game's kernels are compiled once for built-in and Numba seats alike."""
+    if name:
+        return kernel_function(name, seat_kind, key)
+    return _heuristic_callback(seat_kind.decisions()[key or seat_kind.key]) if seat_kind is not None else None
+
+
+def run_callbacks(name: str, seat_kind: NumbaSeat | None) -> tuple | None:
+    """The callbacks of every decision of the seat (the main one, then each extra's), for kernels that take them in
+    one argument: :func:`run_callback` of each."""
+    return None if seat_kind is None else tuple(run_callback(name, seat_kind, key) for key in seat_kind.decisions())
 
 
 def _callback(fn, decision: Decision, game_name: str, seat: int):

@@ -1,18 +1,17 @@
-"""Compile every game's kernels into the cache before a test run, two builds at a time.
+"""Compile every game's kernels into the cache before a test run, two games at a time.
 
 A cold test run spends most of its time compiling kernels. Under ``pytest -n 2`` both test processes
 soon need the same game's kernels, and Numba does not share a compile in progress: each process
 compiles them in full and the slower one's work is thrown away. Warming first compiles each kernel
-once, two builds at a time, so the test processes find them cached (``make test`` does this).
+once, two games at a time, so the test processes find them cached (``make test`` does this).
 
-A game has two builds: its kernels as the built-in policies play them, and the same kernels with a
-Numba seat (a user's function passed in; one build serves every function of the seat's signature).
-Each is warmed by what most tests reach: a few deals under random, heuristic and search seats, whole
-games under heuristic and search seats, and a replay through the referee; the Numba seat's build
-plays it beside heuristic and search seats, in whole games beside heuristic seats, on the strength
-ladder and in a replay. Kernels that only particular tests
-reach (other option sets, other rollouts) still compile where they are first used. On a warm cache
-this takes a few seconds a build.
+A game's kernels are compiled once for built-in and Numba seats alike: a run without a Numba seat
+passes them callbacks of the seat's signature that are never called (:func:`cardlab.sim.user.run_callback`).
+Each game is warmed by what most tests reach: a few deals under random, heuristic and search seats,
+whole games under heuristic and search seats, a replay through the referee, and, where the game has
+Numba seats, its example player beside heuristic and search seats, in whole games, on the strength
+ladder and in a replay. Kernels that only particular tests reach (other option sets, other rollouts)
+still compile where they are first used. On a warm cache this takes a few seconds a game.
 
     python -m cardlab.sim.warm [--processes 2] [game ...]
 """
@@ -24,19 +23,25 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 #: The games handed out first, the longest compile first, so that two processes finish close together
-#: (cold, on 2 shared cores: Euchre about 10 minutes a build, Barbu 4); any other game follows.
+#: (cold, on 2 shared cores: Euchre about 25 minutes, Barbu 8); any other game follows.
 ORDER = ("euchre5", "barbu", "minchiate", "hearts", "rami")
-BUILDS = ("built-in", "numba seat")
 
 
-def warm(name: str, build: str = "built-in") -> tuple[str, str, float]:
-    """Play what compiles game ``name``'s common kernels of ``build``; ``(name, build, seconds)``."""
+def warm(name: str) -> tuple[str, float]:
+    """Play what compiles game ``name``'s common kernels; ``(name, seconds)``."""
     from cardlab.sim import games
 
     start = time.perf_counter()
     game = games.game(name)
     others = ["heuristic"] * (game.players(game.Options()) - 1)
-    if build == "numba seat":
+    searcher = ["search"] + others
+    for policy in ("random", "heuristic"):
+        game.simulate(deals=64, seed=1, policy=policy)
+    game.simulate(deals=2, seed=1, policy=searcher, search_worlds=2)
+    game.simulate_games(games=2, seed=1)
+    game.simulate_games(games=1, seed=1, policy=searcher, search_worlds=2)
+    game.replay(deal="0:2", seed=1)
+    if game.numba_seat is not None:
         from cardlab.sim.example_players import BY_GAME
         from cardlab.sim.ladder import strength_study
 
@@ -46,15 +51,7 @@ def warm(name: str, build: str = "built-in") -> tuple[str, str, float]:
         game.simulate_games(games=2, seed=1, policy=[first] + others)
         game.replay(deal="0:2", seed=1, policy=[first] + others)
         strength_study(game, deals=2, seed=1, search_worlds=2, policies={"example": first})
-        return name, build, time.perf_counter() - start
-    searcher = ["search"] + others
-    for policy in ("random", "heuristic"):
-        game.simulate(deals=64, seed=1, policy=policy)
-    game.simulate(deals=2, seed=1, policy=searcher, search_worlds=2)
-    game.simulate_games(games=2, seed=1)
-    game.simulate_games(games=1, seed=1, policy=searcher, search_worlds=2)
-    game.replay(deal="0:2", seed=1)
-    return name, build, time.perf_counter() - start
+    return name, time.perf_counter() - start
 
 
 def main(argv=None) -> int:
@@ -72,12 +69,10 @@ def main(argv=None) -> int:
         except ValueError as e:
             parser.error(str(e))
     names = args.games or sorted(games.GAMES, key=lambda g: ORDER.index(g) if g in ORDER else len(ORDER))
-    builds = [(name, build) for name in names for build in BUILDS
-              if build == "built-in" or games.game(name).numba_seat is not None]
     start = time.perf_counter()
     with ProcessPoolExecutor(args.processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for name, build, seconds in pool.map(warm, *zip(*builds)):
-            print(f"warm: {name} ({build}) compiled or loaded in {seconds:.0f} s", flush=True)
+        for name, seconds in pool.map(warm, names):
+            print(f"warm: {name} compiled or loaded in {seconds:.0f} s", flush=True)
     print(f"warm: every kernel ready in {time.perf_counter() - start:.0f} s", flush=True)
     return 0
 

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from cardlab.sim.barbu import BarbuOptions, Study, replay, simulate
+from cardlab.sim.barbu.play import domino_callback
 from cardlab.sim.barbu.domino import MOVE_NONE, MOVE_PASS, domino_play_on_nb, domino_start_nb
 from cardlab.sim.barbu.domino_referee import Table, replay_domino
 from cardlab.sim.barbu.game_referee import check_any_deal, check_game, game_deals
@@ -112,7 +113,7 @@ def test_domino_worlds_respect_every_pass(variant):
                 state, p, extra, frontier, played, active, place, k, done = domino_play_on_nb(
                     hands, n, p, extra, frontier, played, deck, openers, active, place, a["domino_variant"],
                     a["ace_replay_optional"], a["places"], policies, move, True, excluded, state, moves, k, scores,
-                    None, np.zeros(2, np.int64), np.empty(0, np.int64))
+                    domino_callback(""), np.zeros(2, np.int64), np.empty(0, np.int64))
                 if done or (p == 0 and k >= stop):
                     break
                 move = int(log[k])

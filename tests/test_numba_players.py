@@ -52,7 +52,8 @@ def test_each_decision_calls_its_function_and_a_decision_left_out_is_the_heurist
     assert _call(kernel_function(name, SEAT), 0, 0b1100) == 0b100  # the main decision: play_low
     assert _call(run_callback(name, SEAT, "bid"), 5, 1) == 0
     assert _call(run_callback(name, SEAT, "discard"), 5, 1) == -1  # left out: the heuristic decides
-    assert run_callback("", SEAT, "bid") is None  # a run without a Numba seat: the None build
+    for key in ("card", "bid", "discard"):  # a run without a Numba seat: callbacks of the decisions' types
+        assert _call(run_callback("", SEAT, key), 5, 1) == -1
 
 
 @pytest.mark.parametrize("player, message", [

@@ -15,6 +15,17 @@ import pytest
 
 from cardlab.sim.rng import deal_state
 
+
+def no_numba_seat(name: str, key: str | None = None):
+    """The callback a run without a Numba seat hands game ``name``'s kernels for decision ``key`` (the seat's main
+    one by default; Rami's kernels take all three in one tuple): it is never called."""
+    from cardlab.sim.games import game
+    from cardlab.sim.user import run_callback, run_callbacks
+
+    seat = game(name).numba_seat
+    return run_callbacks("", seat) if name == "rami" else run_callback("", seat, key)
+
+
 WORLDS = 8  # small: the means only need to exist, not to be good
 
 
@@ -56,7 +67,8 @@ def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies):
     means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
     res = np.zeros(N_RES, np.int64)
     play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1, 1,
-                        np.uint64(deal_state(seed, unit)), log, means, res, None, None, np.zeros(2, np.int64), -1)
+                        np.uint64(deal_state(seed, unit)), log, means, res, no_numba_seat("euchre5", "bid"),
+                        no_numba_seat("euchre5"), np.zeros(2, np.int64), -1)
     return log, means
 
 
@@ -135,7 +147,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
     from cardlab.sim.barbu import BarbuOptions, Study
     from cardlab.sim.barbu.rules import CONTRACT_NAMES
     from cardlab.sim.barbu.search import INFERENCE_EPSILON, SEARCH
-    from cardlab.sim.barbu.play import user_callback
+    from cardlab.sim.barbu.play import domino_callback, user_callback
     from cardlab.sim.barbu.search_deals import TRUMP_BY_POLICY, play_searched_contract_nb, searched_trump_nb
     from cardlab.sim.dealing import deal_hands_nb
 
@@ -165,7 +177,8 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
                                   a["trick_values"], a["last_two"], a["flags"], a["point_masks"], policies,
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""), None,
+                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""),
+                                  domino_callback(""),
                                   np.zeros(2, np.int64), np.where(policies == SEARCH, eps, 0.0))
         return trump, trump_means, moves, means
 
@@ -239,7 +252,8 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
         means = np.full((N_MOVES, N_CARDS), np.nan, np.float32)
         log = log.copy()
         play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, 1, True, work.copy(), words.copy(),
-                               out.copy(), log, np.empty(12, np.int64), means, *scalars, None, np.zeros(2, np.int64))
+                               out.copy(), log, np.empty(12, np.int64), means, *scalars, no_numba_seat("minchiate"),
+                               np.zeros(2, np.int64))
         return log[LOG_PLAYS:LOG_PLAYS + N_MOVES].astype(np.int64), means
 
     for deal in range(6):
@@ -329,7 +343,8 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
         log = np.zeros((LOG_ROWS, LOG_W), np.int64)
         means = np.zeros((S.MEAN_ROWS, S.MEAN_W), np.float64)
         *_, li, mi = S.play_search_dealt_nb(study.seed, deal, 0, state, o, pols, WORLDS, 0, S.SHORTLIST, log,
-                                             np.zeros((4, P), np.int64), means, *arrays, None, np.zeros(2, np.int64))
+                                             np.zeros((4, P), np.int64), means, *arrays,
+                                             no_numba_seat("rami"), np.zeros(2, np.int64))
         return log[:li], means[:mi]
 
     def seen_by(log, s):

@@ -47,8 +47,8 @@ def user_callback(name: str):
 
 def domino_callback(name: str):
     """The callback the kernels call for the Domino moves of the seats of the run's Numba player ``name``: its
-    ``domino`` function, or one always returning -1 (the heuristic's move) where it leaves Domino out; None
-    without a Numba seat (:func:`run_callback`)."""
+    ``domino`` function, or one always returning -1 (the heuristic's move) where it leaves Domino out or the run
+    has no Numba seat (:func:`run_callback`)."""
     from cardlab.sim.barbu.interface import NUMBA_SEAT
 
     return run_callback(name, NUMBA_SEAT, "domino")

@@ -68,7 +68,7 @@ class Euchre5Study(LoneSeat, Study):
 
     def callbacks(self) -> tuple:
         """What the kernels take for the seats of the run's Numba functions: ``(bid_fn, card_fn)``, the bid's
-        callback (the heuristic's -1 when the user gave none) and the card's; ``(None, None)`` without one."""
+        callback (the heuristic's -1 when the user gave none) and the card's; never called in a run without one."""
         return self.extra_callback("bid"), self.user_callback()
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:

@@ -30,6 +30,7 @@ from cardlab.sim.euchre5.kernels import (DECK_BITS, accept_step_nb, decide_call_
 from cardlab.sim.euchre5.policies import BEATS, EFF, POLICY_NAMES, SUIT_MASKS
 from cardlab.sim.euchre5.referee import N, action_of, trick_winner
 from cardlab.sim.state import as_stream
+from cardlab.sim.user import run_callback
 
 def policy_action(state, policy: str):
     """The :class:`~cardlab.sim.state.Action` the built-in ``policy`` takes in ``state`` for the seat to move
@@ -100,7 +101,8 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     hands = np.array([mask_of(x) for x in h.hands], np.uint64)
     play_search_hand_nb(np.uint64(study.seed), np.uint64(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
                         study.rules, policies, maker, trump, worlds, rollout, int(study.racing),
-                        np.uint64(state.stream or 0), log, means, np.zeros(N_RES, np.int64), None, None,
+                        np.uint64(state.stream or 0), log, means, np.zeros(N_RES, np.int64),
+                        run_callback("", study.game.numba_seat, "bid"), run_callback("", study.game.numba_seat),
                         np.zeros(2, np.int64), len(done))
     _, kind, value = (int(x) for x in log[len(done)])
     action = action_of(ACTION_KINDS[kind], value)

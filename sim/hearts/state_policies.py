@@ -10,6 +10,7 @@ from cardlab.sim.cards import mask_of
 from cardlab.sim.hearts.policies import heuristic_card_nb, heuristic_pass_nb, random_card_nb
 from cardlab.sim.hearts.referee import HeartsState, pass_action, play_action
 from cardlab.sim.state import Action, as_stream
+from cardlab.sim.user import run_callback
 
 
 def _draw(state: HeartsState, cards: int) -> int:
@@ -66,7 +67,8 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     passed = np.array([mask_of(p) for p in state.passed], np.uint64)
     key, base = state.search_key
     play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed,
-                     state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means, None, np.zeros(2, np.int64),
+                     state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means,
+                     run_callback("", study.game.numba_seat), np.zeros(2, np.int64),
                      len(plays))
     row = means[len(plays)]
     means_of = {int(c): float(row[c]) for c in np.flatnonzero(~np.isnan(row))}
