@@ -354,6 +354,19 @@ class Game:
         with (Barbu: ``contract``, from the record's ``contracts``); none by default."""
         return {}
 
+    def record_game_state(self, record: dict):
+        """The whole game a saved game's record is checked on (:func:`cardlab.sim.play.check_record`): game
+        ``game_index`` of the record's seed and options, before its first move."""
+        return self.game_state(seed=record["seed"], game=record["game_index"], **record.get("options", {}))
+
+    def apply_record_deal(self, state, actions: list, where: str) -> None:
+        """Apply the ``actions`` of one deal of a saved game's record to the game's ``state`` (of
+        :meth:`record_game_state`), each checked for its seat and its legality."""
+        from cardlab.sim.play import apply_action
+
+        for k, entry in enumerate(actions):
+            apply_action(state, k, entry, where)
+
     def new_state(self, study, deal: int):
         """The :class:`~cardlab.sim.state.State` of deal ``deal`` of ``study``, before its first move."""
         raise NotImplementedError(f"{self.name} has no step API")

@@ -221,10 +221,10 @@ def check_record(game, record: dict):
     finished state; a ``ValueError`` names the first action or score that is wrong. A whole game's record
     (``deals``: each deal's record) is checked deal after deal, and its totals."""
     if "deals" in record:
-        state = game.game_state(seed=record["seed"], game=record["game_index"], **record.get("options", {}))
+        state = game.record_game_state(record)
         for d, deal in enumerate(record["deals"]):
             where = f"deal {d}, "
-            _apply_actions(state, deal["actions"], where)
+            game.apply_record_deal(state, deal["actions"], where)
             if state.deal != d + 1:
                 raise ValueError(f"record: {where}the deal is not over after its {len(deal['actions'])} actions")
             if list(deal["scores"]) != list(state.finished[-1].scores()):
@@ -236,7 +236,8 @@ def check_record(game, record: dict):
         return state
     state = game.state(seed=record["seed"], deal=record["deal"], **game.record_keywords(record),
                        **record.get("options", {}))
-    _apply_actions(state, record["actions"], "")
+    for k, entry in enumerate(record["actions"]):
+        apply_action(state, k, entry, "")
     if not state.is_over:
         raise ValueError(f"record: the deal is not over after its {len(record['actions'])} actions")
     if list(record["scores"]) != list(state.scores()):
@@ -244,14 +245,12 @@ def check_record(game, record: dict):
     return state
 
 
-def _apply_actions(state, actions: list, where: str) -> None:
-    """Apply a record's ``actions`` in order, each checked for its seat and its legality."""
-    for k, entry in enumerate(actions):
-        if entry.get("seat") != state.current_player:
-            raise ValueError(f"record: {where}action {k} is seat {entry.get('seat')}'s, but seat "
-                             f"{state.current_player} is to move")
-        try:
-            state.apply(entry)
-        except IllegalAction as e:
-            raise ValueError(f"record: {where}action {k}: {e}") from None
-
+def apply_action(state, k: int, entry: dict, where: str) -> None:
+    """Apply a record's action number ``k``: refused in one line when it is not the seat to move's, or not legal."""
+    if entry.get("seat") != state.current_player:
+        raise ValueError(f"record: {where}action {k} is seat {entry.get('seat')}'s, but seat "
+                         f"{state.current_player} is to move")
+    try:
+        state.apply(entry)
+    except IllegalAction as e:
+        raise ValueError(f"record: {where}action {k}: {e}") from None

@@ -191,3 +191,25 @@ def test_a_whole_game_played_from_the_keyboard_is_saved_and_its_record_checks(na
 def test_a_whole_game_and_a_deal_are_not_asked_together():
     with pytest.raises(ValueError, match="^deal: give a deal or a game_index"):
         play("euchre5", deal=2, game_index=1, read=_always("1"), write=lambda line: None)
+
+
+@pytest.mark.parametrize("double_policy", ["heuristic", "own,random,maximum,heuristic"])
+def test_a_doubled_whole_barbu_game_is_saved_and_its_record_checks(double_policy, tmp_path, capsys):
+    """A doubled game's record is checked whatever made its doubles (a policy, a person's own choices): the checking
+    game asks every seat its choices and the record answers them; a double the rules do not allow is refused."""
+    out, barbu = tmp_path / "game.json", game("barbu")
+    state = play(barbu, seat=0, seed=4, game_index=1, double=True, double_policy=double_policy, person=0,
+                 read=_always("1"), write=lambda line: None, save=out)
+    record = json.loads(out.read_text())
+    kinds = {e["kind"] for d in record["deals"] for e in d["actions"]}
+    assert "double" in kinds and check_record(barbu, record).scores() == state.scores()
+    from cardlab.sim.cli import main
+
+    assert main(["replay", "barbu", "--record", str(out)]) == 0
+    assert f"game 1 of seed 4: {state.deal} deals, all " in capsys.readouterr().out
+    d = next(d for d, deal in enumerate(record["deals"]) if deal["actions"][0]["kind"] == "double")
+    first = record["deals"][d]["actions"][0]
+    for tampered in ({**first, "target": first["seat"]}, {**first, "kind": "late-redouble"}):
+        record["deals"][d]["actions"][0] = tampered
+        with pytest.raises(ValueError, match=f"^record: deal {d}, its doubles are not the round's: it gives seat "):
+            check_record(barbu, record)

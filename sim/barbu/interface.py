@@ -601,6 +601,16 @@ class Barbu(Game):
         """A deal's contract comes from the run's contracts (deal ``i`` plays contract ``i % k``)."""
         return {"contract": list(record["contracts"])} if "contracts" in record else {}
 
+    def record_game_state(self, record: dict):
+        from cardlab.sim.barbu.records import checking_game
+
+        return checking_game(self.build("games", seed=record["seed"], **record.get("options", {})), record["game_index"])
+
+    def apply_record_deal(self, state, actions: list, where: str) -> None:
+        from cardlab.sim.barbu.records import apply_deal_actions
+
+        apply_deal_actions(state, actions, where)
+
     def flag_keywords(self, args) -> dict:
         from cardlab.sim import command
 
