@@ -9,6 +9,7 @@ editing ``cards.py`` every game that uses it, editing a pure-Python module (``cl
 or in ``$NUMBA_CACHE_DIR/numba-kernels`` when ``NUMBA_CACHE_DIR`` is set.
 """
 import hashlib
+import warnings
 from pathlib import Path
 
 from cardlab.sim import kernel_cache
@@ -23,3 +24,6 @@ def source_digest(folder: Path) -> str:
 
 
 kernel_cache.install()
+# Every run hands the kernels the Numba seat's callbacks as first-class functions (cardlab.sim.user.run_callback),
+# a feature Numba flags as experimental each time it compiles a kernel that takes one.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")

@@ -190,8 +190,9 @@ def domino_table(state):
     ``domino.domino_table_nb`` on the dealt hands and the cards laid so far, in order."""
     laid = np.array([a.id for _, a in state.moves if a.entry["kind"] == "play"], np.int64)
     start_rank = -1 if state.start_rank is None else state.start_rank
-    return domino_table_nb(np.array([bits(h) for h in state.dealt], np.uint64), state.n,
-                           DOMINO_VARIANTS.index(state.variant), start_rank, laid)
+    table = domino_table_nb(np.array([bits(h) for h in state.dealt], np.uint64), state.n,
+                            DOMINO_VARIANTS.index(state.variant), start_rank, laid)
+    return tuple(np.uint64(x) for x in table)  # the kernel's types (Numba hands back Python integers)
 
 
 def domino_action(state, policy_id: int):
