@@ -59,7 +59,7 @@ def play(a: dict, seed: int, deals: np.ndarray, policies: np.ndarray, eps: np.nd
                          a["domino_starter"], a["ace_replay_optional"], a["places"], worlds, 1,
                          np.full(count, -1, np.int8), score, np.zeros((0, a["log_width"]), np.int8),
                          np.zeros((0, a["log_width"], 64), np.float32), np.zeros((0, 4), np.float32),
-                         user_callback(""), domino_callback(""), np.zeros((count, 2), np.int64), eps)
+                         user_callback("", True), domino_callback("", True), np.zeros((count, 2), np.int64), eps)
     return score
 
 

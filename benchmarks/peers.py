@@ -115,14 +115,12 @@ def cardlab_kernel(games: int, seed: int, first: int):
     """Deals ``first .. first + games - 1`` of cardlab's kernel, random policy at every seat. Returns the result
     rows (``games`` x ``N_COLS``)."""
     from cardlab.sim.hearts import kernels as K
-    from cardlab.sim.hearts.interface import NUMBA_SEAT
     from cardlab.sim.hearts.rules import HeartsOptions, kernel_rules
-    from cardlab.sim.user import run_callback
 
     rules = kernel_rules(HeartsOptions())
     out = np.zeros((games, K.N_COLS), np.int16)
     K.play_deals_nb(seed, first, games, rules, np.zeros(4, np.int64), out, np.zeros((0, 4), np.uint64),
-                    np.zeros((0, 64), np.int8), run_callback("", NUMBA_SEAT), np.zeros((games, 2), np.int64))
+                    np.zeros((0, 64), np.int8), None, np.zeros((games, 2), np.int64))
     return out
 
 

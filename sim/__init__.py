@@ -24,6 +24,6 @@ def source_digest(folder: Path) -> str:
 
 
 kernel_cache.install()
-# Every run hands the kernels the Numba seat's callbacks as first-class functions (cardlab.sim.user.run_callback),
+# Searched runs hand the kernels the Numba seat's callbacks as first-class functions (cardlab.sim.user.run_callback),
 # a feature Numba flags as experimental each time it compiles a kernel that takes one.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")

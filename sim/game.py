@@ -155,20 +155,22 @@ class Study:
         """The ``numba:`` name of the run's Numba function (:mod:`cardlab.sim.user`), or ``""``."""
         return run_function(self.policies, self.game.title)
 
-    def user_callback(self):
-        """What the kernels take for the seats of the run's Numba function: its callback (:func:`run_callback`)."""
-        return run_callback(self.numba_function, self.game.numba_seat)
+    def user_callback(self, searched: bool = False):
+        """What the kernels take for the seats of the run's Numba function: its callback, or without one None (the
+        plain kernels) or a callback never called (the ``searched`` kernels, :func:`run_callback`)."""
+        return run_callback(self.numba_function, self.game.numba_seat, searched=searched)
 
-    def user_callbacks(self):
+    def user_callbacks(self, searched: bool = False):
         """What kernels that take all of the seat's decisions in one argument get: the callbacks of the seat's
-        decisions in its order (the main one, then each extra's, :meth:`extra_callback`)."""
-        return run_callbacks(self.numba_function, self.game.numba_seat)
+        decisions in its order (the main one, then each extra's, :meth:`extra_callback`), or None (a plain kernel
+        in a run without a Numba seat)."""
+        return run_callbacks(self.numba_function, self.game.numba_seat, searched=searched)
 
-    def extra_callback(self, key: str):
+    def extra_callback(self, key: str, searched: bool = False):
         """What the kernels take for extra decision ``key`` of the run's Numba player (:mod:`cardlab.sim.user`):
         the player's callback, or one always returning -1 (the heuristic's move) where it leaves the decision
-        out or the run has no Numba seat."""
-        return run_callback(self.numba_function, self.game.numba_seat, key)
+        out; without a Numba seat as :meth:`user_callback`."""
+        return run_callback(self.numba_function, self.game.numba_seat, key, searched=searched)
 
     def faults(self, count: int) -> np.ndarray:
         """Per deal or game, the first illegal move of the run's Numba function, as the kernels fill it."""

@@ -211,21 +211,27 @@ def run_function(policies, title: str) -> str:
     return names[0] if names else ""
 
 
-def run_callback(name: str, seat_kind: NumbaSeat | None, key: str | None = None):
+def run_callback(name: str, seat_kind: NumbaSeat | None, key: str | None = None, *, searched: bool = False):
     """The compiled callback the kernels call for decision ``key`` (the main one by default) of the seats of
     Numba player ``name`` (looked up when the kernel is called, so a process that plays part of the run
-    compiles its own). A run without one (``name`` is ``""``) gets a callback of the same signature that always
-    returns -1, never called (no seat has the Numba seat's kernel id): every run then calls the kernels with
-    the same argument types, so a game's kernels are compiled once for built-in and Numba seats alike."""
+    compiles its own). A run without one (``name`` is ``""``) gets None for the plain kernels: they are then
+    compiled with no call at all, and the built-in seats' code is the same as without Numba seats. The
+    ``searched`` kernels get instead a callback of the same types that always returns -1 and is never called
+    (no seat has the Numba seat's id), so that each is compiled once for built-in and Numba seats alike: a
+    searched deal spends its time in rollouts, which never seat a Numba player (they pass None themselves)."""
     if name:
         return kernel_function(name, seat_kind, key)
-    return _heuristic_callback(seat_kind.decisions()[key or seat_kind.key]) if seat_kind is not None else None
+    if not searched or seat_kind is None:
+        return None
+    return _heuristic_callback(seat_kind.decisions()[key or seat_kind.key])
 
 
-def run_callbacks(name: str, seat_kind: NumbaSeat | None) -> tuple | None:
+def run_callbacks(name: str, seat_kind: NumbaSeat | None, *, searched: bool = False) -> tuple | None:
     """The callbacks of every decision of the seat (the main one, then each extra's), for kernels that take them in
-    one argument: :func:`run_callback` of each."""
-    return None if seat_kind is None else tuple(run_callback(name, seat_kind, key) for key in seat_kind.decisions())
+    one argument: :func:`run_callback` of each; None for a plain kernel in a run without a Numba player."""
+    if seat_kind is None or not (name or searched):
+        return None
+    return tuple(run_callback(name, seat_kind, key, searched=searched) for key in seat_kind.decisions())
 
 
 def _callback(fn, decision: Decision, game_name: str, seat: int):

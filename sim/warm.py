@@ -5,9 +5,11 @@ soon need the same game's kernels, and Numba does not share a compile in progres
 compiles them in full and the slower one's work is thrown away. Warming first compiles each kernel
 once, two games at a time, so the test processes find them cached (``make test`` does this).
 
-A game's kernels are compiled once for built-in and Numba seats alike: a run without a Numba seat
-passes them callbacks of the seat's signature that are never called (:func:`cardlab.sim.user.run_callback`).
-Each game is warmed by what most tests reach: a few deals under random, heuristic and search seats,
+A game's searched kernels are compiled once for built-in and Numba seats alike (a run without a Numba
+seat hands them callbacks that are never called, :func:`cardlab.sim.user.run_callback`); its plain
+kernels twice, with no call for built-in seats (their speed) and with the call for a Numba seat. One
+process warms both kinds of run of a game, so each kernel compiles once. Each game is warmed by what most
+tests reach: a few deals under random, heuristic and search seats,
 whole games under heuristic and search seats, a replay through the referee, and, where the game has
 Numba seats, its example player beside heuristic and search seats, in whole games, on the strength
 ladder and in a replay. Kernels that only particular tests reach (other option sets, other rollouts)

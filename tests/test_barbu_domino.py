@@ -15,7 +15,7 @@ from cardlab.sim.barbu.domino import (DOMINO_BGA_ADJACENT, DOMINO_FAN_TAN, DOMIN
 from cardlab.sim.barbu.domino_referee import RefereeError, check_domino, format_domino, place_table, replay_domino
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import BarbuOptions, scoring_tables
-from cardlab.sim.barbu.play import domino_callback, kernel_tables, play_columns
+from cardlab.sim.barbu.play import kernel_tables, play_columns
 
 RANDOM, HEURISTIC = 0, 1
 DEALS = 2000
@@ -215,8 +215,8 @@ def play_one(hands, places, *, declarer=0, variant=DOMINO_UPWARD, start_rank=-1,
     moves = np.zeros(domino_log_length(n, 13), np.int8)
     scores = np.zeros(n, np.int32)
     play_domino_nb(h, n, declarer, variant, start_rank, starter_offset, ace_replay_optional,
-                   np.array(places, np.int32), np.full(n, policy, np.int64), np.uint64(0), moves, scores,
-                   domino_callback(""), np.zeros(2, np.int64))
+                   np.array(places, np.int32), np.full(n, policy, np.int64), np.uint64(0), moves, scores, None,
+                   np.zeros(2, np.int64))
     log = [int(m) for m in moves]
     while len(log) > 1 and log[-1] == MOVE_NONE:
         log.pop()

@@ -229,7 +229,7 @@ def first_lead_totals(oracle, order, worlds=16):
                    worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
                    a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
                    np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
-                   out, user_callback(""), oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
+                   out, user_callback("", True), oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
     return out
 
 

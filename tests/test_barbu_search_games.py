@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 
 from cardlab.sim.barbu import BarbuOptions, Study, replay, simulate
-from cardlab.sim.barbu.play import domino_callback
 from cardlab.sim.barbu.domino import MOVE_NONE, MOVE_PASS, domino_play_on_nb, domino_start_nb
 from cardlab.sim.barbu.domino_referee import Table, replay_domino
 from cardlab.sim.barbu.game_referee import check_any_deal, check_game, game_deals
@@ -110,10 +109,10 @@ def test_domino_worlds_respect_every_pass(variant):
                 a["domino_starter"], policies, np.uint64(0), moves, scores)
             k, extra, played, place, move = 1, False, np.uint64(0), 0, MOVE_NONE
             while True:
-                state, p, extra, frontier, played, active, place, k, done = domino_play_on_nb(  # the kernel's types
-                    hands, n, p, extra, *(np.uint64(x) for x in (frontier, played, deck, openers)), active, place,
-                    a["domino_variant"], a["ace_replay_optional"], a["places"], policies, move, True, excluded, state,
-                    moves, k, scores, domino_callback(""), np.zeros(2, np.int64), np.empty(0, np.int64))
+                state, p, extra, frontier, played, active, place, k, done = domino_play_on_nb(
+                    hands, n, p, extra, frontier, played, deck, openers, active, place, a["domino_variant"],
+                    a["ace_replay_optional"], a["places"], policies, move, True, excluded, state, moves, k, scores,
+                    None, np.zeros(2, np.int64), np.empty(0, np.int64))
                 if done or (p == 0 and k >= stop):
                     break
                 move = int(log[k])

@@ -90,7 +90,7 @@ def test_without_search_seats_the_search_kernels_play_like_the_plain_kernels(pol
     empty = (np.zeros((0, m, 5), np.uint64), np.zeros((0, m, 3), np.int8), np.zeros((0, m, 37, 3), np.int8),
              np.zeros((0, m, 37, 64), np.float32))
     play_search_games_nb(study.seed, 0, 40, study.rules, study.policy_ids, 2, 1, 1, slots, lengths, *empty,
-                         *study.callbacks(), study.faults(40))
+                         *study.callbacks(searched=True), study.faults(40))
     keep = np.arange(m)[None, :] < lengths[:, None]
     np.testing.assert_array_equal(slots[keep][:, RES_SCORE], games["score_0"])
 

@@ -92,8 +92,7 @@ def test_without_search_seats_the_search_kernels_play_like_the_deal_kernels(poli
         np.testing.assert_array_equal(a, b)
     study4 = Study.build(policy=policy, seed=17, n_deals=4, **rules)
     games = np.zeros((40, 39), np.int32)
-    play_games_nb(17, 0, 40, 4, study4.flags, study4.policy_ids, games, study4.user_callback(),
-                  np.zeros((40, 2), np.int64))
+    play_games_nb(17, 0, 40, 4, study4.flags, study4.policy_ids, games, None, np.zeros((40, 2), np.int64))
     from cardlab.sim.minchiate.search_play import search_games
 
     np.testing.assert_array_equal(games, search_games(study4, 0, 40))

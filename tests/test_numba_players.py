@@ -52,8 +52,9 @@ def test_each_decision_calls_its_function_and_a_decision_left_out_is_the_heurist
     assert _call(kernel_function(name, SEAT), 0, 0b1100) == 0b100  # the main decision: play_low
     assert _call(run_callback(name, SEAT, "bid"), 5, 1) == 0
     assert _call(run_callback(name, SEAT, "discard"), 5, 1) == -1  # left out: the heuristic decides
-    for key in ("card", "bid", "discard"):  # a run without a Numba seat: callbacks of the decisions' types
-        assert _call(run_callback("", SEAT, key), 5, 1) == -1
+    for key in ("card", "bid", "discard"):  # a run without a Numba seat: None for the plain kernels (no call compiled),
+        assert run_callback("", SEAT, key) is None  # for the searched ones a callback of the decision's types
+        assert _call(run_callback("", SEAT, key, searched=True), 5, 1) == -1
 
 
 @pytest.mark.parametrize("player, message", [

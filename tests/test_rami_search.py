@@ -118,7 +118,7 @@ def _mid_round(seed, turns, rules):
         takes += take
         S.draw_nb(sc, take, o, hands, deck, pile, seats, log)
         state, gone = S.table_actions_nb(state, sc, o, 0, hands, table, seats, out, scratch, log, False,
-                                             study.user_callbacks(), sc[:2])
+                                             study.user_callbacks(searched=True), sc[:2])
         assert not gone
         state, k = choose_discard(0, state, hands[seat], sc[S.S_FORBIDDEN], table, sc[S.S_NT], seats[0, seat], o,
                                   bool(sc[S.S_CLOSE]), out, scratch)

@@ -17,13 +17,13 @@ from cardlab.sim.rng import deal_state
 
 
 def no_numba_seat(name: str, key: str | None = None):
-    """The callback a run without a Numba seat hands game ``name``'s kernels for decision ``key`` (the seat's main
-    one by default; Rami's kernels take all three in one tuple): it is never called."""
+    """The callback a run without a Numba seat hands game ``name``'s searched kernels for decision ``key`` (the
+    seat's main one by default; Rami's kernels take all three in one tuple): it is never called."""
     from cardlab.sim.games import game
     from cardlab.sim.user import run_callback, run_callbacks
 
     seat = game(name).numba_seat
-    return run_callbacks("", seat) if name == "rami" else run_callback("", seat, key)
+    return run_callbacks("", seat, searched=True) if name == "rami" else run_callback("", seat, key, searched=True)
 
 
 WORLDS = 8  # small: the means only need to exist, not to be good
@@ -169,7 +169,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
             state, trump = searched_trump_nb(seed, deal, hands, n, declarer, TRUMP_BY_POLICY, a["card_values"],
                                              a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                                              policies, a["duties"], a["weights"], WORLDS, 1, state, trump_means,
-                                             user_callback(""))
+                                             user_callback("", True))
             state = np.uint64(state)
         moves = np.full(width, -1, np.int8)
         means = np.full((width, 64), np.nan, np.float32)
@@ -177,8 +177,8 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
                                   a["trick_values"], a["last_two"], a["flags"], a["point_masks"], policies,
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback(""),
-                                  domino_callback(""),
+                                  WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback("", True),
+                                  domino_callback("", True),
                                   np.zeros(2, np.int64), np.where(policies == SEARCH, eps, 0.0))
         return trump, trump_means, moves, means
 

@@ -221,7 +221,7 @@ def user_domino(domino_fn, fault, p, hands, n, legal, frontier, played, deck, ma
     may be laid next), the cards laid, the cards unseen (the deck less the laid cards and its hand), each seat's card
     count clockwise from it (into ``counts``, scratch of length ``n``) and ``may_decline``. Any other answer is
     written to the deal's ``fault`` slot (seat + 1, move) and the heuristic moves instead, so the deal ends and the
-    run can report it. Given ``None`` (a kernel that never seats a Numba player) no call is compiled at all."""
+    run can report it. A run without a Numba seat passes ``None``: no call is compiled at all."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -330,7 +330,7 @@ def domino_play_on_nb(hands, n, p, extra, frontier, played, deck, openers, activ
     The seat to play makes ``first_move`` (a card, ``MOVE_DECLINE``, or ``MOVE_NONE``: its policy
     chooses); then each seat plays its ``policies`` entry (random, heuristic, or USER: the run's Domino
     function ``domino_fn`` where it has a choice, :func:`user_domino`, its first illegal move written to
-    ``fault``, ``counts`` its scratch; None and empty arrays in a kernel where no seat plays USER). With
+    ``fault``, ``counts`` its scratch; None and empty arrays where no seat plays USER). With
     ``stop_at_search``, returns before a ``search`` seat's turn with a choice (two playable cards,
     or an Ace's optional extra turn) so the caller can search it, and before every turn of a seat of
     policy -1 (a seat of the step API's caller, which makes each of its moves, passes included). Every
@@ -422,7 +422,7 @@ def play_domino_nb(hands, n, declarer, variant, start_rank, starter_offset, ace_
 
     Writes each seat's points (``places[k]`` for finishing place ``k``) into ``scores`` and,
     when ``moves.shape[0] > 0``, the move log described in the module docstring. ``domino_fn`` (a
-    compiled callback, never called in a run without one) plays the USER seats' choices, its first illegal move
+    compiled callback, or None in a run without one) plays the USER seats' choices, its first illegal move
     going to ``fault`` (seat + 1, move). Returns the advanced random stream.
     """
     state, deck, openers, frontier, p, active = domino_start_nb(hands, n, declarer, variant, start_rank,

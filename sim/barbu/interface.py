@@ -399,7 +399,8 @@ def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands:
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                                   study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout),
-                                  np.zeros(len(a["game_contracts"]), np.int64), run_callback("", NUMBA_SEAT),
+                                  np.zeros(len(a["game_contracts"]), np.int64),
+                                  run_callback("", NUMBA_SEAT, searched=True),
                                   int(a["policies"][declarer]) == POLICY.ORACLE))
 
 

@@ -257,7 +257,7 @@ def play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_val
                      ace_replay_optional, places, state, trick, moves, scores, user_fn, domino_fn, fault):
     """Play one deal of any contract: Domino by its own kernel, every other contract in tricks. The seats of policy
     USER play the run's card function ``user_fn`` in tricks and its Domino function ``domino_fn`` in Domino (each
-    never called in a run without a Numba seat), their first illegal move going to ``fault``."""
+    None in a run without a Numba seat), their first illegal move going to ``fault``."""
     if contract == CONTRACT.DOMINO:
         return play_domino_nb(hands, n, declarer, domino_variant, domino_start_rank, domino_starter,
                               ace_replay_optional, places, policies, state, moves, scores, domino_fn, fault)
@@ -279,7 +279,7 @@ def play_deals_nb(seed, first, count, deck, n, contracts, card_values, trick_val
 
     Outputs one row per deal (``out_trump`` is -1 outside Trumps); ``log_hands`` and
     ``log_moves`` are each filled when they have ``count`` rows (zero-row arrays skip them).
-    ``user_fn`` and ``domino_fn`` (compiled callbacks, never called in a run without a Numba seat) play the seats of
+    ``user_fn`` and ``domino_fn`` (compiled callbacks, or None in a run without a Numba seat) play the seats of
     policy USER, their cards and their Domino moves; ``faults`` (``count`` x 2, zeros) receives, per deal, the
     first illegal move they returned (seat + 1, move).
     """

@@ -38,20 +38,20 @@ def policy_id(name: str) -> int:
     return POLICY.USER if is_numba_name(name) else -1 if is_python_name(name) else POLICY_NAMES.index(name)
 
 
-def user_callback(name: str):
+def user_callback(name: str, searched: bool = False):
     """The callback the kernels call for the seats of the run's Numba function ``name`` (:func:`run_callback`)."""
     from cardlab.sim.barbu.interface import NUMBA_SEAT
 
-    return run_callback(name, NUMBA_SEAT)
+    return run_callback(name, NUMBA_SEAT, searched=searched)
 
 
-def domino_callback(name: str):
+def domino_callback(name: str, searched: bool = False):
     """The callback the kernels call for the Domino moves of the seats of the run's Numba player ``name``: its
-    ``domino`` function, or one always returning -1 (the heuristic's move) where it leaves Domino out or the run
-    has no Numba seat (:func:`run_callback`)."""
+    ``domino`` function, or one always returning -1 (the heuristic's move) where it leaves Domino out; without a
+    Numba seat as :func:`user_callback`."""
     from cardlab.sim.barbu.interface import NUMBA_SEAT
 
-    return run_callback(name, NUMBA_SEAT, "domino")
+    return run_callback(name, NUMBA_SEAT, "domino", searched=searched)
 
 
 def kernel_tables(options: BarbuOptions, contracts, policies, *, weights=None) -> dict:
@@ -215,7 +215,8 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                       worlds, ROLLOUT_NAMES.index(rollout), searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
-                      contract_means, user_callback(a["user_name"]), domino_callback(a["user_name"]), faults,
+                      contract_means, user_callback(a["user_name"], searching),
+                      domino_callback(a["user_name"], searching), faults,
                       inference_eps(a["policies"], inference))
     raise_fault(faults, first, a["user_name"], "game")
     columns = {

@@ -83,8 +83,8 @@ def user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, va
     """The card of seat ``p`` played by the run's Numba function ``user_fn`` (signature in
     :mod:`cardlab.sim.user`). A card outside ``legal`` is written to the deal's ``fault`` slot
     (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it.
-    A run without a Numba seat passes a callback that is never called; a kernel that never seats one passes
-    ``None`` and is compiled with no call at all."""
+    A run without a Numba seat passes ``None``: the kernels are then compiled with no call at all (the
+    code of the built-in seats is the same as without Numba seats)."""
     raise NotImplementedError("called from kernels only")
 
 

@@ -64,8 +64,8 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
                          a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                          a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
-                         trump_means, user_callback(a["user_name"]), domino_callback(a["user_name"]), faults,
-                         eps)
+                         trump_means, user_callback(a["user_name"], True), domino_callback(a["user_name"], True),
+                         faults, eps)
     raise_fault(faults, np.asarray(deals), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
 

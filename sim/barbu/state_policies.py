@@ -39,7 +39,7 @@ from cardlab.sim.barbu.domino import (DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE, 
 from cardlab.sim.barbu.domino_referee import DECLINE_ACTION, PASS_ACTION, DominoState, start_action
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 from cardlab.sim.barbu.kernels import LEAD_ANYTIME, TRUMP_BY_POLICY, advance_nb, trick_start_nb
-from cardlab.sim.barbu.play import domino_callback, user_callback
+from cardlab.sim.barbu.play import user_callback
 from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, heuristic_card, seat_mode
 from cardlab.sim.barbu.search import play_searched_tricks_nb
 from cardlab.sim.barbu.search_deals import searched_trump_nb
@@ -128,7 +128,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
         _, suit = searched_trump_nb(seed, deal, hands, n, state.declarer, TRUMP_BY_POLICY,
                                     a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                                     ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0), suit_means,
-                                    user_callback(""))
+                                    user_callback("", searched=True))
         return TRUMP_ID + int(suit), {TRUMP_ID + s: float(m) for s, m in enumerate(suit_means)}
     played = [card for trick in state.tricks for _, card in trick.cards] + list(state.trick)
     moves = np.full(n * state.size, -1, np.int64)
@@ -138,7 +138,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
     play_searched_tricks_nb(seed, deal, hands, n, state.declarer, c, trump, a["card_values"],
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
                             a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
-                            np.zeros(n, np.int16), user_callback(""), np.zeros(2, np.int64),
+                            np.zeros(n, np.int16), user_callback("", searched=True), np.zeros(2, np.int64),
                             inference_eps(ids, a.get("search_inference", DEFAULT_INFERENCE)), len(played))
     row = means[len(played)] if hint else means
     return int(moves[len(played)]), {x: float(row[x]) for x in range(64) if hint and not np.isnan(row[x])}
@@ -276,8 +276,7 @@ def _domino_advance(state, ids) -> None:
     k = domino_play_on_nb(hands, state.n, state.seat, state.extra, frontier, played, deck, openers, active,
                           len(state.finish), DOMINO_VARIANTS.index(state.variant), state.ace_replay_optional,
                           np.array(state.places, np.int32), ids, MOVE_NONE, True, np.empty(0, np.uint64),
-                          np.uint64(0), moves, 0, np.zeros(state.n, np.int32), domino_callback(""),
-                          np.zeros(2, np.int64),
+                          np.uint64(0), moves, 0, np.zeros(state.n, np.int32), None, np.zeros(2, np.int64),
                           np.empty(0, np.int64))[7]
     if k == 0:
         raise RuntimeError(f"Domino: the kernel's loop made no move for seat {state.seat} (policy {ids[state.seat]})")

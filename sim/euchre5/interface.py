@@ -66,10 +66,11 @@ class Euchre5Study(LoneSeat, Study):
     def rules(self) -> np.ndarray:
         return kernel_rules(self.options)
 
-    def callbacks(self) -> tuple:
+    def callbacks(self, searched: bool = False) -> tuple:
         """What the kernels take for the seats of the run's Numba functions: ``(bid_fn, card_fn)``, the bid's
-        callback (the heuristic's -1 when the user gave none) and the card's; never called in a run without one."""
-        return self.extra_callback("bid"), self.user_callback()
+        callback (the heuristic's -1 when the user gave none) and the card's; without one ``(None, None)``, or for
+        the ``searched`` kernels callbacks never called (:func:`cardlab.sim.user.run_callback`)."""
+        return self.extra_callback("bid", searched), self.user_callback(searched)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Hands ``first .. first+count-1`` as columns (and the dealt cards and logs when ``record``)."""
@@ -130,7 +131,7 @@ class Euchre5Study(LoneSeat, Study):
 
         out, faults = np.empty((N_RES, len(deals)), np.int8), self.faults(len(deals))
         play_search_tables_nb(self.seed, deals, self.rules, policies, int(self.search_worlds), self.rollout_id,
-                              int(self.racing), out, *self.callbacks(), faults)
+                              int(self.racing), out, *self.callbacks(searched=True), faults)
         self.check_faults(faults, deals, self.game.unit)
         return result_columns(out)
 
@@ -199,7 +200,7 @@ def study_columns(study: Euchre5Study, first: int, count: int) -> dict:
     if study.searching:  # search seats search the call and the play; a fault row per (deal, maker, trump)
         faults = study.faults(count * PLAYERS * 4)
         search_trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
-                              study.rollout_id, int(study.racing), out, study.user_callback(), faults)
+                              study.rollout_id, int(study.racing), out, study.user_callback(searched=True), faults)
         study.check_faults(faults, np.repeat(np.arange(first, first + count), PLAYERS * 4), study.game.unit)
     else:
         faults = study.faults(count)

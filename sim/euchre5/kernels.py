@@ -18,9 +18,8 @@ rollouts (:func:`bid_nb` and :func:`play_tricks_inline` themselves) and the sear
 
 A seat of policy :data:`USER` is played by the run's own Numba functions (:mod:`cardlab.sim.user`): its cards
 with a choice (:func:`user_card`) and its bids (:func:`user_bid`, -1 leaving a bid to the heuristic); its
-exchange and call are the heuristic's. A run without one passes callbacks that are never called, so that every
-run calls the same compiled kernels; a kernel that never seats one (the search's rollouts) passes None, and the
-branch is compiled away (:func:`user_seat`).
+exchange and call are the heuristic's. A run without one passes None for them, and the kernels are then
+compiled without the branch (:func:`user_seat`).
 
 Batches: :func:`play_deals_nb` plays hands ``first .. first+count-1`` in parallel, hand ``i``
 dealt by seat ``i % 5`` from the stream of ``(seed, i)``; :func:`play_games_nb` plays whole
@@ -118,8 +117,8 @@ WON_MASK = (1 << (WON_BITS * PLAYERS)) - 1
 
 def user_seat(fn, policy):
     """Whether the seat of ``policy`` is played by the run's Numba function ``fn``: ``policy`` is :data:`USER`.
-    In a kernel that never seats one (``fn`` is None: the search's rollouts) it is the constant False, and the
-    branch it guards is compiled away."""
+    In a run without one (``fn`` is None) it is the constant False, and the branch it guards is compiled away:
+    the built-in seats' code is then the same as without Numba seats."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -147,7 +146,7 @@ def user_bid(bid_fn, fault, p, hand, upcard, rnd, k, allowed):
     place, allowed)`` (the interface's ``BID_DECISION``): an action id of ``allowed`` (pass 196, accept 197, name
     192 + suit), or -1 to leave the bid to the heuristic. Any other value is written to the hand's ``fault`` slot
     (seat + 1, value) and the heuristic bids, so the hand ends and the run can report it. Without a Numba seat
-    (``bid_fn`` None: the search's rollouts) it is -1, compiled to nothing."""
+    (``bid_fn`` None) it is -1, compiled to nothing."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -187,7 +186,7 @@ def user_card(card_fn, fault, p, hand, legal, k, suit, beat, winner, in_trick, t
     * ``won``: the tricks each seat has taken, 3 bits a seat from ``p`` (``(won >> 3 * i) & 7``).
 
     A card outside ``legal`` is written to the hand's ``fault`` slot (seat + 1, card) and replaced by the lowest
-    legal card, so the hand ends and the run can report it. With ``card_fn`` None (the rollouts) it is -1,
+    legal card, so the hand ends and the run can report it. Without a Numba seat (``card_fn`` None) it is -1,
     compiled to nothing."""
     raise NotImplementedError("called from kernels only")
 
@@ -308,7 +307,7 @@ def bid_step_nb(policy, p, hand, upcard, rnd, k, rules, state, bid_fn, fault):
 @njit(cache=True, error_model="numpy", inline="always")
 def bid_nb(hands, upcard, dealer, rules, policies, rnd, k, state, log, n, bid_fn, fault):
     """The bidding from place ``k`` of round ``rnd`` on (round one then round two), every seat by its
-    ``policies`` entry (:func:`bid_step_nb`; ``bid_fn`` the run's Numba bid function);
+    ``policies`` entry (:func:`bid_step_nb`; ``bid_fn`` the run's Numba bid function, None without one);
     logs from action ``n``. Returns (state, maker, trump, round, next action number); maker -1 (round 0)
     when every seat passed twice: a void hand."""
     if rnd == 1:
@@ -424,7 +423,7 @@ def play_tricks_inline(hands, trump, maker, partner, called, alone_public, revea
     under way is given by its ``leader``, led ``suit``, ``beat``, ``winner`` and cards ``in_trick``.
     ``hands`` are consumed, plays logged from action ``n``. The plain hand plays its five tricks
     with it and the search its rollouts. A Numba seat's card with a choice is its function ``card_fn``'s
-    (:func:`user_card`), which also reads the ``upcard``, the ``dealer`` and its ``discard``
+    (:func:`user_card`, None without one), which also reads the ``upcard``, the ``dealer`` and its ``discard``
     (-1: none) and ``won``, the tricks each seat has taken (3 bits a seat). Returns (state, the attackers'
     tricks, next action number)."""
     forced = first_card
@@ -522,7 +521,7 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
     arrays it is passed (a measurable share of a hand when it was a call). The hand is its steps in
     order: :func:`bid_nb`, the exchange (:func:`discard_step_nb`) and the call (:func:`decide_call_nb`)
     in the order of the rules, :func:`partner_nb`, :func:`play_tricks_inline`, :func:`score_hand_nb`.
-    ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (:mod:`cardlab.sim.user`),
+    ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (None without one: :mod:`cardlab.sim.user`),
     the first illegal move going to ``fault`` (seat + 1, move); its exchange and call are the heuristic's."""
     start_hand_nb(res, dealer, log)
     n = 0
@@ -641,7 +640,7 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
     """Play hands ``first .. first+count-1``: hand ``i`` dealt by seat ``i % 5`` from (seed, i).
 
     ``out`` (N_RES, count) receives the results, one column per hand; the logs are filled when they have rows.
-    ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (:mod:`cardlab.sim.user`); ``faults``
+    ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (None in a run without one); ``faults``
     (count x 2, zeros) receives each hand's first illegal move of theirs (seat + 1, move).
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
@@ -750,7 +749,7 @@ def trump_study_nb(seed, first, count, rules, policies, out, card_fn, faults):
     maker seat and each trump suit, the bidding skipped; ``out`` (count, 5, 4, N_STUDY) receives
     the result row, then the maker's bid strength (as the heuristic counts it), bowers and trumps
     held as dealt. Every variant starts from the same cards and the same stream (paired). ``card_fn``
-    plays the cards of the seats of policy :data:`USER`, ``faults`` a row per deal."""
+    plays the cards of the seats of policy :data:`USER` (None without one), ``faults`` a row per deal."""
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         dealt = np.empty(PLAYERS, np.uint64)

@@ -35,7 +35,7 @@ def search_columns(study, first: int, count: int, *, record: bool = False, polic
     means = np.full((rows, MAX_ACTIONS, 64), np.nan, np.float32)
     faults = study.faults(count)
     play_search_deals_nb(study.seed, first, count, study.rules, study.policy_ids if policies is None else policies,
-                         *_search_args(study), out, hands, kitty, moves, means, *study.callbacks(), faults)
+                         *_search_args(study), out, hands, kitty, moves, means, *study.callbacks(searched=True), faults)
     study.check_faults(faults, first, study.game.unit)
     columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
     if record:
@@ -58,7 +58,7 @@ def search_game_columns(study, first: int, count: int, *, record: bool = False) 
     means = np.full((rows, m, MAX_ACTIONS, 64), np.nan, np.float32)
     faults = study.faults(count)
     play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, *_search_args(study), slots,
-                         lengths, hands, kitty, moves, means, *study.callbacks(), faults)
+                         lengths, hands, kitty, moves, means, *study.callbacks(searched=True), faults)
     study.check_faults(faults, first, "game")
     keep = np.arange(m)[None, :] < lengths[:, None]
     out = slots[keep].T

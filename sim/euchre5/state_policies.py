@@ -102,7 +102,8 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     play_search_hand_nb(np.uint64(study.seed), np.uint64(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
                         study.rules, policies, maker, trump, worlds, rollout, int(study.racing),
                         np.uint64(state.stream or 0), log, means, np.zeros(N_RES, np.int64),
-                        run_callback("", study.game.numba_seat, "bid"), run_callback("", study.game.numba_seat),
+                        run_callback("", study.game.numba_seat, "bid", searched=True),
+                        run_callback("", study.game.numba_seat, searched=True),
                         np.zeros(2, np.int64), len(done))
     _, kind, value = (int(x) for x in log[len(done)])
     action = action_of(ACTION_KINDS[kind], value)

@@ -55,8 +55,7 @@ GAME_SLOT = 32  # deals kept per game in the games kernel's buffer; longer games
 
 def user_seat(fn, policy):
     """Whether the seat of ``policy`` is played by the run's Numba function ``fn``: ``policy`` is :data:`USER`.
-    In a kernel that never seats one (``fn`` is None) it is the constant False, and the branch it guards is compiled
-    away; a run without one passes a callback that is never called, so every run calls the same compiled kernels."""
+    In a run without one (``fn`` is None) it is the constant False, and the branch it guards is compiled away."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -71,7 +70,7 @@ def user_card(card_fn, fault, p, hand, legal, n, led, win_card, trick, seen, bro
     """The card of seat ``p`` played by the run's Numba function ``card_fn``, called as ``card(hand, legal, n, led,
     win_card, trick, seen, broken)`` (the interface's ``NUMBA_SEAT``). A card outside ``legal`` is written to the
     deal's ``fault`` slot (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can
-    report it. Given ``None`` (a kernel that never seats a Numba player) it is -1, compiled to nothing."""
+    report it. Without a Numba seat (``card_fn`` None) it is -1, compiled to nothing."""
     raise NotImplementedError("called from kernels only")
 
 

@@ -32,7 +32,7 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     means = np.full((rows, MOVES, 64), np.nan, np.float32)
     faults = study.faults(count)
     play_search_deals_nb(study.seed, deals, study.rules, seats, study.search_worlds, study.rollout_id, out, hands,
-                         logs, means, study.user_callback(), faults)
+                         logs, means, study.user_callback(searched=True), faults)
     study.check_faults(faults, deals)
     return out, hands, logs, means
 
@@ -49,7 +49,8 @@ def search_games(study, first: int, count: int, *, record: bool = False) -> dict
     def kernel(out, totals, lengths, hands, logs):
         faults = study.faults(count)
         play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
-                             study.rollout_id, out, totals, lengths, hands, logs, means, study.user_callback(), faults)
+                             study.rollout_id, out, totals, lengths, hands, logs, means,
+                             study.user_callback(searched=True), faults)
         study.check_faults(faults, first, "game")
 
     out, totals, lengths, hands, logs = game_buffers(study, count, record, kernel)

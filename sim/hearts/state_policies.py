@@ -68,7 +68,7 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     key, base = state.search_key
     play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed,
                      state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means,
-                     run_callback("", study.game.numba_seat), np.zeros(2, np.int64),
+                     run_callback("", study.game.numba_seat, searched=True), np.zeros(2, np.int64),
                      len(plays))
     row = means[len(plays)]
     means_of = {int(c): float(row[c]) for c in np.flatnonzero(~np.isnan(row))}

@@ -210,8 +210,7 @@ def user_card(user_fn, fault, p, hand_lo, hand_hi, legal_lo, legal_hi, n, led, w
     ``card(hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_card, partner_wins, unseen_lo, unseen_hi)``
     (the interface's ``NUMBA_SEAT``). A card outside ``legal`` is written to the deal's ``fault`` slot
     (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it.
-    A run without a Numba seat passes a callback that is never called; given ``None`` (a kernel that never seats
-    one) no call is compiled at all."""
+    A run without a Numba seat passes ``None``: the kernels are then compiled with no call at all."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -557,8 +556,8 @@ def finish_deal_nb(opts, pile_lo, pile_hi, tricks, matto_owner, matto_owed, last
 def play_deal_nb(seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch, user_fn, fault):
     """Play deal number ``deal`` (dealer ``deal % 4``); fill ``out`` (see :data:`COL`), and when ``record``
     the move ``log`` and ``declared``. ``work`` (int64, :data:`WORK_SIZE`) and ``words`` (uint64, 12) are
-    scratch space reused from deal to deal; ``user_fn`` plays the seats of policy :data:`USER` (never called
-    without one), the first illegal card it returns going to ``fault``."""
+    scratch space reused from deal to deal; ``user_fn`` plays the seats of policy :data:`USER` (None without
+    one), the first illegal card it returns going to ``fault``."""
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, policies, record, work, words, out, log, declared, combo_scratch)
     resti = work[N_CARDS:N_CARDS + 2]

@@ -33,7 +33,7 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     faults = study.faults(count)
     play_search_deals_nb(study.seed, deals, study.flags, study.policy_ids if policies is None else policies,
                          study.search_worlds, study.rollout_id, int(study.racing), out, logs, declared, means,
-                         study.user_callback(), faults)
+                         study.user_callback(searched=True), faults)
     study.check_faults(faults, deals)
     return out, logs, declared, means
 
@@ -42,8 +42,8 @@ def search_games(study, first: int, count: int) -> np.ndarray:
     """Kernel rows of whole games ``first .. first+count-1`` with search seats."""
     out, faults = np.zeros((count, COL.WIDTH), np.int32), study.faults(count)
     play_search_games_nb(study.seed, first, count, study.options.n_deals, study.flags, study.policy_ids,
-                         study.search_worlds, study.rollout_id, int(study.racing), out, study.user_callback(),
-                         faults)
+                         study.search_worlds, study.rollout_id, int(study.racing), out,
+                         study.user_callback(searched=True), faults)
     study.check_faults(faults, first, "game")
     return out
 

@@ -138,7 +138,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     play_searched_cards_nb(study.seed, state.deal, study.flags, policies, worlds, rollout, int(study.racing), True,
                            work, words_, out, log, np.empty(12, np.int64), means, np.uint64(0), 0, 0,
                            *words(state.discards[state.cutter]), *words(state.discards[state.dealer]),
-                           *words(state.fola_after), run_callback("", study.game.numba_seat),
+                           *words(state.fola_after), run_callback("", study.game.numba_seat, searched=True),
                            np.zeros(2, np.int64), len(played), shown)
     row = means[len(played)]
     return action_of("play", int(log[LOG_PLAYS + len(played)])), {int(c): float(row[c])

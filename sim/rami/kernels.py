@@ -473,7 +473,7 @@ def play_rounds_nb(seed, first, count, o, pols, dealer, turns, blocked, rami_sec
     """Rounds ``first .. first+count-1``: round ``i`` from ``deal_state(seed, i)``, dealt by seat ``i % n``.
 
     ``logs`` (count, LOG_ROWS, LOG_W) and ``decks`` (count, 108) are filled when not empty; ``faults`` (count x 2)
-    gets each round's first illegal discard of the Numba seat ``user_fn`` (its callbacks; never called without one).
+    gets each round's first illegal discard of the Numba seat ``user_fn`` (None without one).
     """
     P = o[OPT.players]
     record = logs.shape[0] > 0

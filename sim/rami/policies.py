@@ -253,7 +253,7 @@ def user_discard(user_fn, fault, seat, hand, forbidden, opened, opponent_close, 
     meld), called as ``discard(hand, forbidden, opened, opponent_close, values)`` (the interface's
     ``NUMBA_SEAT``). A kind it does not hold, or ``forbidden``, is written to the round's ``fault`` slot
     (seat + 1, kind) and replaced by the lowest legal kind, so the round ends and the run can report it.
-    Given ``None`` (a kernel that never seats a Numba player) the kernels are compiled with no call at all."""
+    Without a Numba seat (``None``) the kernels are compiled with no call at all."""
     raise NotImplementedError("called from kernels only")
 
 
@@ -284,7 +284,7 @@ def user_draw(user_fn, fault, seat, hand, top, usable, opened, opponent_close, o
     called as ``draw(hand, top, usable, opened, opponent_close, values)`` only when the rules offer the discard
     (``usable``: it can go to the table this turn). -1 (also the answer of a player that leaves draws out) leaves
     the draw to the heuristic; another answer goes to ``fault`` (seat + 1, the answer) and the heuristic draws.
-    Given ``None`` (a kernel that never seats a Numba player) it compiles no call and returns -1."""
+    A run without a Numba seat compiles no call and returns -1."""
     raise NotImplementedError("called from kernels only")
 
 

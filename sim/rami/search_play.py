@@ -26,7 +26,7 @@ def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=No
     deals, faults = np.asarray(deals, np.int64), study.faults(len(deals))
     play_search_rounds_nb(study.seed, deals, study.options.kernel_ints(), pols, study.search_worlds,
                           ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, *logs, *searches,
-                          study.user_callbacks(), faults)
+                          study.user_callbacks(searched=True), faults)
     study.check_faults(faults, deals, "round")
     return ints, seats, logs, searches
 
@@ -39,7 +39,7 @@ def search_games(study, first: int, count: int, max_rounds: int, *, record: bool
     rounds, faults = np.zeros(count, np.int64), study.faults(count)
     play_search_games_nb(study.seed, first, count, study.options.kernel_ints(), study.policy_ids, study.search_worlds,
                          ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds, *ints, *seats,
-                         *logs, *searches, study.user_callbacks(), faults)
+                         *logs, *searches, study.user_callbacks(searched=True), faults)
     study.check_faults(faults, first, "game")
     return rounds, ints, seats, logs, searches
 

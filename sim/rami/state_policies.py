@@ -58,7 +58,7 @@ def turn_rows(state, policy_id: int) -> list:
         np.uint64(state.stream or 0), state.seat, state.t, o.kernel_ints(), policy_id, hands, deck, sp, o.deck_size,
         pile, len(state.pile), table, len(state.table), np.array(state.opened, np.int64),
         np.array(state.open_turn, np.int64), np.zeros(state.P, np.bool_), np.zeros((MAX_MELDS, MELD_W), np.int64),
-        _scratch(), log, 0, run_callbacks("", state.study.game.numba_seat), np.zeros(2, np.int64))
+        _scratch(), log, 0, None, np.zeros(2, np.int64))
     if state.stream is not None:
         state.stream = as_stream(stream)
     return [([int(v) for v in row], {}) for row in log[:rows] if row[0] != EV_OUT]
@@ -119,7 +119,7 @@ def searched_turn(state, policy: str, worlds: int | None = None, shortlist: int 
         study.seed, key, base, np.uint64(state.stream or 0), o.kernel_ints(), pols,
         worlds, rollout, shortlist, log, np.zeros((4, P), np.int64),
         means, hands, deck, pile, table, seats, sc, kernel_known(state), pool, state.t + 1,
-        run_callbacks("", state.study.game.numba_seat), np.zeros(2, np.int64))
+        run_callbacks("", state.study.game.numba_seat, searched=True), np.zeros(2, np.int64))
     if state.stream is not None:
         state.stream = as_stream(stream)
     draw, discard = {}, {}
