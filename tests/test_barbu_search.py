@@ -22,7 +22,6 @@ from cardlab.sim.barbu.game_referee import check_any_deal
 from cardlab.sim.barbu.policies import POLICY
 from cardlab.sim.barbu.referee import legal_cards
 from cardlab.sim.barbu.rules import CONTRACT_NAMES, TRICK_CONTRACTS
-from cardlab.sim.barbu.play import user_callback
 from cardlab.sim.barbu.search import search_card_nb, search_state, shown_absent_nb
 from cardlab.sim.worlds import sample_world_nb
 from cardlab.sim.barbu.search_play import run_search_kernel
@@ -229,7 +228,7 @@ def first_lead_totals(oracle, order, worlds=16):
                    worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
                    a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
                    np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
-                   out, user_callback("", True), oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
+                   out, oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
     return out
 
 

@@ -168,8 +168,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
         if contract == "trumps":
             state, trump = searched_trump_nb(seed, deal, hands, n, declarer, TRUMP_BY_POLICY, a["card_values"],
                                              a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                                             policies, a["duties"], a["weights"], WORLDS, 1, state, trump_means,
-                                             user_callback("", True))
+                                             policies, a["duties"], a["weights"], WORLDS, 1, state, trump_means)
             state = np.uint64(state)
         moves = np.full(width, -1, np.int8)
         means = np.full((width, 64), np.nan, np.float32)

@@ -162,7 +162,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                                           open_slots[declarer], game_contracts, declarer_mean, slot, card_values,
                                           trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop,
                                           domino_variant, domino_start_rank, domino_starter, ace_replay_optional,
-                                          places, worlds, rollout, totals, user_fn, policies[declarer] == ORACLE)
+                                          places, worlds, rollout, totals, policies[declarer] == ORACLE)
                 if keep_means:
                     for s in range(k):
                         if open_slots[declarer] >> s & 1:
@@ -175,7 +175,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                 state, trump = searched_trump_nb(game_key, d, hands, n, declarer, TRUMP_BY_POLICY, card_values,
                                                  trick_values, last_two, flags, point_masks, policies, duties,
                                                  weights, worlds, rollout, state,
-                                                 log_trump_means[row] if keep_means else no_trump_means, user_fn)
+                                                 log_trump_means[row] if keep_means else no_trump_means)
             else:
                 state, trump = name_trump_nb(hands[declarer], TRUMP_BY_POLICY, policies[declarer], weights,
                                              features, state)

@@ -49,7 +49,7 @@ from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.python_seats import is_python_name
-from cardlab.sim.user import Decision, NumbaSeat, is_numba_name, run_callback
+from cardlab.sim.user import Decision, NumbaSeat, is_numba_name
 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
@@ -400,7 +400,6 @@ def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands:
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                                   study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout),
                                   np.zeros(len(a["game_contracts"]), np.int64),
-                                  run_callback("", NUMBA_SEAT, searched=True),
                                   int(a["policies"][declarer]) == POLICY.ORACLE))
 
 

@@ -198,13 +198,12 @@ def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, h
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
-                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, user_fn,
-                   oracle, eps, history, history_remaining, count):
+                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, oracle, eps,
+                   history, history_remaining, count):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` (float64) gets each candidate's
     summed points over ``worlds`` worlds (the true deal's for the ``oracle``), or with inference (``eps`` > 0)
     ``worlds`` times its weighted mean, each world weighted by :func:`play_likelihood_nb` over the deal's first
     ``count`` moves (``history``, ``history_remaining``).
-    ``user_fn`` is the run's Numba seat function, handed on to the rollouts, where no seat plays it.
 
     ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
     the hands, and the sampler keeps its own scratch.
@@ -265,7 +264,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                 work_trick[kk] = trick[kk]
             gain, _ = rollout_nb(work, n, s, t, k, leader, led, best, winner, work_trick, remaining,
                                  hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
-                                 rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, user_fn,
+                                 rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, None,
                                  rollout_fault)
             totals[c] += copies * gain
     if rounds < worlds:
@@ -276,7 +275,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
 
 @njit(cache=True, error_model="numpy")
 def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_values, last_two, flags, point_masks,
-                    duties, rollout, totals, user_fn, oracle):
+                    duties, rollout, totals, oracle):
     """The trump suit a searching declarer ``s`` names (see the module docstring); ``totals[suit]`` summed points
     (over the true deal for the ``oracle``)."""
     f = flags[contract]
@@ -306,7 +305,7 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
             gain, _ = rollout_nb(work, n, s, 0, 0, s, -1, -1, s, work_trick, remaining, False, -1, suit,
                                  card_values[contract], trick_values[contract], last_two[contract],
                                  point_masks[contract], positive, LEAD_ANYTIME, kh_discard, False, duties,
-                                 rollouts, gains, no_moves, roll, user_fn, rollout_fault)
+                                 rollouts, gains, no_moves, roll, None, rollout_fault)
             totals[suit] += gain
     if rounds < worlds:
         for suit in range(4):
@@ -386,7 +385,7 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                                        winner, trick, remaining, hearts_broken, legal, c, excluded, worlds, trump,
                                        values, trick_values[contract], last_two[contract], point_mask, positive, rule,
                                        kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals,
-                                       user_fn, policies[p] == ORACLE, eps[p], history, history_remaining, i)
+                                       policies[p] == ORACLE, eps[p], history, history_remaining, i)
                     if keep_means:
                         m = legal
                         while m != ZERO:

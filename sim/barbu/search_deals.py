@@ -24,7 +24,7 @@ from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 
 @njit(cache=True, error_model="numpy")
 def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, trick_values, last_two, flags,
-                      point_masks, policies, duties, weights, worlds, rollout, state, trump_means, user_fn):
+                      point_masks, policies, duties, weights, worlds, rollout, state, trump_means):
     """The trump of a Trumps deal: searched for a ``search`` (or ``oracle``) declarer naming by policy, else
     ``name_trump_nb``.
 
@@ -35,7 +35,7 @@ def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, tr
         totals = np.empty(4, np.int64)
         trump = search_trump_nb(search_state(seed, deal, TRUMP_DECISION), declarer, hands, n, worlds,
                                 CONTRACT.TRUMPS, card_values, trick_values, last_two, flags, point_masks, duties,
-                                rollout, totals, user_fn, policies[declarer] == ORACLE)
+                                rollout, totals, policies[declarer] == ORACLE)
         if trump_means.shape[0] > 0:
             for suit in range(4):
                 trump_means[suit] = totals[suit] / worlds
@@ -95,7 +95,7 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
         if contract == CONTRACT.TRUMPS:
             state, trump = searched_trump_nb(seed, i, hands, n, declarer, trump_how, card_values, trick_values,
                                              last_two, flags, point_masks, policies, duties, weights, worlds,
-                                             rollout, state, trump_means, user_fn)
+                                             rollout, state, trump_means)
         play_searched_contract_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                                   flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                                   domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
@@ -112,7 +112,7 @@ CONTRACT_DECISION = 1 << 16  # the stream of a Geronimo contract choice (no move
 def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_mean, fallback, card_values,
                        trick_values, last_two, flags, point_masks, duties, lead_rule, early_stop, domino_variant,
                        domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, totals,
-                       user_fn, oracle):
+                       oracle):
     """Geronimo: the slot a searching declarer ``s`` picks from ``open_slots`` (bitmask of ``game_contracts``);
     the ``oracle`` plays the true deal (``search.oracle_view_nb``).
 
@@ -153,7 +153,7 @@ def search_contract_nb(state, s, hands, n, open_slots, game_contracts, declarer_
                 play_contract_nb(work, n, s, contract, trump, card_values, trick_values, last_two, flags,
                                  point_masks, rollouts, duties, lead_rule, early_stop, domino_variant,
                                  domino_start_rank, domino_starter, ace_replay_optional, places, roll, trick,
-                                 no_moves, gains, user_fn, None, rollout_fault)
+                                 no_moves, gains, None, None, rollout_fault)
                 if trump >= 0:
                     suits[trump] += gains[s]
                 else:

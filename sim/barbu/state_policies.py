@@ -127,8 +127,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
         suit_means = np.full(4 if hint else 0, np.nan, np.float32)
         _, suit = searched_trump_nb(seed, deal, hands, n, state.declarer, TRUMP_BY_POLICY,
                                     a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                                    ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0), suit_means,
-                                    user_callback("", searched=True))
+                                    ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0), suit_means)
         return TRUMP_ID + int(suit), {TRUMP_ID + s: float(m) for s, m in enumerate(suit_means)}
     played = [card for trick in state.tricks for _, card in trick.cards] + list(state.trick)
     moves = np.full(n * state.size, -1, np.int64)
