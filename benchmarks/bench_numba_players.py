@@ -8,7 +8,8 @@ Players: Euchre's ``euchre_heuristic_like`` (``benchmarks/numba_seats.py``) call
 and follow functions from the seat's view (the heuristic's cost, through the Numba seat), ``euchre_lowest`` plays
 the lowest legal card; Rami's and Barbu's are the test modules' (``tests/user_policies``): a Rami player making
 its discard alone, and all three decisions (its draw and melds as the heuristic makes them); Barbu's Domino seat
-laying its lowest playable card; Minchiate's seat playing its lowest card. Each run is
+laying its lowest playable card; Minchiate's seat playing its lowest card; Hearts' seat playing its lowest legal
+card (``cardlab.sim.example_players.hearts_lowest``). Each run is
 ``game(name).simulate(deals=N, seed=1, policy=...)`` on a fresh slice of deals; the first call of each table
 compiles or loads its kernels and is not timed. Also prints the one-time compile of a new user function (its C
 callback, the kernels already compiled for the seat) and the load average. (Barbu's trick contracts, and a
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
 import numba_seats  # noqa: E402
 
+from cardlab.sim.example_players import hearts_lowest  # noqa: E402
 from cardlab.sim.games import game  # noqa: E402
 from tests.user_policies import barbu_cards, minchiate_cards, rami_discards  # noqa: E402
 
@@ -41,6 +43,7 @@ def tables(name: str) -> tuple[dict, dict]:
                                             "meld": rami_discards.heuristics_melds}},
         "barbu": {"domino (lowest)": {"card": barbu_cards.lowest, "domino": barbu_cards.domino_lowest}},
         "minchiate": {"lowest": minchiate_cards.lowest},
+        "hearts": {"lowest": hearts_lowest},
     }[name]
     keywords = {"contract": "domino"} if name == "barbu" else {}
     return {"heuristic": ["heuristic"] + others, **{p: [f] + others for p, f in players.items()}}, keywords
@@ -64,7 +67,7 @@ def compile_cost(name: str) -> float:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=("euchre5", "rami", "barbu", "minchiate"), default="euchre5")
+    ap.add_argument("--game", choices=("euchre5", "rami", "barbu", "minchiate", "hearts"), default="euchre5")
     ap.add_argument("--deals", type=int, default=2_000_000)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
