@@ -32,7 +32,7 @@ from cardlab.sim.games import GAMES, game
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {"barbu": dict(contract=",".join(TRICK_CONTRACTS))}
-DEALS = {"barbu": 3000, "euchre5": 3000, "minchiate": 600, "rami": 60}  # per process and repeat
+DEALS = {"barbu": 3000, "euchre5": 3000, "hearts": 3000, "minchiate": 600, "rami": 60}  # per process and repeat
 
 
 def lowest_in_python(observation, legal):
