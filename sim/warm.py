@@ -25,7 +25,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 #: The games handed out first, the longest compile first, so that two processes finish close together
-#: (cold, on 2 shared cores: Euchre about 25 minutes, Barbu 8); any other game follows.
+#: (cold, on the quiet 2-core machine: Euchre about 12 minutes, Barbu 3); any other game follows.
 ORDER = ("euchre5", "barbu", "minchiate", "hearts", "rami")
 
 

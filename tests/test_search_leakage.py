@@ -18,12 +18,11 @@ from cardlab.sim.rng import deal_state
 
 def no_numba_seat(name: str, key: str | None = None):
     """The callback a run without a Numba seat hands game ``name``'s searched kernels for decision ``key`` (the
-    seat's main one by default; Rami's kernels take all three in one tuple): it is never called."""
+    seat's main one by default): it is never called."""
     from cardlab.sim.games import game
-    from cardlab.sim.user import run_callback, run_callbacks
+    from cardlab.sim.user import run_callback
 
-    seat = game(name).numba_seat
-    return run_callbacks("", seat, searched=True) if name == "rami" else run_callback("", seat, key, searched=True)
+    return run_callback("", game(name).numba_seat, key, searched=True)
 
 
 WORLDS = 8  # small: the means only need to exist, not to be good
@@ -317,6 +316,8 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
     from cardlab.sim.rami.melds import MAX_MELDS, MELD_W
     from cardlab.sim.rami.rules import HAND_W
     from cardlab.sim.rami import Study
+    from cardlab.sim.games import game
+    from cardlab.sim.user import run_callbacks
 
     study = Study.build(seed=17, **RAMI_RULES[rules])
     o = study.options.kernel_ints()
@@ -343,7 +344,8 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
         means = np.zeros((S.MEAN_ROWS, S.MEAN_W), np.float64)
         *_, li, mi = S.play_search_dealt_nb(study.seed, deal, 0, state, o, pols, WORLDS, 0, S.SHORTLIST, log,
                                              np.zeros((4, P), np.int64), means, *arrays,
-                                             no_numba_seat("rami"), np.zeros(2, np.int64))
+                                             run_callbacks("", game("rami").numba_seat, searched=True),
+                                             np.zeros(2, np.int64))
         return log[:li], means[:mi]
 
     def seen_by(log, s):
