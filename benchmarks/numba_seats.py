@@ -1,9 +1,10 @@
 """Numba seats the benchmarks time (an importable module, as a run over processes needs).
 
-``heuristic_like`` costs what the built-in heuristic costs: it calls the heuristic's own card
-function, with the trick's mode read from the contract's card values (avoid points when some card
-carries them, shed otherwise, take in a contract that pays for cards), so the benchmark measures
-what a user's seat of that cost pays for going through the Numba seat."""
+``heuristic_like`` costs what the built-in heuristic costs because it is the built-in heuristic: it calls the
+heuristic's own card function with the trick's mode worked out from the seat's view as the kernels work it out
+(take in a contract that pays, shed while neither the trick nor any card is worth points, avoid otherwise). Its
+cards are the heuristic's (``tests/test_barbu_numba_seat.py`` checks the rows), so its table plays the same
+deals as the heuristic's and the benchmark measures only what a seat pays for going through the Numba seat."""
 from numba import njit
 
 from cardlab.sim.barbu.policies import MODE_AVOID, MODE_SHED, MODE_TAKE, heuristic_card
@@ -12,21 +13,21 @@ from cardlab.sim.euchre5.policies import BEATS, follow_beat_nb, lead_nb
 
 
 @njit(cache=True)
-def lowest(hand, legal, led, best, trump, last, unseen, values):
+def lowest(hand, legal, led, best, trump, last, unseen, values, points):
     """The lowest legal card: the cheapest possible seat."""
     return lowest_card(legal)
 
 
 @njit(cache=True)
-def heuristic_like(hand, legal, led, best, trump, last, unseen, values):
-    """The built-in heuristic's card, its mode guessed from ``values`` (see the module docstring)."""
+def heuristic_like(hand, legal, led, best, trump, last, unseen, values, points):
+    """The built-in heuristic's card (see the module docstring)."""
     point_mask = ZERO
-    paid = False
+    paid = points > 0
     for c in range(64):
         if values[c] != 0:
             point_mask |= bit(c)
             paid |= values[c] > 0
-    mode = MODE_TAKE if paid else (MODE_AVOID if point_mask != ZERO else MODE_SHED)
+    mode = MODE_TAKE if paid else (MODE_SHED if points == 0 and point_mask == ZERO else MODE_AVOID)
     return heuristic_card(hand, legal, led, best, trump, last, unseen, values, point_mask, mode)
 
 

@@ -15,7 +15,7 @@ MINCHIATE_SUIT_BASE = 41  # Minchiate's first card id in the high word (cardlab.
 
 
 @njit(cache=True)
-def barbu_lowest(hand, legal, led, best, trump, last, unseen, values):
+def barbu_lowest(hand, legal, led, best, trump, last, unseen, values, points):
     """Barbu's trick contracts: the legal card of lowest id (the lowest club first)."""
     return lowest_card(legal)
 

@@ -7,7 +7,7 @@ Give the function where a policy name goes, and its seats play at the kernels' s
     from cardlab.sim.cards import lowest_card
 
     @njit(cache=True)
-    def lowest(hand, legal, led, best, trump, last, unseen, values):
+    def lowest(hand, legal, led, best, trump, last, unseen, values, points):
         return lowest_card(legal)
 
     barbu.simulate(deals=100_000, policy=[lowest, "heuristic", "heuristic", "heuristic"])

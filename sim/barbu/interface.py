@@ -493,11 +493,11 @@ SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (its stream is (s
 
 
 def _numba_signature():
-    """The Numba seat's signature: card(hand, legal, led, best, trump, last, unseen, values) -> card."""
+    """The Numba seat's signature: card(hand, legal, led, best, trump, last, unseen, values, points) -> card."""
     from numba import types
 
     return types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.boolean, types.uint64,
-                       types.int32[::1])
+                       types.int32[::1], types.int64)
 
 
 def _domino_signature():
@@ -514,7 +514,7 @@ def _domino_signature():
 NUMBA_SEAT = NumbaSeat(
     "card play in the trick contracts",
     "card(hand: uint64, legal: uint64, led: int64, best: int64, trump: int64, last: bool, unseen: uint64, "
-    "values: int32[:]) -> int64 (a card id whose bit is in legal)",
+    "values: int32[:], points: int64) -> int64 (a card id whose bit is in legal)",
     _numba_signature, USER_POLICY, key="card",
     extras=(Decision("domino", "the Domino moves where it has a choice",
                      "domino(hand: uint64, legal: uint64, table: uint64, laid: uint64, unseen: uint64, "

@@ -100,14 +100,15 @@ def trick_start_nb(t, size, trick_value, last_two, positive, point_mask):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def policy_card_nb(policy, state, hand, legal, led, best, trump, last, remaining, values, point_mask, mode, p, user_fn,
-                   fault):
+def policy_card_nb(policy, state, hand, legal, led, best, trump, last, remaining, values, points, point_mask, mode, p,
+                   user_fn, fault):
     """The card seat ``p`` plays from ``legal`` by its random, heuristic or Numba policy (``user_fn``; an
-    illegal card goes to ``fault``): returns (state, card)."""
+    illegal card goes to ``fault``), ``points`` what the trick is worth before its cards: returns (state, card)."""
     if policy == POLICY.RANDOM:
         return random_card(state, legal)
     if policy == POLICY.USER:
-        return state, user_card(user_fn, fault, p, hand, legal, led, best, trump, last, remaining & ~hand, values)
+        return state, user_card(user_fn, fault, p, hand, legal, led, best, trump, last, remaining & ~hand, values,
+                                points)
     return state, heuristic_card(hand, legal, led, best, trump, last, remaining & ~hand, values, point_mask,
                                seat_mode(mode, policy))
 
@@ -164,7 +165,7 @@ def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
                 hand = hands[p]
                 legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
                 state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, kk == n - 1, remaining,
-                                          values, point_mask, mode, p, user_fn, fault)
+                                          values, points, point_mask, mode, p, user_fn, fault)
             if record:
                 moves[t * n + kk] = c
             led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
@@ -216,7 +217,7 @@ def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
     m = 0
     fault = np.zeros(2, np.int64)
     while t < size:
-        _, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
+        points, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
         for kk in range(k, n):
             p = leader + kk
             if p >= n:
@@ -226,7 +227,7 @@ def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
             hand = hands[p]
             legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
             _, c = policy_card_nb(policies[p], np.uint64(0), hand, legal, led, best, trump, kk == n - 1, remaining,
-                                  values, point_mask, mode, p, None, fault)
+                                  values, points, point_mask, mode, p, None, fault)
             moves[m] = c
             m += 1
             led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)

@@ -79,7 +79,7 @@ def seat_mode(mode, policy):
     return mode + MODE_CLASSIC * ALL_RULES if policy == POLICY.CLASSIC else mode
 
 
-def user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+def user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values, points):
     """The card of seat ``p`` played by the run's Numba function ``user_fn`` (signature in
     :mod:`cardlab.sim.user`). A card outside ``legal`` is written to the deal's ``fault`` slot
     (seat + 1, card) and replaced by the lowest legal card, so the deal ends and the run can report it.
@@ -89,14 +89,14 @@ def user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, va
 
 
 @overload(user_card, inline="always")
-def _user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+def _user_card(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values, points):
     if isinstance(user_fn, types.NoneType):
-        def no_seat(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
+        def no_seat(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values, points):
             return -1
         return no_seat
 
-    def seat(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values):
-        c = user_fn(hand, legal, led, best, trump, last, unseen, values)
+    def seat(user_fn, fault, p, hand, legal, led, best, trump, last, unseen, values, points):
+        c = user_fn(hand, legal, led, best, trump, last, unseen, values, points)
         if c < 0 or c >= 64 or legal & bit(c) == ZERO:
             if fault[0] == 0:
                 fault[0] = p + 1

@@ -379,7 +379,7 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                 hand = hands[p]
                 legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
                 state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, k == n - 1, remaining,
-                                          values, point_mask, mode, p, user_fn, fault)
+                                          values, points, point_mask, mode, p, user_fn, fault)
                 if searches_nb(policies[p]) and popcount(legal) > 1:
                     c = search_card_nb(search_state(seed, deal, i), p, hands, n, size, t, k, leader, led, best,
                                        winner, trick, remaining, hearts_broken, legal, c, excluded, worlds, trump,

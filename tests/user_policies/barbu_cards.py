@@ -6,19 +6,19 @@ from cardlab.sim.cards import highest_card, lowest_card
 
 
 @njit(cache=True)
-def lowest(hand, legal, led, best, trump, last, unseen, values):
+def lowest(hand, legal, led, best, trump, last, unseen, values, points):
     """The lowest legal card (by card id: the lowest club first)."""
     return lowest_card(legal)
 
 
 @njit(cache=True)
-def highest(hand, legal, led, best, trump, last, unseen, values):
+def highest(hand, legal, led, best, trump, last, unseen, values, points):
     """The highest legal card (by card id: the Ace of spades first)."""
     return highest_card(legal)
 
 
 @njit(cache=True)
-def illegal_when_last(hand, legal, led, best, trump, last, unseen, values):
+def illegal_when_last(hand, legal, led, best, trump, last, unseen, values, points):
     """A legal card, except card 63 (never in a hand) when last to play to a trick."""
     return 63 if last else lowest_card(legal)
 
