@@ -12,7 +12,8 @@ is played at these tables, the changed seat ``(i // 32) % 4`` as in the strength
 Per contract (paired on the same deals, 95% CI), at each kind of table (among searchers without inference,
 among heuristic players): the honest-to-oracle gap (oracle minus the searcher without inference), what
 inference gains at the same table, and the share of the gap it closes (a delta-method interval).
-Prints one table and, with ``--json FILE``, writes it. Time per table is printed too (not compared: the
+Every table plays the search without racing (a search that infers does not race). Prints one table and, with
+``--json FILE``, writes it. Time per table is printed too (not compared: the
 machine is shared).
 
     python benchmarks/barbu_inference.py --deals 800 --worlds 32 --eps 0.1
@@ -59,7 +60,8 @@ def play(a: dict, seed: int, deals: np.ndarray, policies: np.ndarray, eps: np.nd
                          a["domino_starter"], a["ace_replay_optional"], a["places"], worlds, 1,
                          np.full(count, -1, np.int8), score, np.zeros((0, a["log_width"]), np.int8),
                          np.zeros((0, a["log_width"], 64), np.float32), np.zeros((0, 4), np.float32),
-                         user_callback("", True), domino_callback("", True), np.zeros((count, 2), np.int64), eps)
+                         user_callback("", True), domino_callback("", True), np.zeros((count, 2), np.int64), eps,
+                         0)  # no racing: inference does not race, so neither does the search it is compared with
     return score
 
 

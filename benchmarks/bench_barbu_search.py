@@ -4,6 +4,7 @@ whole searched games/s, on 1 thread and on all cores.
     python benchmarks/bench_barbu_search.py                      # W = 32, the default sizes (about a minute)
     python benchmarks/bench_barbu_search.py --contract no-tricks,salade --deals 200 --repeats 5
     python benchmarks/bench_barbu_search.py --worlds 64 --games 0 --cli-deals 0
+    python benchmarks/bench_barbu_search.py --search-racing        # drop clearly worse cards early
 
 Every seat searches (``--policy search``), 4 players, 52 cards. Rows:
 
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -54,9 +56,10 @@ def timed(study, count, repeats, start):
     return statistics.median(times)
 
 
-def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options, inference="off"):
+def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options, inference="off", racing=None):
     study = Study.build(options=options, contract=",".join(contracts), policy="search", seed=1, search_worlds=worlds,
                         search_inference=inference)
+    study = replace(study, search_racing=racing)  # None: the game's default (no racing)
     numba.set_num_threads(threads)
     cols = study.play(10**6, deals, record=True)  # warm-up, output check, decision count
     totals = cols["score"].astype(np.int64).sum(axis=1)
@@ -68,9 +71,10 @@ def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options, i
             "per_s": deals / median, "decisions_per_unit": per_deal, "decisions_per_s": per_deal * deals / median}
 
 
-def bench_games(*, games, repeats, threads, worlds, inference="off"):
+def bench_games(*, games, repeats, threads, worlds, inference="off", racing=None):
     study = GameStudy.build(seed=1, geronimo=True, double=True, policy="search", search_worlds=worlds,
                             search_inference=inference)
+    study = replace(study, search_racing=racing)
     numba.set_num_threads(threads)
     cols = study.play(10**6, games, record=True)
     length = study.options.game_length
@@ -84,12 +88,14 @@ def bench_games(*, games, repeats, threads, worlds, inference="off"):
             "per_s": games / median, "decisions_per_unit": per_game, "decisions_per_s": per_game * games / median}
 
 
-def cli_rate(deals, worlds, inference="off"):
+def cli_rate(deals, worlds, inference="off", racing=None):
     """Deals/s of ``cardlab simulate barbu --policy search --out`` (every trick contract), output included."""
     with tempfile.TemporaryDirectory() as tmp:
         command = ["cardlab", "simulate", "barbu", "--contract", ",".join(TRICK_CONTRACTS), "--policy", "search",
                    "--search-worlds", str(worlds), "--deals", str(deals), "--seed", "5", "--out", f"{tmp}/s.parquet",
                    "--overwrite", "--search-inference", inference]
+        if racing is not None:
+            command.append("--search-racing" if racing else "--no-search-racing")
         exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "cardlab"
         command[0] = str(exe) if exe.exists() else "cardlab"
         subprocess.run(command + ["--deals", "8"], check=True, capture_output=True)  # warm the cache
@@ -109,7 +115,10 @@ def main():
     ap.add_argument("--cli-deals", type=int, default=200, help="deals of the timed command line (0: skip)")
     ap.add_argument("--search-inference", default="off", choices=("on", "off"),
                     help="search seats weight their worlds by the others' past cards (default off)")
+    ap.add_argument("--search-racing", default=None, action=argparse.BooleanOptionalAction,
+                    help="race the card searches' candidates (default: off, the game's default)")
     args = ap.parse_args()
+    search = dict(inference=args.search_inference, racing=args.search_racing)
     options = BarbuOptions(players=4, deck=52)
     groups = [("tricks", TRICK_CONTRACTS)] if args.contract == "all" else \
         [(c, (c,)) for c in args.contract.split(",")]
@@ -117,15 +126,14 @@ def main():
     print(f"{'row':<12} {'threads':>7} {'units/s':>9} {'decisions/s':>12} {'decisions/unit':>15}")
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
         jobs = [lambda g=g: bench_deals(g[0], g[1], deals=args.deals, repeats=args.repeats, threads=threads,
-                                        worlds=args.worlds, options=options, inference=args.search_inference)
+                                        worlds=args.worlds, options=options, **search)
                 for g in groups]
         if args.domino_deals:
             jobs.append(lambda: bench_deals("domino", ("domino",), deals=args.domino_deals, repeats=args.repeats,
-                                            threads=threads, worlds=args.worlds, options=options,
-                                            inference=args.search_inference))
+                                            threads=threads, worlds=args.worlds, options=options, **search))
         if args.games:
             jobs.append(lambda: bench_games(games=args.games, repeats=args.repeats, threads=threads,
-                                            worlds=args.worlds, inference=args.search_inference))
+                                            worlds=args.worlds, **search))
         for job in jobs:
             row = job()
             rows.append(row)
@@ -137,7 +145,7 @@ def main():
                   f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()),
               "rows": rows}
     if args.cli_deals:
-        result["cli_deals_per_s"] = cli_rate(args.cli_deals, args.worlds, args.search_inference)
+        result["cli_deals_per_s"] = cli_rate(args.cli_deals, args.worlds, **search)
         print(f"cardlab simulate barbu --policy search --out (trick contracts, all cores, W={args.worlds}): "
               f"{result['cli_deals_per_s']:,.1f} deals/s")
     out = Path(__file__).parent / "results" / "barbu_search.json"

@@ -1,6 +1,6 @@
 """Racing the candidates of a searched decision: a candidate clearly worse than the leader stops being rolled out.
 
-A search (Euchre for five's bids, calls and cards; Minchiate's cards) rolls every candidate out in
+A search (Euchre for five's bids, calls and cards; Minchiate's cards; Barbu's cards) rolls every candidate out in
 every sampled world, paired: the same worlds for every candidate. Racing spends fewer rollouts on
 the same decision. The searcher records each alive candidate's value in each world, ``values[w, j]``
 (worlds in rows, the candidates compacted to indices ``0 .. n-1`` in the order the search tries

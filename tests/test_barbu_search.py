@@ -226,7 +226,7 @@ def first_lead_totals(oracle, order, worlds=16):
     search_card_nb(search_state(8, 0, 0), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
                    np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
                    worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
-                   a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC,
+                   a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC, 0,
                    np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
                    out, oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
     return out

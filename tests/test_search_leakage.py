@@ -177,7 +177,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
                                   WORLDS, 1, state, moves, means, np.zeros(n, np.int32), user_callback("", True),
                                   domino_callback("", True),
-                                  np.zeros(2, np.int64), np.where(policies == SEARCH, eps, 0.0))
+                                  np.zeros(2, np.int64), np.where(policies == SEARCH, eps, 0.0), 1)
         return trump, trump_means, moves, means
 
     eps = INFERENCE_EPSILON if inference else 0.0

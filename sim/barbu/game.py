@@ -113,7 +113,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                  searching, hands, scratch, trick, raw, final, features, seat_features, estimates, m, initiator,
                  open_slots, declared, totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
                  log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                 domino_fn, fault, eps):
+                 domino_fn, fault, eps, racing):
     """Play game ``g`` into output rows ``row0 ..`` (see the module docstring and ``play_games_nb``);
     ``user_fn`` and ``domino_fn`` play the seats of policy USER (their cards, their Domino moves), the first illegal
     move going to ``fault`` (``kernels.play_deals_nb``).
@@ -201,7 +201,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                                               trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
                                               early_stop, domino_variant, domino_start_rank, domino_starter,
                                               ace_replay_optional, places, worlds, rollout, state, moves, means, raw,
-                                              user_fn, domino_fn, fault, eps)
+                                              user_fn, domino_fn, fault, eps, racing)
         else:
             state = play_contract_nb(hands, n, declarer, contract, trump, card_values, trick_values,
                                      last_two, flags, point_masks, policies, duties, lead_rule, early_stop,
@@ -242,7 +242,7 @@ def play_games_nb(seed, first, count, deck, n, game_contracts, schedule,
                       ace_replay_optional, places, 1, POLICY.HEURISTIC, False, out_declarer, out_contract, out_trump,
                       out_raw, out_final, out_doubles, log_hands, log_moves, log_doubling,
                       np.empty((0, 1, 64), np.float32), np.empty((0, 4), np.float32),
-                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, domino_fn, faults, np.zeros(n))
+                      np.empty((0, game_contracts.shape[0]), np.float32), user_fn, domino_fn, faults, np.zeros(n), 0)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -253,12 +253,12 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                       domino_variant, domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
                       searching, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles,
                       log_hands, log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                      domino_fn, faults, eps):
+                      domino_fn, faults, eps, racing):
     """``play_games_nb`` with ``search`` seats allowed (``searching``), in parallel work items of ``block`` games.
 
-    ``worlds``, ``rollout`` and ``eps`` (each seat's inference, 0: off) are the search's; ``log_means`` (rows, log length, 64),
-    ``log_trump_means`` (rows, 4) and ``log_contract_means`` (rows, contracts) receive the
-    searched decisions' candidate means when they have rows.
+    ``worlds``, ``rollout``, ``eps`` (each seat's inference, 0: off) and ``racing`` are the search's;
+    ``log_means`` (rows, log length, 64), ``log_trump_means`` (rows, 4) and ``log_contract_means`` (rows,
+    contracts) receive the searched decisions' candidate means when they have rows.
     """
     length = schedule.shape[0]
     n_blocks = (count + block - 1) // block
@@ -285,7 +285,7 @@ def play_games_any_nb(seed, first, count, block, deck, n, game_contracts, schedu
                          trick, raw, final, features, seat_features, estimates, m, initiator, open_slots, declared,
                          totals, out_declarer, out_contract, out_trump, out_raw, out_final, out_doubles, log_hands,
                          log_moves, log_doubling, log_means, log_trump_means, log_contract_means, user_fn,
-                         domino_fn, faults[j], eps)
+                         domino_fn, faults[j], eps, racing)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

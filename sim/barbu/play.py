@@ -217,7 +217,7 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
                       contract_means, user_callback(a["user_name"], searching),
                       domino_callback(a["user_name"], searching), faults,
-                      inference_eps(a["policies"], inference))
+                      inference_eps(a["policies"], inference), a["search_racing"])
     raise_fault(faults, first, a["user_name"], "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),

@@ -12,7 +12,9 @@ At each card decision with more than one legal card, a ``search`` seat
    ``kernels.play_on_nb`` (the searched deal uses its step functions too: one trick loop);
 3. plays the card with the best mean final score for itself (its own points for the whole
    deal: the least negative in negative contracts, the most in positive ones). Ties go to the
-   card the heuristic would play, then to the lowest card id.
+   card the heuristic would play, then to the lowest card id. Without inference the
+   candidates race (``racing``, :mod:`cardlab.sim.racing`): after 8 worlds, and every 4 more, a card
+   clearly worse than the leader is no longer rolled out.
 
 Every candidate card is tried on the same worlds, so their comparison is paired.
 
@@ -77,8 +79,9 @@ from cardlab.sim.barbu.kernels import (close_trick_nb, legal_cards_nb, play_on_n
                                        trick_start_nb)
 from cardlab.sim.barbu.policies import POLICY, heuristic_card
 from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
-from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, popcount
+from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, nth_card, popcount
 from cardlab.sim.policy import ROLLOUT_POLICIES
+from cardlab.sim.racing import race_best_nb, race_start_nb, race_sum_nb, race_world_nb
 from cardlab.sim.rng import deal_state, mix64, next_u64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 
@@ -198,12 +201,13 @@ def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, h
 @njit(cache=True, error_model="numpy")
 def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, trick, remaining, hearts_broken,
                    legal, fallback, excluded, worlds, trump, values, trick_value, last_two, point_mask, positive,
-                   rule, kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals, oracle, eps,
-                   history, history_remaining, count):
+                   rule, kh_discard, may_stop, duties, rollout, racing, world, work, work_trick, slack, totals, oracle,
+                   eps, history, history_remaining, count):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` (float64) gets each candidate's
     summed points over ``worlds`` worlds (the true deal's for the ``oracle``), or with inference (``eps`` > 0)
     ``worlds`` times its weighted mean, each world weighted by :func:`play_likelihood_nb` over the deal's first
-    ``count`` moves (``history``, ``history_remaining``).
+    ``count`` moves (``history``, ``history_remaining``). With ``racing`` (and no inference) the candidates race
+    (:mod:`cardlab.sim.racing`): a candidate's total is then ``worlds`` times its mean over the worlds it was played on.
 
     ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
     the hands, and the sampler keeps its own scratch.
@@ -235,6 +239,9 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
         state, bits = next_u64(state)
         start = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # one uniform in [0, 1): systematic resampling
     start = 0.0
+    races = racing != 0 and not inferring and rounds == worlds  # inference keeps worlds with weights: no race
+    raced, alive, played = race_start_nb(rounds, popcount(legal))  # each candidate's gain in each world
+    w = 0  # distinct worlds played
     pick = 0  # the pool world the next resampled one falls in
     r = 0  # resampled worlds so far
     while r < rounds:
@@ -255,9 +262,13 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
             roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
         r += copies
         m = legal
+        j = -1
         while m != ZERO:
             c = lowest_card(m)
             m &= m - ONE
+            j += 1
+            if not alive[j]:
+                continue
             for p in range(n):
                 work[p] = world[p]
             for kk in range(k):
@@ -267,10 +278,33 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                                  rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, None,
                                  rollout_fault)
             totals[c] += copies * gain
+            raced[w, j] = gain
+        if race_world_nb(raced, w, alive, played, races):
+            break
+        w += 1
+    if races:
+        return raced_card_nb(legal, totals, worlds, raced, alive, played, fallback)
     if rounds < worlds:
         for c in range(64):
             totals[c] *= worlds
     return best_candidate_nb(legal, totals, fallback)
+
+
+@njit(cache=True, error_model="numpy")
+def raced_card_nb(legal, totals, worlds, values, alive, played, fallback):
+    """The raced search's card (:func:`cardlab.sim.racing.race_best_nb`: ties to ``fallback``, then the lowest
+    card), each candidate's ``totals`` set to ``worlds`` times its mean over the worlds it was played on."""
+    fall = -1
+    j = 0
+    m = legal
+    while m != ZERO:
+        c = lowest_card(m)
+        m &= m - ONE
+        totals[c] = race_sum_nb(values, played, j) * worlds / played[j]
+        if c == fallback:
+            fall = j
+        j += 1
+    return nth_card(legal, race_best_nb(values, alive, played, fall))
 
 
 @njit(cache=True, error_model="numpy")
@@ -320,9 +354,10 @@ def search_trump_nb(state, s, hands, n, worlds, contract, card_values, trick_val
 @njit(cache=True, error_model="numpy")
 def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                             flags, point_masks, policies, duties, lead_rule, early_stop, worlds, rollout, state, moves,
-                            means, scores, user_fn, fault, eps, stop=-1):
+                            means, scores, user_fn, fault, eps, racing, stop=-1):
     """Play one trick deal as ``kernels.play_tricks_nb`` does, with ``search`` (and ``oracle``) seats searching;
-    a search seat ``p`` with ``eps[p] > 0`` weights its worlds by inference (module docstring).
+    a search seat ``p`` with ``eps[p] > 0`` weights its worlds by inference (module docstring), and without
+    inference its candidates race when ``racing`` (:mod:`cardlab.sim.racing`).
 
     ``means`` (tricks*n x 64, or 0 rows to skip) receives, for each searched move, each
     candidate card's mean final score for the searcher (NaN elsewhere). Returns the deal stream.
@@ -384,8 +419,8 @@ def play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, car
                     c = search_card_nb(search_state(seed, deal, i), p, hands, n, size, t, k, leader, led, best,
                                        winner, trick, remaining, hearts_broken, legal, c, excluded, worlds, trump,
                                        values, trick_values[contract], last_two[contract], point_mask, positive, rule,
-                                       kh_discard, may_stop, duties, rollout, world, work, work_trick, slack, totals,
-                                       policies[p] == ORACLE, eps[p], history, history_remaining, i)
+                                       kh_discard, may_stop, duties, rollout, racing, world, work, work_trick, slack,
+                                       totals, policies[p] == ORACLE, eps[p], history, history_remaining, i)
                     if keep_means:
                         m = legal
                         while m != ZERO:

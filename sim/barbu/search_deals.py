@@ -48,11 +48,12 @@ def searched_trump_nb(seed, deal, hands, n, declarer, trump_how, card_values, tr
 def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                               flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                               domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout, state,
-                              moves, means, scores, user_fn, domino_fn, fault, eps):
+                              moves, means, scores, user_fn, domino_fn, fault, eps, racing):
     """Play one deal of any contract with ``search`` seats searching; returns the deal stream.
 
     ``means`` (log length x 64, or 0 rows) receives each searched move's candidate means; ``eps`` (per seat,
-    0: off) is each search seat's inference in the trick contracts (``sim.barbu.search``). The Numba seats play
+    0: off) is each search seat's inference in the trick contracts and ``racing`` whether their candidates race
+    (``sim.barbu.search``). The Numba seats play
     ``user_fn`` (cards) and ``domino_fn`` (Domino), as in ``kernels.play_contract_nb``.
     """
     if contract == CONTRACT.DOMINO:
@@ -61,7 +62,7 @@ def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, c
                                        moves, means, scores, domino_fn, fault)
     return play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values,
                                    last_two, flags, point_masks, policies, duties, lead_rule, early_stop, worlds,
-                                   rollout, state, moves, means, scores, user_fn, fault, eps)
+                                   rollout, state, moves, means, scores, user_fn, fault, eps, racing)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -69,11 +70,11 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
                          policies, duties, lead_rule, early_stop, trump_how, weights, domino_variant,
                          domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
                          out_trump, out_scores, log_moves, log_means, log_trump_means, user_fn, domino_fn, faults,
-                         eps):
+                         eps, racing):
     """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
 
     Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``; ``eps`` is each seat's
-    inference (0: off; ``sim.barbu.search``). ``log_moves``,
+    inference (0: off) and ``racing`` whether the card searches race (``sim.barbu.search``). ``log_moves``,
     ``log_means`` (log length x 64 per deal) and ``log_trump_means`` (4 per deal) are filled
     when they have one row per deal. Parallel over deals: a searched deal is long enough to be
     a work item alone.
@@ -99,7 +100,7 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
         play_searched_contract_nb(seed, i, hands, n, declarer, contract, trump, card_values, trick_values, last_two,
                                   flags, point_masks, policies, duties, lead_rule, early_stop, domino_variant,
                                   domino_start_rank, domino_starter, ace_replay_optional, places, worlds, rollout,
-                                  state, moves, means, scores, user_fn, domino_fn, faults[j], eps)
+                                  state, moves, means, scores, user_fn, domino_fn, faults[j], eps, racing)
         out_trump[j] = trump
         for p in range(n):
             out_scores[j, p] = scores[p]

@@ -65,7 +65,7 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
                          a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
                          ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
                          trump_means, user_callback(a["user_name"], True), domino_callback(a["user_name"], True),
-                         faults, eps)
+                         faults, eps, a["search_racing"])
     raise_fault(faults, np.asarray(deals), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
 
