@@ -94,7 +94,7 @@ DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 TRUMP_DECISION = 255
-INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of playing a random legal card (measured)
+INFERENCE_EPSILON = 0.6  # the softened heuristic's chance of playing a random legal card (measured: 0.4 to 0.8 alike)
 POOL_FACTOR = 16  # inference draws this many candidate worlds per world it plays out (4 measured weaker)
 H_SEAT, H_CARD, H_LED, H_BEST, H_MODE, H_LAST, H_BROKEN = range(7)  # the columns of a deal's move history
 LEAD_ANYTIME = 0
@@ -235,10 +235,10 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
         total += play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values, point_mask,
                                     duties, rule, kh_discard, eps, later)
         cumulative[j] = total
+    start = 0.0
     if inferring:
         state, bits = next_u64(state)
         start = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # one uniform in [0, 1): systematic resampling
-    start = 0.0
     races = racing != 0 and not inferring and rounds == worlds  # inference keeps worlds with weights: no race
     raced, alive, played = race_start_nb(rounds, popcount(legal))  # each candidate's gain in each world
     w = 0  # distinct worlds played
