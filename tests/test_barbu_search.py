@@ -27,7 +27,7 @@ from cardlab.sim.worlds import sample_world_nb
 from cardlab.sim.barbu.search_play import run_search_kernel
 from cardlab.sim.barbu.play import trump_duties
 from cardlab.sim.cards import HEARTS, cards_of, mask_of, suit_of
-from cardlab.sim.barbu.rules import HEARTS_LEAD
+from cardlab.sim.barbu.rules import FLAG_POSITIVE, HEARTS_LEAD
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
 
@@ -213,29 +213,61 @@ def test_sampled_worlds_are_consistent_with_what_the_table_has_shown(contract, p
     assert checked > 50 and differs > checked // 2  # the worlds are samples, not the true hands
 
 
-def first_lead_totals(oracle, order, worlds=16):
-    """Seat 0's searched totals for its first lead in No Queens (deal 0, seed 8) with seats 1-3's hidden hands
-    permuted by ``order``; the ``oracle`` searches the true deal."""
-    options = BarbuOptions()
-    study = Study(options=options, contracts=("no-queens",), policies=("heuristic",) * 4, seed=8)
-    hands = study.play(0, 1, record=True)["hands"][0].copy()
+def first_lead_search(oracle, order, worlds=16, racing=0, deal=0, contract="no-queens"):
+    """Seat 0's first lead in ``contract`` (deal ``deal``, seed 8) with seats 1-3's hidden hands permuted by
+    ``order``: ``(card, totals)``; the ``oracle`` searches the true deal, ``racing`` races the candidates."""
+    study = Study(options=BarbuOptions(), contracts=(contract,), policies=("heuristic",) * 4, seed=8)
+    hands = study.play(deal, 1, record=True)["hands"][0].copy()
     a = study.kernel_args
-    c = 2  # no-queens
+    c = CONTRACT_NAMES.index(contract)
     h = hands[list(order)].astype(np.uint64)
     out = np.zeros(64, np.float64)
-    search_card_nb(search_state(8, 0, 0), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
-                   np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
-                   worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
-                   a["point_masks"][c], False, 0, False, True, a["duties"], POLICY.HEURISTIC, 0,
-                   np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.int64), np.empty(16, np.int64),
-                   out, oracle, 0.0, np.empty((0, 7), np.int64), np.empty(0, np.uint64), 0)
-    return out
+    card = search_card_nb(np.uint64(search_state(8, deal, 0)), 0, h, 4, 13, 0, 0, 0, -1, -1, 0, np.zeros(4, np.int64),
+                          np.bitwise_or.reduce(h), False, h[0], int(cards_of(int(h[0]))[0]), np.zeros(4, np.uint64),
+                          worlds, -1, a["card_values"][c], int(a["trick_values"][c]), a["last_two"][c],
+                          a["point_masks"][c], bool(a["flags"][c] & FLAG_POSITIVE), 0, False, True, a["duties"],
+                          POLICY.HEURISTIC, racing, np.empty(4, np.uint64), np.empty(4, np.uint64),
+                          np.empty(4, np.int64), np.empty(16, np.int64), out, oracle, 0.0, np.empty((0, 7), np.int64),
+                          np.empty(0, np.uint64), 0)
+    return card, out
+
+
+def first_lead_totals(oracle, order, worlds=16):
+    """Seat 0's searched totals for its first lead in No Queens (deal 0, seed 8), as :func:`first_lead_search`."""
+    return first_lead_search(oracle, order, worlds)[1]
 
 
 def test_search_decision_depends_only_on_what_the_searcher_has_seen():
     same, swapped = first_lead_totals(False, (0, 1, 2, 3)), first_lead_totals(False, (0, 3, 1, 2))  # seats 1-3 swap
     np.testing.assert_array_equal(same, swapped)
     assert same.any()
+
+
+def test_a_raced_search_reports_each_cards_mean_over_its_own_worlds():
+    """Raced, a card played on ``k`` worlds reports ``worlds`` times its mean over those ``k`` (the unraced
+    search of ``k`` worlds: the worlds come in the same order); the card played is the best of those played on
+    the most worlds (the survivors, when the race stops)."""
+    dropped = 0
+    for deal in range(12):
+        contract = TRICK_CONTRACTS[deal % len(TRICK_CONTRACTS)]
+        if contract == "trumps":
+            continue  # no trump named here
+        card, raced = first_lead_search(False, (0, 1, 2, 3), 32, 1, deal, contract)
+        unraced = {k: first_lead_search(False, (0, 1, 2, 3), k, 0, deal, contract)[1] for k in range(8, 33, 4)}
+        cands = cards_of(int(first_lead_hand(deal, contract)))
+        played = {x: {k for k, totals in unraced.items() if raced[x] == totals[x] * 32 / k} for x in cands}
+        assert all(played.values())
+        most = max(max(ks) for ks in played.values())
+        survivors = [x for x in cands if most in played[x]]
+        assert card in survivors and raced[card] == max(raced[x] for x in survivors)
+        dropped += len(cands) - len(survivors)
+    assert dropped >= 3
+
+
+def first_lead_hand(deal, contract):
+    """Seat 0's hand in :func:`first_lead_search`'s deal."""
+    study = Study(options=BarbuOptions(), contracts=(contract,), policies=("heuristic",) * 4, seed=8)
+    return study.play(deal, 1, record=True)["hands"][0][0]
 
 
 def test_the_oracle_sees_the_hidden_cards():
