@@ -3,7 +3,7 @@
 ``heuristic_like`` costs what the built-in heuristic costs because it is the built-in heuristic: it calls the
 heuristic's own card function with the trick's mode worked out from the seat's view as the kernels work it out
 (take in a contract that pays, shed while neither the trick nor any card is worth points, avoid otherwise). Its
-cards are the heuristic's (``tests/test_barbu_numba_seat.py`` checks the rows), so its table plays the same
+cards are the heuristic's (``tests/test_numba_policy.py`` checks the rows), so its table plays the same
 deals as the heuristic's and the benchmark measures only what a seat pays for going through the Numba seat."""
 from numba import njit
 

@@ -215,7 +215,8 @@ def test_sampled_worlds_are_consistent_with_what_the_table_has_shown(contract, p
 
 def first_lead_search(oracle, order, worlds=16, racing=0, deal=0, contract="no-queens"):
     """Seat 0's first lead in ``contract`` (deal ``deal``, seed 8) with seats 1-3's hidden hands permuted by
-    ``order``: ``(card, totals)``; the ``oracle`` searches the true deal, ``racing`` races the candidates."""
+    ``order``: ``(card, totals, hand)``, ``hand`` the searcher's; the ``oracle`` searches the true deal, ``racing``
+    races the candidates."""
     study = Study(options=BarbuOptions(), contracts=(contract,), policies=("heuristic",) * 4, seed=8)
     hands = study.play(deal, 1, record=True)["hands"][0].copy()
     a = study.kernel_args
@@ -229,7 +230,7 @@ def first_lead_search(oracle, order, worlds=16, racing=0, deal=0, contract="no-q
                           POLICY.HEURISTIC, racing, np.empty(4, np.uint64), np.empty(4, np.uint64),
                           np.empty(4, np.int64), np.empty(16, np.int64), out, oracle, 0.0, np.empty((0, 7), np.int64),
                           np.empty(0, np.uint64), 0)
-    return card, out
+    return card, out, int(h[0])
 
 
 def first_lead_totals(oracle, order, worlds=16):
@@ -252,9 +253,9 @@ def test_a_raced_search_reports_each_cards_mean_over_its_own_worlds():
         contract = TRICK_CONTRACTS[deal % len(TRICK_CONTRACTS)]
         if contract == "trumps":
             continue  # no trump named here
-        card, raced = first_lead_search(False, (0, 1, 2, 3), 32, 1, deal, contract)
+        card, raced, hand = first_lead_search(False, (0, 1, 2, 3), 32, 1, deal, contract)
         unraced = {k: first_lead_search(False, (0, 1, 2, 3), k, 0, deal, contract)[1] for k in range(8, 33, 4)}
-        cands = cards_of(int(first_lead_hand(deal, contract)))
+        cands = cards_of(hand)
         played = {x: {k for k, totals in unraced.items() if raced[x] == totals[x] * 32 / k} for x in cands}
         assert all(played.values())
         most = max(max(ks) for ks in played.values())
@@ -262,12 +263,6 @@ def test_a_raced_search_reports_each_cards_mean_over_its_own_worlds():
         assert card in survivors and raced[card] == max(raced[x] for x in survivors)
         dropped += len(cands) - len(survivors)
     assert dropped >= 3
-
-
-def first_lead_hand(deal, contract):
-    """Seat 0's hand in :func:`first_lead_search`'s deal."""
-    study = Study(options=BarbuOptions(), contracts=(contract,), policies=("heuristic",) * 4, seed=8)
-    return study.play(deal, 1, record=True)["hands"][0][0]
 
 
 def test_the_oracle_sees_the_hidden_cards():

@@ -123,6 +123,12 @@ def inference_meta(study) -> dict:
     return {"search_inference": "on"} if study.search_inference == "on" else {}
 
 
+def search_settings(study) -> dict:
+    """A study's search settings as its kernel tables carry them (racing as the kernels' 0 or 1)."""
+    return {"search_worlds": study.search_worlds, "search_rollout": study.search_rollout,
+            "search_inference": study.search_inference, "search_racing": int(study.racing)}
+
+
 @dataclass(frozen=True)
 class BarbuStudy(LoneSeat, Study):
     """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings). On the
@@ -151,9 +157,7 @@ class BarbuStudy(LoneSeat, Study):
     def kernel_args(self) -> dict:
         from cardlab.sim.barbu.play import kernel_tables
 
-        return {**kernel_tables(self.options, self.contracts, self.policies), "search_worlds": self.search_worlds,
-                "search_rollout": self.search_rollout, "search_inference": self.search_inference,
-                "search_racing": int(self.racing)}
+        return {**kernel_tables(self.options, self.contracts, self.policies), **search_settings(self)}
 
     def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
         """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
@@ -233,9 +237,7 @@ class BarbuGameStudy(Study):
     def kernel_args(self) -> dict:
         from cardlab.sim.barbu.play import game_tables
 
-        return {**game_tables(self.options, self.policies, self.double_policies), "search_worlds": self.search_worlds,
-                "search_rollout": self.search_rollout, "search_inference": self.search_inference,
-                "search_racing": int(self.racing)}
+        return {**game_tables(self.options, self.policies, self.double_policies), **search_settings(self)}
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
