@@ -431,16 +431,22 @@ class Game:
 
     def racing_setting(self, study, value) -> bool | None:
         """``search_racing`` checked: True or False (None: the game's default, :attr:`races_by_default`), given only
-        to a game that races (:attr:`races`) and with a search seat."""
+        to a game that races (:attr:`races`) and with a search seat; True not with ``search_inference`` on."""
         if value is None:
             return None
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"search_racing: {value!r} is not allowed; use True or False")
         if not self.races:
+            from cardlab.sim.games import GAMES, game
+
+            racing = ", ".join(game(name).title for name in GAMES if game(name).races)
             raise ValueError(f"search_racing: {bool(value)} does not apply to {self.title}; its search does not race "
-                             "candidates (Euchre for five's and Minchiate's do)")
+                             f"candidates ({racing} do)")
         if not study.searching:
             raise ValueError(f"search_racing: {bool(value)} needs a search seat (policy 'search')")
+        if value and getattr(study, "search_inference", "off") == "on":
+            raise ValueError("search_racing: True does not apply with search_inference 'on' (a seat that infers "
+                             "weighs its worlds and does not race); use one or the other")
         return bool(value)
 
     def read_variant(self, variant) -> tuple:

@@ -223,9 +223,14 @@ def test_search_racing_is_refused_where_it_does_not_apply():
     from cardlab.sim.games import game
 
     for value in (False, True):
-        with pytest.raises(ValueError, match=f"^search_racing: {value} does not apply to") as e:
+        with pytest.raises(ValueError, match=f"^search_racing: {value} does not apply to Rami; its search does not "
+                                             r"race candidates \(Barbu, Euchre for five, Minchiate do\)$") as e:
             game("rami").build("deals", policy="search", search_racing=value)
         assert "\n" not in str(e.value)
+    with pytest.raises(ValueError, match=r"^search_racing: True does not apply with search_inference 'on' \(a seat "
+                                         r"that infers weighs its worlds and does not race\); use one or the other$"):
+        game("barbu").build("deals", policy="search", search_inference="on", search_racing=True)
+    assert game("barbu").build("deals", policy="search", search_inference="on", search_racing=False).racing is False
     with pytest.raises(ValueError, match=r"^search_racing: False needs a search seat \(policy 'search'\)$"):
         game("euchre5").build("deals", policy="heuristic", search_racing=False)
     with pytest.raises(ValueError, match="^search_racing: 'no' is not allowed; use True or False$"):
