@@ -243,9 +243,7 @@ class BarbuGameStudy(Study):
         """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
         from cardlab.sim.barbu.play import play_game_columns
 
-        return play_game_columns(self.kernel_args, self.seed, first, count, record=record, searching=self.searching,
-                                 worlds=self.search_worlds, rollout=self.search_rollout,
-                                 inference=self.search_inference)
+        return play_game_columns(self.kernel_args, self.seed, first, count, record=record)
 
     def play_games(self, first: int, count: int) -> dict:
         return self.play(first, count)
