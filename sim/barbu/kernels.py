@@ -145,9 +145,10 @@ def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
 
     The seat to play puts down ``first_card`` (-1: its policy chooses), then each seat plays its
     ``policies`` entry (random, heuristic, or USER: the Numba seat ``user_fn``, its first illegal card
-    written to ``fault``). Adds each trick's points to its winner's ``scores``; ``moves`` (or an empty
-    array) logs card ``k`` of trick ``t`` at ``t * n + k``. The deal kernel plays whole deals with it
-    and the search its rollouts. Returns the advanced stream.
+    written to ``fault``), until a seat of entry -1 (played outside the kernel: the step API's) is to play.
+    Adds each trick's points to its winner's ``scores``; ``moves`` (or an empty array) logs card ``k`` of
+    trick ``t`` at ``t * n + k``. The deal kernel plays whole deals with it, the search its rollouts and
+    the step API its built-in seats (:func:`advance_nb`). Returns the advanced stream.
     """
     size = t + popcount(hands[leader + k - n if leader + k >= n else leader + k])
     record = moves.shape[0] > 0
@@ -162,6 +163,8 @@ def play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hear
                 c = forced
                 forced = -1
             else:
+                if policies[p] < 0:
+                    return state
                 hand = hands[p]
                 legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
                 state, c = policy_card_nb(policies[p], state, hand, legal, led, best, trump, kk == n - 1, remaining,
@@ -208,38 +211,13 @@ def play_tricks_nb(hands, n, declarer, contract, trump, card_values, trick_value
 
 @njit(cache=True, error_model="numpy")
 def advance_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, trump, values, trick_value,
-               last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies, size, moves):
-    """The built-in seats' cards from card ``k`` of trick ``t`` on, as :func:`play_on_nb` plays them (its steps:
-    ``legal_cards_nb``, ``policy_card_nb``, ``put_card_nb``, ``close_trick_nb``), until a seat whose ``policies`` entry
-    is -1 (a Python seat) is to play or the deal ends (the last of ``size`` tricks, or the early stop): the step API's
-    built-in seats between a Python seat's turns. The cards go to ``moves`` in play order; returns their number.
-    ``hands`` and ``trick`` are changed in place."""
-    m = 0
-    fault = np.zeros(2, np.int64)
-    while t < size:
-        points, mode = trick_start_nb(t, size, trick_value, last_two, positive, point_mask)
-        for kk in range(k, n):
-            p = leader + kk
-            if p >= n:
-                p -= n
-            if policies[p] < 0:
-                return m
-            hand = hands[p]
-            legal = legal_cards_nb(hand, led, best, trump, duties, rule, hearts_broken, kh_discard)
-            _, c = policy_card_nb(policies[p], np.uint64(0), hand, legal, led, best, trump, kk == n - 1, remaining,
-                                  values, points, point_mask, mode, p, None, fault)
-            moves[m] = c
-            m += 1
-            led, best, winner = put_card_nb(c, p, kk, hands, trick, led, best, winner, trump)
-        remaining, _, hearts_broken = close_trick_nb(trick, n, remaining, values, 0, hearts_broken)
-        leader = winner
-        t += 1
-        k = 0
-        led = -1
-        best = -1
-        if may_stop and remaining & point_mask == ZERO:
-            break
-    return m
+               last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies, moves):
+    """The step API's built-in seats: :func:`play_on_nb` from card ``k`` of trick ``t`` until a seat whose
+    ``policies`` entry is -1 (a Python seat) is to play or the deal ends, logging each card at ``t * n + k`` of
+    ``moves`` (-1 where none was played). ``hands`` and ``trick`` are changed in place."""
+    play_on_nb(hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, -1, trump, values,
+               trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, policies, np.uint64(0),
+               moves, np.zeros(n, np.int64), None, np.zeros(2, np.int64))
 
 
 @njit(cache=True, error_model="numpy")

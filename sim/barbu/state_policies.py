@@ -170,15 +170,17 @@ def _advance(state, policies) -> None:
     trump = -1 if state.trump is None else int(state.trump)
     best = trick_winner(trick, state.trump) if trick else -1
     remaining = np.uint64(reduce(or_, masks, bits(trick)))
-    moves = np.empty(n * state.size, np.int64)
-    played = advance_nb(hands, n, len(state.tricks), len(trick), state.leader, suit_of(trick[0]) if trick else -1,
-                        trick[best] if trick else -1, (state.leader + best) % n if trick else state.leader, cards,
-                        remaining, state.hearts_played, trump, a["card_values"][c], a["trick_values"][c],
-                        a["last_two"][c], a["point_masks"][c], f & FLAG_POSITIVE != 0,
-                        a["lead_rule"] if f & FLAG_HEARTS_LEAD else LEAD_ANYTIME, f & FLAG_KH_DISCARD != 0,
-                        a["early_stop"] and f & FLAG_PLAY_OUT == 0 and a["trick_values"][c] == 0, a["duties"], ids,
-                        state.size, moves)
-    for card in moves[:played].tolist():
+    moves = np.full(n * state.size, -1, np.int64)
+    start = len(state.tricks) * n + len(trick)
+    advance_nb(hands, n, len(state.tricks), len(trick), state.leader, suit_of(trick[0]) if trick else -1,
+               trick[best] if trick else -1, (state.leader + best) % n if trick else state.leader, cards,
+               remaining, state.hearts_played, trump, a["card_values"][c], a["trick_values"][c],
+               a["last_two"][c], a["point_masks"][c], f & FLAG_POSITIVE != 0,
+               a["lead_rule"] if f & FLAG_HEARTS_LEAD else LEAD_ANYTIME, f & FLAG_KH_DISCARD != 0,
+               a["early_stop"] and f & FLAG_PLAY_OUT == 0 and a["trick_values"][c] == 0, a["duties"], ids, moves)
+    for card in moves[start:].tolist():
+        if card < 0:
+            break
         state._apply(card_action(card))
 
 
