@@ -385,8 +385,12 @@ class Game:
 
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns and types) of finished :class:`~cardlab.sim.whole_games.WholeGame`
-        states."""
-        raise NotImplementedError(f"{self.name} cannot write game rows from its step API")
+        states: here one row per deal, ``game`` (int64), ``deal`` (its number within the game, int16), then the
+        deal's columns (:meth:`state_columns`)."""
+        cols = self.state_columns([s for g in games for s in g.finished])
+        cols["deal"] = np.array([k for g in games for k in range(len(g.finished))], np.int16)
+        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
+                **cols}
 
     def python_play(self, study, unit: str):
         """``play(first, count)`` of a run with a Python seat: its deals (or whole games) through the step API (a

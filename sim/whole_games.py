@@ -17,6 +17,8 @@ policy as the kernels' round does.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cardlab.sim.state import Action, State
 
 
@@ -135,6 +137,12 @@ def play_game_columns(study, first: int, count: int) -> dict:
     """The rows of whole games ``first .. first+count-1`` played through the step API (the game's
     ``game_state_columns``)."""
     return study.game.game_state_columns([play_game(study, g) for g in range(first, first + count)])
+
+
+def total_columns(games: list) -> dict:
+    """``total_<seat>`` (int16): each seat's running total over the deals of finished whole ``games``, deal by deal."""
+    totals = np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games])
+    return {f"total_{p}": totals[:, p].astype(np.int16) for p in range(totals.shape[1])}
 
 
 def game_totals(finished: list) -> list:

@@ -650,12 +650,10 @@ class Barbu(Game):
         """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores
         and, with ``double``, who doubled whom (``double_i_j``)."""
         deals = [s for g in games for s in g.finished]
-        columns = self.state_columns(deals)
-        deal, score = columns.pop("deal"), columns.pop("score")
+        out = super().game_state_columns(games)
+        score = out.pop("score")
         n = score.shape[1]
-        out = {"game": np.array([g.index for g in games for _ in g.finished], np.int64), "deal": deal.astype(np.int16),
-               **columns, "raw": np.array([s.raw_scores() for s in deals], np.int16).reshape(len(deals), n),
-               "score": score}
+        out.update(raw=np.array([s.raw_scores() for s in deals], np.int16).reshape(len(deals), n), score=score)
         if deals and deals[0].doubled is not None:
             doubles = np.array([s.doubled.row() for s in deals], np.int8).reshape(len(deals), n, n)
             out.update({f"double_{i}_{j}": doubles[:, i, j] for i in range(n) for j in range(n) if i != j})

@@ -364,13 +364,6 @@ class Euchre5(Game):
         state.search_key = (index, state.deal * GAME_DECISIONS)  # hand h of game g searches from (seed, g, 64 h + n)
         return state
 
-    def game_state_columns(self, games: list) -> dict:
-        """One row per hand, numbered within its game (``deal``)."""
-        cols = self.state_columns([s for g in games for s in g.finished])
-        cols["deal"] = np.array([h for g in games for h in range(len(g.finished))], np.int16)
-        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
-                **cols}
-
     def state_columns(self, states: list) -> dict:
         """The hand rows (the kernel's columns and types) of finished states: a run with a Python seat."""
         rows = [s.hand.row() for s in states]

@@ -321,12 +321,9 @@ class Hearts(Game):
 
     def game_state_columns(self, games: list) -> dict:
         """One row per deal, numbered within its game (``deal``), with the running totals."""
-        states = [s for g in games for s in g.finished]
-        cols = self.state_columns(states)
-        cols["deal"] = np.array([k for g in games for k in range(len(g.finished))], np.int16)
-        totals = np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games])
-        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
-                **cols, **{f"total_{p}": totals[:, p].astype(np.int16) for p in range(PLAYERS)}}
+        from cardlab.sim.whole_games import total_columns
+
+        return {**super().game_state_columns(games), **total_columns(games)}
 
 
 def dealt_state(study, stream, deal: int, k: int) -> HeartsState:

@@ -387,13 +387,11 @@ class Rami(Game):
 
     def game_state_columns(self, games: list) -> dict:
         """One row per round (``game``, ``round``, the round's columns, then each seat's running ``total_i``)."""
-        rounds = [s for g in games for s in g.finished]
-        cols = self.state_columns(rounds)
-        del cols["deal"]
-        totals = np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games])
+        from cardlab.sim.whole_games import total_columns
+
+        cols = self.state_columns([s for g in games for s in g.finished])
         return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
-                "round": np.array([s.deal for s in rounds], np.int64), **cols,
-                **{f"total_{p}": totals[:, p].astype(np.int16) for p in range(totals.shape[1])}}
+                "round": cols.pop("deal"), **cols, **total_columns(games)}
 
     def state_columns(self, states: list) -> dict:
         """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""
