@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 MODULES = ["cardlab.sim.cards", "cardlab.sim.barbu.rules", "cardlab.sim.barbu.interface", "cardlab.sim.barbu.studies", "cardlab.sim.barbu.doubling",
-           "cardlab.sim.barbu.domino_referee", "cardlab.sim.racing"]
+           "cardlab.sim.barbu.domino_referee", "cardlab.sim.racing", "cardlab.sim.signatures"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -49,7 +49,8 @@ from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.python_seats import is_python_name
-from cardlab.sim.user import Decision, NumbaSeat, is_numba_name
+from cardlab.sim.signatures import numba_decision, numba_seat
+from cardlab.sim.user import is_numba_name
 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
@@ -494,34 +495,18 @@ SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (its stream is (s
                     when="double"))}
 
 
-def _numba_signature():
-    """The Numba seat's signature: card(hand, legal, led, best, trump, last, unseen, values, points) -> card."""
-    from numba import types
-
-    return types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.boolean, types.uint64,
-                       types.int32[::1], types.int64)
-
-
-def _domino_signature():
-    """The Numba seat's Domino signature: domino(hand, legal, table, laid, unseen, counts, may_decline) -> move."""
-    from numba import types
-
-    return types.int64(types.uint64, types.uint64, types.uint64, types.uint64, types.uint64, types.int64[::1],
-                       types.boolean)
-
-
 #: A Barbu seat played by a Numba player: its cards in the trick contracts and Trumps (``"card"``, the main
 #: decision) and its Domino moves where it has a choice (``"domino"``, heuristic's when left out); its Trumps
 #: suit, fan_tan start rank and, in whole games, its contract choice and doubling are the heuristic's.
-NUMBA_SEAT = NumbaSeat(
+NUMBA_SEAT = numba_seat(
     "card play in the trick contracts",
     "card(hand: uint64, legal: uint64, led: int64, best: int64, trump: int64, last: bool, unseen: uint64, "
     "values: int32[:], points: int64) -> int64 (a card id whose bit is in legal)",
-    _numba_signature, USER_POLICY, key="card",
-    extras=(Decision("domino", "the Domino moves where it has a choice",
+    USER_POLICY, key="card",
+    extras=(numba_decision("domino", "the Domino moves where it has a choice",
                      "domino(hand: uint64, legal: uint64, table: uint64, laid: uint64, unseen: uint64, "
                      "counts: int64[:], may_decline: bool) -> int64 (a card id whose bit is in legal; -3 to decline "
-                     "an Ace's extra turn when may_decline; -1: the heuristic's move)", _domino_signature),))
+                     "an Ace's extra turn when may_decline; -1: the heuristic's move)"),))
 
 
 class Barbu(Game):

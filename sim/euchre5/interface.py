@@ -35,7 +35,7 @@ from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.policy import SHARED_POLICIES
-from cardlab.sim.user import Decision, NumbaSeat
+from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
 COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")  # kernel rows 0-7
@@ -263,44 +263,26 @@ SCHEMA = {"deals": (Column("deal", "int64", "the hand's number (dealt by seat de
                     Column("deal", "int16", "the hand within its game, from 0")) + _HAND}
 
 
-def _card_signature():
-    """The Numba seat's card: card(hand, legal, k, led, win_card, ally_wins, trump, maker, partner, called, dealer,
-    upcard, unseen, won) -> card (``kernels.user_card``)."""
-    from numba import types
-
-    u, i = types.uint64, types.int64
-    return i(u, u, i, i, i, types.boolean, i, i, i, i, i, i, u, i)
-
-
-def _bid_signature():
-    """The Numba seat's bid: bid(hand, upcard, round, place, allowed) -> action id, or -1 (``kernels.user_bid``)."""
-    from numba import types
-
-    u, i = types.uint64, types.int64
-    return i(u, i, i, i, i)
-
-
 #: A Euchre seat's bids by a Numba function (the extra decision ``bid``): pass, accept or name a suit, as action ids
 #: (``rules.FIXED_IDS``, ``rules.ID_BASE``), or -1 for the heuristic's bid.
-BID_DECISION = Decision(
+BID_DECISION = numba_decision(
     "bid", "bidding",
     "bid(hand: uint64, upcard: int64, round: int64 (1 or 2), place: int64 (1-5 after the dealer, 5 the dealer), "
     "allowed: int64 (bit a - 192 for each action id a it may return: 192-195 name a suit, 196 pass, 197 accept)) "
-    "-> int64 (an id of allowed, or -1: the heuristic's bid)",
-    _bid_signature)
+    "-> int64 (an id of allowed, or -1: the heuristic's bid)")
 
 #: A Euchre-for-five seat played by Numba functions: its cards (a forced card without asking), and its bids when the
 #: extra decision ``bid`` is given; its exchange as dealer and its call as maker are the heuristic's. Cards are ids
 #: 16 * suit + rank (rank 6 the 8 to 12 the Ace), a set of cards one uint64; seats are counted from the seat itself
 #: (i: the seat i places after it in the order of play). The kernels' side: ``kernels.user_card``, ``kernels.user_bid``.
-NUMBA_SEAT = NumbaSeat(
+NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand: uint64, legal: uint64, k: int64 (cards already in the trick), led: int64 (the led effective suit, -1 "
     "none yet), win_card: int64 (-1 none), ally_wins: bool, trump: int64, maker: int64 (places after it, 0 itself), "
     "partner: int64 (places after it once known, -1 not known or none), called: int64 (-1 alone), dealer: int64 "
     "(places after it), upcard: int64, unseen: uint64, won: int64 (3 bits a seat from it)) -> int64 (a card id in "
     "legal)",
-    _card_signature, len(SHARED_POLICIES), key="card", extras=(BID_DECISION,))
+    len(SHARED_POLICIES), key="card", extras=(BID_DECISION,))
 
 
 class Euchre5(Game):

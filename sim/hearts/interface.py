@@ -31,7 +31,7 @@ from cardlab.sim.hearts.referee import HeartsState
 from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.policy import SHARED_POLICIES
-from cardlab.sim.user import NumbaSeat
+from cardlab.sim.signatures import numba_seat
 
 
 def columns(out: np.ndarray) -> dict:
@@ -249,22 +249,14 @@ SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt from (seed
           + (Column("total_{seat}", "int16", "the seat's total after this deal"),)}
 
 
-def _numba_signature():
-    """The Numba seat's signature: card(hand, legal, n, led, win_card, trick, seen, broken) -> card."""
-    from numba import types
-
-    u, i = types.uint64, types.int64
-    return i(u, u, i, i, i, u, u, types.boolean)
-
-
 #: A Hearts seat played by a Numba function: its cards (its passes are the heuristic's). Cards are ids 16 * suit + rank
 #: (♣ 0, ♦ 1, ♥ 2, ♠ 3; rank 0 the 2 to 12 the Ace), a set of cards one uint64.
-NUMBA_SEAT = NumbaSeat(
+NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand: uint64, legal: uint64, n: int64 (cards already in the trick), led: int64 (the led suit, -1 none yet), "
     "win_card: int64 (the card winning the trick, -1 none), trick: uint64 (the trick's cards), seen: uint64 (the cards "
     "of the finished tricks), broken: bool (hearts broken)) -> int64 (a card id in legal)",
-    _numba_signature, len(SHARED_POLICIES))
+    len(SHARED_POLICIES))
 
 
 class Hearts(Game):

@@ -35,7 +35,7 @@ from cardlab.sim.ladder import by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.policy import SHARED_POLICIES
-from cardlab.sim.user import NumbaSeat
+from cardlab.sim.signatures import numba_seat
 
 
 def columns(out: np.ndarray, wide: bool = False) -> dict:
@@ -200,24 +200,15 @@ SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt by seat de
           + (Column("first_dealer", "int8", "the seat that dealt the game's first deal"),)}
 
 
-def _numba_signature():
-    """The Numba seat's signature: card(hand_lo, hand_hi, legal_lo, legal_hi, n, led, win_card, partner_wins,
-    unseen_lo, unseen_hi) -> card."""
-    from numba import types
-
-    u, i = types.uint64, types.int64
-    return i(u, u, u, u, i, i, i, types.boolean, u, u)
-
-
 #: A Minchiate seat played by a Numba function: its cards in the tricks (its discards and declarations are the
 #: heuristic's). Cards are ids 0-96 (trumps 1-40 as 0-39, the Matto 40, then the four suits); a hand is two words,
 #: card c < 41 at bit c of ``lo``, the others at bit c - 41 of ``hi``.
-NUMBA_SEAT = NumbaSeat(
+NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64, legal_hi: uint64, n: int64 (cards already in the "
     "trick), led: int64 (the led suit 0-3, 4 trumps, -1 none yet), win_card: int64 (-1 none), partner_wins: bool, "
     "unseen_lo: uint64, unseen_hi: uint64) -> int64 (a card id in legal)",
-    _numba_signature, len(SHARED_POLICIES))
+    len(SHARED_POLICIES))
 
 
 class Minchiate(Game):

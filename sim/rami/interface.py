@@ -24,7 +24,7 @@ from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
 from cardlab.sim.policy import POLICY, SHARED_POLICIES
-from cardlab.sim.user import Decision, NumbaSeat
+from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
 SEAT_COLUMNS = (("won", bool), ("opened", bool), ("hand_value", np.int16), ("score", np.int16))
@@ -287,46 +287,22 @@ SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (
           + (Column("total_{seat}", "int16", "the seat's running total after the round"),)}
 
 
-def _numba_signature():
-    """The Numba seat's signature: discard(hand, forbidden, opened, opponent_close, values) -> kind."""
-    from numba import types
-
-    i, counts = types.int64, types.int64[::1]
-    return i(counts, i, types.boolean, types.boolean, counts)
-
-
-def _draw_signature():
-    """draw(hand, top, usable, opened, opponent_close, values) -> 1 take / 0 stock / -1 the heuristic's."""
-    from numba import types
-
-    i, b, counts = types.int64, types.boolean, types.int64[::1]
-    return i(counts, i, b, b, b, counts)
-
-
-def _meld_signature():
-    """meld(hand, opening, nobody_opened, stock_left, opponent_close, values) -> 1 lay / 0 hold / -1."""
-    from numba import types
-
-    i, b, counts = types.int64, types.boolean, types.int64[::1]
-    return i(counts, b, b, i, b, counts)
-
-
 #: A Rami seat played by a Numba player: its discards, and its draws and melds where the player makes them (its
 #: lay-offs and joker retrievals are the heuristic's). A card kind is ``13 * suit + rank - 1`` (rank 1 ace .. 13
 #: king; suits ♣ ♦ ♥ ♠), the joker 52; a hand is its 53 counts (twins: 2).
-NUMBA_SEAT = NumbaSeat(
+NUMBA_SEAT = numba_seat(
     "the discard",
     "discard(hand: int64[53] (counts by kind), forbidden: int64 (the discard taken this turn, which may not go "
     "back; -1 none), opened: bool, opponent_close: bool (an opened opponent holds 3 cards or fewer), values: "
     "int64[53] (each kind's penalty points)) -> int64 (a kind held, not forbidden)",
-    _numba_signature, len(SHARED_POLICIES), key="discard", extras=(
-        Decision("draw", "the draw", "draw(hand: int64[53], top: int64 (the discard on offer), usable: bool (it can "
-                 "go to the table this turn), opened: bool, opponent_close: bool, values: int64[53]) -> int64 (1 take "
-                 "the discard, 0 draw from the stock, -1 the heuristic's draw)", _draw_signature),
-        Decision("meld", "the melds", "meld(hand: int64[53], opening: bool (the melds found would open: all or "
-                 "none), nobody_opened: bool (no opponent has opened), stock_left: int64, opponent_close: bool, "
-                 "values: int64[53]) -> int64 (1 lay the melds found down, 0 hold them, -1 the heuristic's choice)",
-                 _meld_signature)))
+    len(SHARED_POLICIES), key="discard", extras=(
+        numba_decision("draw", "the draw", "draw(hand: int64[53], top: int64 (the discard on offer), usable: bool "
+                       "(it can go to the table this turn), opened: bool, opponent_close: bool, values: int64[53]) -> "
+                       "int64 (1 take the discard, 0 draw from the stock, -1 the heuristic's draw)"),
+        numba_decision("meld", "the melds", "meld(hand: int64[53], opening: bool (the melds found would open: all or "
+                       "none), nobody_opened: bool (no opponent has opened), stock_left: int64, opponent_close: bool, "
+                       "values: int64[53]) -> int64 (1 lay the melds found down, 0 hold them, -1 the heuristic's "
+                       "choice)")))
 
 
 class Rami(Game):
