@@ -50,13 +50,21 @@ has probability ``1 - eps + eps / k`` if it is that card, else ``eps / k`` (a fo
 A world's weight is the product (:func:`play_likelihood_nb`). The seat draws a pool of ``POOL_FACTOR *
 worlds`` worlds (exactly uniform, as without inference), weighs each, and keeps ``worlds`` of them by
 systematic resampling (one uniform, ``worlds`` evenly spaced teeth over the cumulative weights): a world
-is kept about ``worlds * weight / total`` times, and played out once, its rollouts counted as many
-times. The candidates' means are then plain means over the kept worlds. (Weighting the ``worlds`` drawn
-worlds directly let a few of them outweigh all others: fewer effective worlds, noisier means, and weaker
-play at every ``eps`` measured.) The weights read only the sampled world and the public history (cards, leads, winners,
-trick values), so a seat still uses nothing it has not seen; they add no draws, so the search stays
-reproducible from (seed, deal, decision). ``eps`` is :data:`INFERENCE_EPSILON`, chosen by measurement (the
-docs' results pages). The trump choice (nothing played yet), Domino and the Geronimo choice do not infer.
+is kept about ``worlds * weight / total`` times. Each tooth's world is then moved (resample-move: Gilks and
+Berzuini, 2001) by :data:`MOVE_STEPS` Metropolis steps (:func:`move_world_nb`): swap a random card of one other
+seat with a random card of another, refused if either seat is known not to hold its new card, else accepted
+with probability min(1, likelihood after / before). The swap proposal is symmetric and keeps every hand's
+size, so the steps leave the posterior (uniform over the consistent deals, times the likelihood) invariant;
+they turn a likely world kept several times into as many distinct likely worlds, each played out once. The
+candidates' means are plain means over the ``worlds`` moved worlds. (Weighting the ``worlds`` drawn worlds
+directly let a few of them outweigh all others: fewer effective worlds, noisier means, and weaker play at
+every ``eps`` measured; resampling without the moves played a kept world once per copy, and closed about a
+fifth of the honest-to-oracle gap against 30% with them.) The weights read only the sampled world and the
+public history (cards, leads, winners, trick values), and the swaps only what the table has shown, so a seat
+still uses nothing it has not seen; the resampling's uniform and each chain's draws come from the decision's
+own stream, so the search stays reproducible from (seed, deal, decision). ``eps`` is
+:data:`INFERENCE_EPSILON`, chosen by measurement (the docs' results pages). The trump choice (nothing played
+yet), Domino and the Geronimo choice do not infer.
 
 **The oracle.** An ``oracle`` seat is the same search over the true deal: its view excludes, for
 every other seat, every card that seat does not hold (:func:`oracle_view_nb`), so the sampler's only
@@ -82,7 +90,7 @@ from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, nth_card, popcount
 from cardlab.sim.policy import ROLLOUT_POLICIES
 from cardlab.sim.racing import race_best_nb, race_start_nb, race_sum_nb, race_world_nb
-from cardlab.sim.rng import deal_state, mix64, next_u64
+from cardlab.sim.rng import below_n, deal_state, mix64, next_u64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 
 SEARCH = POLICY.SEARCH
@@ -94,8 +102,12 @@ DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 TRUMP_DECISION = 255
-INFERENCE_EPSILON = 0.6  # the softened heuristic's chance of playing a random legal card (measured: 0.4 to 0.8 alike)
-POOL_FACTOR = 16  # inference draws this many candidate worlds per world it plays out (4 measured weaker)
+INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of playing a random legal card (0.2 with the swap moves;
+#                          0.6 was best without them, 0.4 to 0.8 alike)
+POOL_FACTOR = 16  # inference draws this many candidate worlds per world it plays out (4 measured weaker; 32 to 128
+#                   without the swap moves, or 32 with them, no better)
+MOVE_STEPS = 32  # Metropolis card swaps per kept world (none: a fifth of the gap closed; 8 to 64 at eps 0.2: 28-33%)
+MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
 H_SEAT, H_CARD, H_LED, H_BEST, H_MODE, H_LAST, H_BROKEN = range(7)  # the columns of a deal's move history
 LEAD_ANYTIME = 0
 
@@ -179,6 +191,43 @@ def play_likelihood_nb(world, s, n, count, history, history_remaining, trump, va
     return weight
 
 
+@njit(cache=True, error_model="numpy")
+def move_world_nb(state, world, likelihood, s, n, excluded, count, history, history_remaining, trump, values,
+                  point_mask, duties, rule, kh_discard, eps, later):
+    """Move ``world`` (of likelihood ``likelihood``) by :data:`MOVE_STEPS` Metropolis steps whose stationary law is
+    the inference's posterior (module docstring): each proposes to swap a random card of one other seat with a random
+    card of another, refused if either seat is known not to hold its new card (``excluded``), else accepted with
+    probability min(1, new likelihood / old). Returns the stream."""
+    for _ in range(MOVE_STEPS):
+        state, a = below_n(state, n - 1)
+        state, b = below_n(state, n - 1)
+        state, ia = below_n(state, 1 << 30)
+        state, ib = below_n(state, 1 << 30)
+        state, u = next_u64(state)
+        if a >= s:
+            a += 1
+        if b >= s:
+            b += 1
+        na = popcount(world[a])
+        nb = popcount(world[b])
+        if a == b or na == 0 or nb == 0:
+            continue
+        ca = nth_card(world[a], ia % na)
+        cb = nth_card(world[b], ib % nb)
+        if excluded[b] & bit(ca) != ZERO or excluded[a] & bit(cb) != ZERO:
+            continue
+        world[a] = (world[a] & ~bit(ca)) | bit(cb)
+        world[b] = (world[b] & ~bit(cb)) | bit(ca)
+        moved = play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values, point_mask,
+                                   duties, rule, kh_discard, eps, later)
+        if (u >> np.uint64(11)) * (1.0 / 9007199254740992.0) * likelihood < moved:
+            likelihood = moved
+        else:
+            world[a] = (world[a] & ~bit(cb)) | bit(ca)
+            world[b] = (world[b] & ~bit(ca)) | bit(cb)
+    return state
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def rollout_nb(hands, n, s, t, k, leader, led, best, winner, trick, remaining, hearts_broken, first_card, trump,
                values, trick_value, last_two, point_mask, positive, rule, kh_discard, may_stop, duties, rollouts,
@@ -210,8 +259,9 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                    eps, history, history_remaining, count):
     """The searched card of seat ``s`` (see the module docstring); ``totals[c]`` (float64) gets each candidate's
     summed points over ``worlds`` worlds (the true deal's for the ``oracle``), or with inference (``eps`` > 0)
-    ``worlds`` times its weighted mean, each world weighted by :func:`play_likelihood_nb` over the deal's first
-    ``count`` moves (``history``, ``history_remaining``). With ``racing`` (and no inference) the candidates race
+    ``worlds`` times its mean over the resampled and moved worlds (:func:`play_likelihood_nb` over the deal's first
+    ``count`` moves, ``history`` and ``history_remaining``; :func:`move_world_nb`). With ``racing`` (and no
+    inference) the candidates race
     (:mod:`cardlab.sim.racing`): a candidate's total is then ``worlds`` times its mean over the worlds it was played on.
 
     ``size`` (tricks per deal) and ``slack`` are no longer read: the rollout counts the tricks left from
@@ -230,6 +280,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
     pool_worlds = np.empty((pool, n), np.uint64)
     pool_states = np.empty(pool, np.uint64)
     cumulative = np.empty(pool, np.float64)
+    likelihoods = np.empty(pool, np.float64)
     later = np.empty(n, np.uint64)
     total = 0.0
     for j in range(pool):  # inference: a pool of worlds, each weighted by the others' past cards
@@ -237,8 +288,9 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
         for p in range(n):
             pool_worlds[j, p] = world[p]
         pool_states[j] = state
-        total += play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values, point_mask,
-                                    duties, rule, kh_discard, eps, later)
+        likelihoods[j] = play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values,
+                                            point_mask, duties, rule, kh_discard, eps, later)
+        total += likelihoods[j]
         cumulative[j] = total
     start = 0.0
     if inferring:
@@ -250,22 +302,19 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
     pick = 0  # the pool world the next resampled one falls in
     r = 0  # resampled worlds so far
     while r < rounds:
-        copies = 1
-        if inferring:  # the next pool world hit by the systematic comb, and how many teeth it takes
+        if inferring:  # the pool world hit by the systematic comb's next tooth, then moved by card swaps
             while cumulative[pick] <= (r + start) * total / worlds and pick < pool - 1:
                 pick += 1
-            copies = 0
-            while r + copies < worlds and (cumulative[pick] > (r + copies + start) * total / worlds
-                                           or pick == pool - 1):
-                copies += 1
             for p in range(n):
                 world[p] = pool_worlds[pick, p]
-            roll = mix64(pool_states[pick] ^ ROLLOUT_SALT)
-            pick += 1
+            moves = mix64(pool_states[pick] ^ np.uint64(r + 1) * MOVE_SALT)  # each tooth its own chain
+            moves = move_world_nb(moves, world, likelihoods[pick], s, n, excluded, count, history, history_remaining,
+                                  trump, values, point_mask, duties, rule, kh_discard, eps, later)
+            roll = mix64(moves ^ ROLLOUT_SALT)
         else:
             state = draw_world_nb(state, plan, s, hands, world)
             roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
-        r += copies
+        r += 1
         m = legal
         j = -1
         while m != ZERO:
@@ -282,7 +331,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
                                  hearts_broken, c, trump, values, trick_value, last_two, point_mask, positive,
                                  rule, kh_discard, may_stop, duties, rollouts, gains, no_moves, roll, None,
                                  rollout_fault)
-            totals[c] += copies * gain
+            totals[c] += gain
             raced[w, j] = gain
         if race_world_nb(raced, w, alive, played, races):
             break
