@@ -185,10 +185,10 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
     when ``record``; with a search seat also the searched decisions' means)."""
     from cardlab.sim.barbu.doubling import doubling_log_length
     from cardlab.sim.barbu.game import GAME_BLOCK, play_games_any_nb
-    from cardlab.sim.barbu.search_play import (DEFAULT_INFERENCE, DEFAULT_WORLDS, ROLLOUT_NAMES, inference_eps,
-                                               uses_search)
+    from cardlab.sim.barbu.search_play import kernel_search, uses_search
 
     searching = uses_search(a["policies"])
+    worlds, rollout, eps, racing = kernel_search(a, a["policies"])
     n, length = a["n"], a["length"]
     rows = count * length
     declarer = np.empty(rows, np.int8)
@@ -213,12 +213,11 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
                       a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
                       a["seat_mean"], a["declarer_mean"], a["seat_std"], a["domino_variant"],
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                      a.get("search_worlds", DEFAULT_WORLDS), ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")),
-                      searching,
+                      worlds, rollout, searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
                       contract_means, user_callback(a["user_name"], searching),
                       domino_callback(a["user_name"], searching), faults,
-                      inference_eps(a["policies"], a.get("search_inference", DEFAULT_INFERENCE)), a["search_racing"])
+                      eps, racing)
     raise_fault(faults, first, a["user_name"], "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),

@@ -18,7 +18,7 @@ from cardlab.sim.cards import card_name
 from cardlab.sim.user import raise_fault
 
 __all__ = ["DEFAULT_INFERENCE", "DEFAULT_WORLDS", "INFERENCE", "ROLLOUT_NAMES", "describe_contract_search",
-           "describe_searches", "inference_eps", "run_search_kernel",
+           "describe_searches", "inference_eps", "kernel_search", "run_search_kernel",
            "search_columns", "uses_search"]
 
 
@@ -39,6 +39,14 @@ def inference_eps(policies, inference: str) -> np.ndarray:
     return np.where(on, INFERENCE_EPSILON if inference == "on" else 0.0, 0.0).astype(np.float64)
 
 
+def kernel_search(a: dict, policies) -> tuple:
+    """The search settings of kernel tables ``a`` (a study's, :func:`~cardlab.sim.barbu.interface.search_settings`)
+    as the search kernels take them: ``(worlds, rollout id, inference eps per seat of policies, racing)``, the
+    defaults where the tables carry none."""
+    return (a.get("search_worlds", DEFAULT_WORLDS), ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")),
+            inference_eps(policies, a.get("search_inference", DEFAULT_INFERENCE)), a["search_racing"])
+
+
 def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, policies=None, record: bool = False):
     """The search kernel on the deal numbers ``deals``: returns ``(trump, score, moves, means, trump_means)``.
 
@@ -57,15 +65,14 @@ def run_search_kernel(a: dict, seed: int, deals: np.ndarray, *, trump_how: int, 
     trump_means = np.full((rows, 4), np.nan, np.float32)
     faults = np.zeros((count, 2), np.int64)
     policies = a["policies"] if policies is None else policies
-    eps = inference_eps(policies, a.get("search_inference", DEFAULT_INFERENCE))
+    worlds, rollout, eps, racing = kernel_search(a, policies)
     play_search_deals_nb(seed, np.asarray(deals, np.int64), a["deck"], n, a["contracts"], a["card_values"],
                          a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                          policies, a["duties"], a["lead_rule"],
                          a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
-                         a["domino_starter"], a["ace_replay_optional"], a["places"], a.get("search_worlds", DEFAULT_WORLDS),
-                         ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), trump, score, moves, means,
-                         trump_means, user_callback(a["user_name"], True), domino_callback(a["user_name"], True),
-                         faults, eps, a["search_racing"])
+                         a["domino_starter"], a["ace_replay_optional"], a["places"], worlds, rollout,
+                         trump, score, moves, means, trump_means, user_callback(a["user_name"], True),
+                         domino_callback(a["user_name"], True), faults, eps, racing)
     raise_fault(faults, np.asarray(deals), a["user_name"], "deal")
     return trump, score, moves, means, trump_means
 

@@ -365,9 +365,8 @@ class Rami(Game):
         """One row per round (``game``, ``round``, the round's columns, then each seat's running ``total_i``)."""
         from cardlab.sim.whole_games import total_columns
 
-        cols = self.state_columns([s for g in games for s in g.finished])
-        return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
-                "round": cols.pop("deal"), **cols, **total_columns(games)}
+        cols = super().game_state_columns(games)  # a round's number within its game is its deal's
+        return {"game": cols.pop("game"), "round": cols.pop("deal").astype(np.int64), **cols, **total_columns(games)}
 
     def state_columns(self, states: list) -> dict:
         """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""
