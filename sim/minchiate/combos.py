@@ -143,12 +143,13 @@ def _runs_nb(bits, shift, kind, bonus, share, free, opts, out):
     return total, free
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def combos_nb(lo, hi, opts, out):
     """Total value of the §4 combinations of the two-word set (lo, hi) under the options array ``opts``
     (its rules ``c5_merge``, ``combos_may_share``, ``matto_bonus_on_c3`` and its values).
 
-    ``out`` (length 12) receives the count (0..5) and the value (6..11) of each type R1..C6.
+    ``out`` (length 12) receives the count (0..5) and the value (6..11) of each type R1..C6. Without reference
+    counting (``_nrt=False``: it allocates nothing), as ``kernels.end_points_nb``, which calls it twice per rollout.
     """
     c5_merge, share, matto_c3 = opts[OPT.C5_MERGE] != 0, opts[OPT.MAY_SHARE] != 0, opts[OPT.MATTO_C3] != 0
     for i in range(12):
