@@ -303,10 +303,11 @@ def play_worlds_nb(state, s, opts, n_worlds, rollout, racing, oracle, cands, n_c
     alive candidate ``cands[:n_c]`` on it (:func:`rollout_nb`) into ``values`` and ``totals``, and race
     (:func:`cardlab.sim.racing.race_world_nb`). The other arrays are scratch space.
 
-    Compiled without Numba's reference counting (``_nrt=False``; it allocates nothing, and the caller holds every
-    array): with it, each array passed to a call or to an inlined function (``opts`` to the heuristic, at every
-    card of every rollout) costs an atomic increment and decrement: 35% of a searched deal's time in perf's samples
-    (every seat searching, W = 32, 1 thread); split off so, with :func:`rollout_nb`, 52 -> 67 deals a second.
+    Compiled without Numba's reference counting (``_nrt=False``: it allocates nothing, an allocation would not
+    compile, and the caller holds every array). With it, each array passed to a call or to an inlined function
+    (``opts`` to the heuristic, at every card of every rollout) costs an atomic increment and decrement: 35% of a
+    searched deal's time in perf's samples (every seat searching, W = 32, 1 thread); split off so, with
+    :func:`rollout_nb`, 52 -> 67 deals a second.
     """
     sign = 1 if s % 2 == 0 else -1
     assign = plan[P_ASSIGN]
