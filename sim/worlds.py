@@ -343,8 +343,9 @@ def _draw_nb(state, plan, world, to_masks):
 @njit(cache=True, error_model="numpy")
 def draw_deal_nb(state, plan):
     """One exactly uniform deal from ``plan`` (:func:`plan_deal_nb`): the plan's ``assign[i]`` receives the
-    holder of ``cards[i]``. Returns the stream."""
-    return _draw_nb(state, plan, np.empty(0, np.uint64), False)
+    holder of ``cards[i]``. Returns the stream. It allocates nothing (an empty view of the plan stands for the
+    masks it does not write), so a search compiled without reference counting (``_nrt=False``) may call it."""
+    return _draw_nb(state, plan, plan[P_HDR][:0].view(np.uint64), False)
 
 
 @njit(cache=True, error_model="numpy")
