@@ -161,7 +161,8 @@ def test_sampled_worlds_are_consistent_with_what_the_searcher_saw():
     state = np.uint64(99)
     lands = np.zeros((P + 1, HAND_W))  # where each unseen card goes: opponents, or the stock (row P)
     for _ in range(300):
-        state = np.uint64(S.sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst))
+        state = np.uint64(S.sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst,
+                                            np.empty(HAND_W, np.int64)))
         assert (w_hands[s] == hands[s]).all()
         dealt = Counter(int(k) for k in w_deck[sp:n_cards])
         for p in range(P):
@@ -199,7 +200,8 @@ def test_after_a_recycle_the_stock_holds_recycled_cards_only():
     inst = np.zeros(DECK_MAX, np.int64)
     state = np.uint64(5)
     for _ in range(50):
-        state = np.uint64(S.sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst))
+        state = np.uint64(S.sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst,
+                                            np.empty(HAND_W, np.int64)))
         stock = np.bincount(w_deck[sp:study.options.deck_size], minlength=HAND_W)
         assert (stock <= pool).all()
         assert (w_hands[1 - s] == hands[1 - s]).all()  # then the opponent's hand is forced too

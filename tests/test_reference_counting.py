@@ -1,5 +1,5 @@
 """Kernels compiled without Numba's reference counting (``_nrt=False``) allocate nothing, nor does anything
-they call.
+they call (an array built, a reflected list, an array copied into a slice).
 
 A function compiled with ``_nrt=False`` compiles each callee it meets first under the same flag, so a callee
 that allocates (``np.empty``...) compiles or fails depending on which kernel a process happened to compile
@@ -58,6 +58,19 @@ def _resolve(node: ast.expr, scope: dict):
     return None
 
 
+def _sliced(target: ast.expr) -> bool:
+    """Whether an assignment's target is a slice of an array (``a[:] =``, ``a[i, :] =``)."""
+    if not isinstance(target, ast.Subscript):
+        return False
+    index = target.slice.elts if isinstance(target.slice, ast.Tuple) else [target.slice]
+    return any(isinstance(i, ast.Slice) for i in index)
+
+
+def _constant(value: ast.expr) -> bool:
+    """A constant (``0``, ``-1``): filling a slice with one allocates nothing."""
+    return isinstance(value, ast.Constant) or (isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant))
+
+
 def allocations(dispatcher: CPUDispatcher, seen: set | None = None) -> list[str]:
     """``module.function: line: what`` for each allocation in ``dispatcher``'s source or its callees'."""
     seen = set() if seen is None else seen
@@ -72,6 +85,9 @@ def allocations(dispatcher: CPUDispatcher, seen: set | None = None) -> list[str]
     for node in ast.walk(tree):
         if isinstance(node, (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp)):
             found.append(f"{where}: line {node.lineno}: a reflected {type(node).__name__}")
+        if isinstance(node, ast.Assign) and any(_sliced(t) for t in node.targets) and not _constant(node.value):
+            found.append(f"{where}: line {node.lineno}: an array copied into a slice (Numba may copy through a "
+                         f"temporary; copy element by element)")
         if not isinstance(node, ast.Call):
             continue
         target = _resolve(node.func, func.__globals__)
@@ -92,7 +108,7 @@ FUNCTIONS = without_reference_counting()
 
 def test_some_kernels_go_without_reference_counting():
     names = {f.py_func.__qualname__ for f in FUNCTIONS}
-    assert {"rollout_nb", "play_tricks_nb", "play_worlds_nb"} <= names
+    assert {"rollout_nb", "play_tricks_nb", "play_worlds_nb", "play_on_nb"} <= names
 
 
 @pytest.mark.parametrize("dispatcher", FUNCTIONS, ids=lambda f: f"{f.py_func.__module__}.{f.py_func.__qualname__}")

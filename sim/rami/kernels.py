@@ -52,7 +52,7 @@ def round_buffers(rows: int, players: int, *, record: bool = False, totals: bool
     return ints, seats, logs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_event(log, li, code, seat, x0, x1, x2, x3, x4):
     if li < log.shape[0]:
         log[li, 0] = code
@@ -65,7 +65,7 @@ def log_event(log, li, code, seat, x0, x1, x2, x3, x4):
     return li + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_holds(m, kind):
     """Does meld ``m`` hold natural ``kind``?"""
     if kind < 0 or kind == JOKER:
@@ -80,7 +80,7 @@ def meld_holds(m, kind):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_melds(melds, n, seat, hand, table, nt, log, li, tk):
     """Put ``n`` melds from the hand on the table; returns (table size, log size, taken card among them)."""
     used_tk = False
@@ -95,7 +95,7 @@ def lay_melds(melds, n, seat, hand, table, nt, log, li, tk):
     return nt, li, used_tk
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
     """How the top discard ``tk`` (already added to ``hand``) can reach the table this turn: (plan, meld index,
     melds in ``out``).
@@ -126,7 +126,7 @@ def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
     return (PLAN_MELD, -1, n) if v >= 0 else (PLAN_NONE, -1, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def retrieve(seat, hand, t, kind, table, nt, o, min_left, out, scratch, log, li, tk):
     """Take back the joker of meld ``t`` with natural ``kind``; under 'new_meld' lay it at once in new melds."""
     slot = retrieve_slot(table[t], kind)
@@ -143,7 +143,7 @@ def retrieve(seat, hand, t, kind, table, nt, o, min_left, out, scratch, log, li,
     return nt, li, used_tk
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layoff(seat, hand, t, kind, table, o, log, li):
     slot = layoff_slot(table[t], kind, o[OPT.jokers_per_meld])
     apply_layoff(table[t], kind, slot)
@@ -151,7 +151,7 @@ def layoff(seat, hand, t, kind, table, o, log, li):
     return log_event(log, li, EV_LAYOFF, seat, t, kind, slot, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(state, cards, lo, hi):
     """Fisher-Yates shuffle of ``cards[lo:hi]`` from the stream."""
     for i in range(hi - 1, lo, -1):
@@ -178,7 +178,7 @@ def shuffled_deck_nb(state, deck, n_cards):
     return shuffle(state, deck, 0, n_cards)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_scores(o, winners, opened, hv, rami_sec, score):
     """The seed's scores (§7): winners 0; rami sec the penalty; opened H; never opened min(H + surcharge (25),
     the cap in force (min(100, half the target)))."""

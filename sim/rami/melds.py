@@ -97,12 +97,12 @@ def kind_at(suit, pos):
 # ------------------------------------------------------------------------------ meld geometry
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_jokers(m):
     return m[M_C] if m[M_TYPE] == SET else bits(m[M_D])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_size(m):
     if m[M_TYPE] == SET:
         return bits(m[M_B]) + m[M_C]
@@ -120,7 +120,7 @@ def meld_value(m):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_meld_cards(m, counts, sign):
     """Add (sign=+1) or remove (sign=-1) the meld's cards to/from a count vector."""
     if m[M_TYPE] == SET:
@@ -150,7 +150,7 @@ def valid_meld(m, jmax):
     return (m[M_D] & ~(((1 << (m[M_C] + 1)) - 1) ^ ((1 << m[M_B]) - 1))) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layoff_slot(m, kind, jmax):
     """Where card ``kind`` can be laid off on meld ``m``: run position, set suit (or 0 for a joker), -1 if nowhere.
 
@@ -183,7 +183,7 @@ def layoff_slot(m, kind, jmax):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_layoff(m, kind, slot):
     """Lay card ``kind`` on meld ``m`` at ``slot`` (from :func:`layoff_slot`)."""
     if m[M_TYPE] == SET:
@@ -200,7 +200,7 @@ def apply_layoff(m, kind, slot):
         m[M_D] |= 1 << slot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def retrieve_slot(m, kind):
     """Where natural ``kind`` frees a joker of meld ``m``: the joker's run position or the set suit, else -1."""
     if kind == JOKER:
@@ -217,7 +217,7 @@ def retrieve_slot(m, kind):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_retrieve(m, slot):
     """Put the natural in place of the joker at ``slot``; the joker leaves the meld."""
     if m[M_TYPE] == SET:
@@ -230,7 +230,7 @@ def apply_retrieve(m, slot):
 # ------------------------------------------------------------------------------ the meld search
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_pure_run(hand):
     """Does the hand hold three consecutive naturals of one suit (A-2-3 up to Q-K-A)?"""
     for s in range(4):
@@ -243,7 +243,7 @@ def has_pure_run(hand):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def isolated(hand, k, jmax):
     """True when no meld of ``hand`` (which holds ``k``) can contain natural ``k``: a cheap exact test.
 
@@ -276,7 +276,7 @@ def isolated(hand, k, jmax):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _put(cand, top, ctx, typ, a, b, c, d, gain, value, weight, nj, used_force, is_pure):
     if top >= CAND_MAX:
         ctx[C_OVERFLOW] = 1
@@ -295,7 +295,7 @@ def _put(cand, top, ctx, typ, a, b, c, d, gain, value, weight, nj, used_force, i
     return top + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _candidates(cnt, c, ctx, wts, values, cand, top):
     """Write every meld through card ``c`` (the lowest card left) to ``cand`` from ``top``; returns the new top.
 
@@ -388,7 +388,7 @@ def _candidates(cnt, c, ctx, wts, values, cand, top):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leaf(f, L, cnt, ctx, cur, best):
     if ((ctx[C_PURE] == 0 or f[L, F_PURE]) and f[L, F_MVAL] >= ctx[C_MINVAL] and (ctx[C_FORCE] < 0 or f[L, F_FUSED])
             and f[L, F_JUSED] >= ctx[C_MINJK] and f[L, F_LEFT] + cnt[JOKER] >= ctx[C_MINLEFT]
@@ -402,7 +402,7 @@ def _leaf(f, L, cnt, ctx, cur, best):
                 best[i, k] = cur[i, k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search(cnt, ctx, cur, best, wts, jw, values, remw, cand, f):
     """Branch and bound over the lowest undecided card, with an explicit stack of ``f`` frames."""
     for k in range(FRAME_W):
@@ -486,7 +486,7 @@ def _search(cnt, ctx, cur, best, wts, jw, values, remw, cand, f):
         L = g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left, jmax, values, out, scratch):
     """Best disjoint melds of ``hand`` (count vector); returns (objective, melds written to ``out``, meld value).
 
@@ -531,7 +531,7 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     return ctx[C_BEST], ctx[C_BESTN], ctx[C_BESTVAL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_natural_meld(hand, k):
     """Is natural ``k`` part of a joker-free set or run of three held in ``hand``?"""
     s = k // 13

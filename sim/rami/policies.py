@@ -41,7 +41,7 @@ from cardlab.sim.rng import below_n
 
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cards_in(hand):
     n = 0
     for k in range(53):
@@ -49,13 +49,13 @@ def cards_in(hand):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coin(state):
     state, r = below_n(state, 2)
     return state, r == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_draw(pol, state, usable, offered):
     """Take the top discard? ``offered``: the rules allow it; ``usable``: it can reach the table this turn."""
     if not offered:
@@ -65,7 +65,7 @@ def choose_draw(pol, state, usable, offered):
     return coin(state)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_melds(hand, o, min_left, out, scratch):
     """The best opening of ``hand`` (its melds written to ``out``): (its meld value, -1 for none; its count)."""
     value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
@@ -73,7 +73,7 @@ def opening_melds(hand, o, min_left, out, scratch):
     return value, n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
     """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
     value, n = opening_melds(hand, o, min_left, out, scratch)
@@ -90,7 +90,7 @@ def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out
     return state, (n if yes else 0), True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_melds(pol, state, hand, o, min_left, out, scratch):
     """New melds for an opened player (written to ``out``; their count)."""
     value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, o[OPT.jokers_per_meld],
@@ -103,12 +103,13 @@ def choose_melds(pol, state, hand, o, min_left, out, scratch):
     for i in range(n):
         state, yes = coin(state)
         if yes:
-            out[kept, :] = out[i, :]
+            for w in range(out.shape[1]):  # an element at a time: a slice copy may need a temporary array
+                out[kept, w] = out[i, w]
             kept += 1
     return state, kept
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def freed_joker_usable(hand, kind, o, min_left, out, scratch):
     """After putting ``kind`` in place of a table joker, can the joker go into a new meld from this hand?"""
     if o[OPT.freed_joker_anywhere]:
@@ -122,7 +123,7 @@ def freed_joker_usable(hand, kind, o, min_left, out, scratch):
     return value >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_retrieval(pol, state, hand, table, nt, o, min_left, out, scratch):
     """(meld index, natural) to take a joker back with, or (-1, -1)."""
     if pol != POLICY.HEURISTIC:
@@ -136,7 +137,7 @@ def choose_retrieval(pol, state, hand, table, nt, o, min_left, out, scratch):
     return state, -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_layoff(pol, state, hand, table, nt, o, opponent_close, forbidden):
     """(natural or joker, meld index) to lay off, or (-1, -1) to stop.
 
@@ -182,7 +183,7 @@ def choose_layoff(pol, state, hand, table, nt, o, opponent_close, forbidden):
     return state, -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neighbours(hand, k):
     """How close natural ``k`` is to melds: other suits of its rank, same-suit cards one and two away."""
     s = k // 13
@@ -200,7 +201,7 @@ def neighbours(hand, k):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_close, out, scratch):
     """The card to discard (never ``forbidden``, the discard taken this turn while it is still in hand)."""
     legal = 0

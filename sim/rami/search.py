@@ -63,9 +63,9 @@ from numba import njit, prange
 from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW, EV_OPEN, EV_OUT, EV_RECYCLE,
                                       EV_TAKE, LOG_W, MAX_TURNS, PLAN_LAYOFF, PLAN_NONE, PLAN_OPEN, PLAN_RETRIEVE,
                                       R_HAND, R_OPENED, R_SCORE, R_WON, game_over_nb, lay_melds, layoff, log_event,
-                                      retrieve, round_scores, shuffle, store_round_nb, take_plan)
-from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, add_meld_cards, best_melds_nb, in_natural_meld,
-                                    isolated, layoff_slot, new_scratch_nb)
+                                      meld_holds, retrieve, round_scores, shuffle, store_round_nb, take_plan)
+from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, best_melds_nb, in_natural_meld,
+                                    isolated, layoff_slot, meld_jokers, meld_size, new_scratch_nb)
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
                                        choose_melds, choose_opening, choose_retrieval, neighbours, opening_melds,
                                        user_discard, user_draw, user_meld)
@@ -137,7 +137,7 @@ def deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_lo
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, log):
     """The turn's start: the empty-stock rule, then whether the top discard is offered and how it would reach
     the table (its melds left in ``out``). Returns (stream, False when the round is blocked)."""
@@ -195,7 +195,7 @@ def begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, l
     return state, True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_nb(sc, take, o, hands, deck, pile, seats, log):
     """Draw from the stock or take the top discard."""
     seat = sc[S_SEAT]
@@ -221,7 +221,22 @@ def draw_nb(sc, take, o, hands, deck, pile, seats, log):
     seats[MELD_FREE, seat] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def melds_cards_nb(out, n, kind):
+    """How many cards the melds ``out[:n]`` hold, and whether one of them holds a card of ``kind`` (a joker for
+    ``JOKER``; -1 asks for none): the counts ``add_meld_cards`` would give, without a count vector."""
+    cards = 0
+    holds = False
+    for j in range(n):
+        cards += meld_size(out[j])
+        if kind == JOKER:
+            holds = holds or meld_jokers(out[j]) > 0
+        else:
+            holds = holds or meld_holds(out[j], kind)
+    return cards, holds
+
+
+@njit(cache=True, _nrt=False)
 def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, user, user_fn, fault):
     """Everything between the draw and the discard, as ``play_round_nb`` plays it (``user``: the seat of the
     Numba player ``user_fn``, which lays its melds down or holds them as ``kernels.play_turn_nb``'s). Returns
@@ -260,10 +275,8 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, 
     if not seats[OPENED, seat] and o[OPT.rami_sec_exempt] and nobody:
         v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
         if v >= 0 and n > 0:
-            melded = np.zeros(HAND_W, np.int64)
-            for j in range(n):
-                add_meld_cards(out[j], melded, 1)
-            if cards_in(hand) - cards_in(melded) <= 1 and (tk < 0 or tk_used or melded[tk] > 0):
+            melded, holds_tk = melds_cards_nb(out, n, tk)
+            if cards_in(hand) - melded <= 1 and (tk < 0 or tk_used or holds_tk):
                 nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
                 tk_used = tk_used or used
                 seats[OPENED, seat] = 1
@@ -333,7 +346,7 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, 
     return state, False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_nb(sc, k, o, hands, pile, log):
     """Discard ``k``; returns whether the hand is empty (the round is over), else passes the turn on."""
     seat = sc[S_SEAT]
@@ -351,7 +364,7 @@ def discard_nb(sc, k, o, hands, pile, log):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_round_nb(sc, o, hands, seats, res):
     """The round's results as ``play_round_nb`` computes them; returns (turns, blocked, rami sec)."""
     P = o[OPT.players]
@@ -388,7 +401,7 @@ def finish_round_nb(sc, o, hands, seats, res):
     return turns, blocked, rami_sec
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_on_nb(state, sc, o, pols, hands, deck, pile, table, seats, out, scratch, log, phase, forced):
     """Play the round on to its end with the policies ``pols`` (heuristic 0 or random 1 per seat).
 
@@ -427,19 +440,19 @@ def play_on_nb(state, sc, o, pols, hands, deck, pile, table, seats, out, scratch
 # ------------------------------------------------------------------------------ worlds and search
 
 
-@njit(cache=True)
-def sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst):
+@njit(cache=True, _nrt=False)
+def sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst, unseen):
     """Deal the cards seat ``s`` has not seen into a world (see the module docstring); returns the stream.
 
     Reads the true ``hands`` only for their sizes and the multiset of cards ``s`` has not seen
     (the same as the deck minus everything shown); ``known[p]`` are the cards ``p`` is known to
     hold, ``pool`` the cards the stock may hold (counts). Writes ``w_hands`` and the stock
-    ``w_deck[sp:]``; ``inst`` is scratch of length ``DECK_MAX``.
+    ``w_deck[sp:]``; ``inst`` (of length ``DECK_MAX``) and ``unseen`` (``HAND_W``) are scratch.
     """
     P = o[OPT.players]
     n_cards = 104 + o[OPT.n_jokers]
     sp = sc[S_SP]
-    unseen = np.zeros(HAND_W, np.int64)
+    unseen[:] = 0
     for p in range(P):
         if p != s:
             for k in range(HAND_W):
@@ -484,7 +497,7 @@ def sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, 
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relative_score(res, s, P):
     """The searcher's outcome: the opponents' mean round score minus its own (higher is better)."""
     other = 0.0
@@ -492,6 +505,22 @@ def relative_score(res, s, P):
         if p != s:
             other += res[R_SCORE, p]
     return other / (P - 1) - res[R_SCORE, s]
+
+
+@njit(cache=True, inline="always")
+def copy_nb(dst, src):
+    """``dst[:] = src``, an element at a time: a slice copy may go through a temporary array, which a function
+    compiled without reference counting cannot make."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def copy_rows_nb(dst, src):
+    """``dst[:, :] = src``, an element at a time (see :func:`copy_nb`)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
 
 
 @njit(cache=True)
@@ -504,33 +533,13 @@ def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, ora
     the true deal, the strength ladder's ceiling) plays every world on the true hands and stock: one world with
     heuristic rollouts, which play it the same way each time; ``worlds`` with random ones, each its own draws.
     """
-    P = o[OPT.players]
-    pols = np.full(P, rollout, np.int64)
+    pols = np.full(o[OPT.players], rollout, np.int64)
     no_log = np.zeros((0, LOG_W), np.int64)
-    for i in range(n_cands):
-        totals[cands[i]] = 0.0
+    unseen = np.empty(HAND_W, np.int64)
     n_worlds = 1 if oracle and rollout == POLICY.HEURISTIC else worlds
-    for _ in range(n_worlds):
-        if oracle:
-            state = mix64(state)
-            w_hands[:, :] = hands
-            w_deck[:] = deck
-        else:
-            state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst)
-        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
-        for i in range(n_cands):
-            c = cands[i]
-            x_hands[:, :] = w_hands
-            x_deck[:] = w_deck
-            x_pile[:] = pile
-            x_table[:, :] = table
-            x_seats[:, :] = seats
-            x_seats[MELD_FREE, :] = 0  # a speed-up that holds for the true hands only
-            x_sc[:] = sc
-            x_sc[S_LI] = 0
-            play_on_nb(roll, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out, scratch, no_log, phase, c)
-            finish_round_nb(x_sc, o, x_hands, x_seats, res)
-            totals[c] += relative_score(res, s, P)
+    play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, hands, deck, pile, table, seats, sc,
+                   known, pool, w_hands, w_deck, inst, unseen, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
+                   scratch, no_log, res, totals)
     choice = fallback
     for i in range(n_cands):
         c = cands[i]
@@ -539,6 +548,45 @@ def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, ora
     for i in range(n_cands):
         totals[cands[i]] /= n_worlds
     return choice
+
+
+@njit(cache=True, _nrt=False)
+def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, hands, deck, pile, table, seats, sc,
+                   known, pool, w_hands, w_deck, inst, unseen, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
+                   scratch, no_log, res, totals):
+    """The worlds of :func:`search_nb`: draw each (the true deal for the ``oracle``), play every candidate on it to
+    the end of the round with the seats' rollout policies ``pols``, and sum seat ``s``'s relative score into
+    ``totals``. The other arrays are scratch space.
+
+    Compiled without Numba's reference counting (``_nrt=False``), as everything a rollout calls: it allocates
+    nothing and its caller holds every array. With the counting, the atomic increments and decrements of the
+    arrays handed from call to call took about half of a searched round's time (perf's samples, one search seat,
+    1 thread).
+    """
+    P = o[OPT.players]
+    for i in range(n_cands):
+        totals[cands[i]] = 0.0
+    for _ in range(n_worlds):
+        if oracle:
+            state = mix64(state)
+            copy_rows_nb(w_hands, hands)
+            copy_nb(w_deck, deck)
+        else:
+            state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst, unseen)
+        roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        for i in range(n_cands):
+            c = cands[i]
+            copy_rows_nb(x_hands, w_hands)
+            copy_nb(x_deck, w_deck)
+            copy_nb(x_pile, pile)
+            copy_rows_nb(x_table, table)
+            copy_rows_nb(x_seats, seats)
+            x_seats[MELD_FREE, :] = 0  # a speed-up that holds for the true hands only
+            copy_nb(x_sc, sc)
+            x_sc[S_LI] = 0
+            play_on_nb(roll, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out, scratch, no_log, phase, c)
+            finish_round_nb(x_sc, o, x_hands, x_seats, res)
+            totals[c] += relative_score(res, s, P)
 
 
 @njit(cache=True)
