@@ -17,6 +17,8 @@ import re
 from itertools import product
 from typing import NamedTuple
 
+import numpy as np
+
 _KEY = re.compile(r"{(\w+)}")
 
 
@@ -44,6 +46,17 @@ def expand(columns, keys: dict, options=None) -> dict[str, str]:
                 continue
             out[col.name.format(**chosen)] = col.dtype
     return out
+
+
+def kernel_columns(rows, columns, keys: dict, options=None) -> dict:
+    """The named columns of a kernel's ``rows`` (one row per deal) whose columns are the declared ``columns`` in
+    order, placeholders expanded as :func:`expand` does: column ``k`` is the ``k``-th name, cast to its type.
+
+    >>> rows = np.array([[1, 5, 7], [2, 6, 8]])
+    >>> kernel_columns(rows, (Column("dealer", "int8", ""), Column("score_{seat}", "int16", "")), {"seat": range(2)})
+    {'dealer': array([1, 2], dtype=int8), 'score_0': array([5, 6], dtype=int16), 'score_1': array([7, 8], dtype=int16)}
+    """
+    return {name: rows[:, k].astype(dtype) for k, (name, dtype) in enumerate(expand(columns, keys, options).items())}
 
 
 def columns_table(columns) -> str:

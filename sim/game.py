@@ -84,6 +84,14 @@ class Replay(NamedTuple):
         """One JSON object per deal (JSON lines)."""
         return "\n".join(json.dumps(r, ensure_ascii=False) for r in self.records)
 
+    @classmethod
+    def joined(cls, parts, *, games: bool = False):
+        """One replay of ``parts``, each ``(text, record)`` of a deal (with ``games``: ``(text, records)`` of a whole
+        game, its deals' records), their texts a blank line apart."""
+        parts = list(parts)
+        records = [r for _, rs in parts for r in rs] if games else [r for _, r in parts]
+        return cls("\n\n".join(text for text, _ in parts), records)
+
 
 class Variant(NamedTuple):
     """The variant file a study's options came from (:func:`~cardlab.sim.options.read_variant`): its path
@@ -180,6 +188,14 @@ class Study:
         """Stop the run in one line at the first illegal move of its Numba function (:func:`raise_fault`; ``first``:
         the first deal's number, or every deal's)."""
         raise_fault(faults, first, self.numba_function, unit)
+
+    def call_kernel(self, kernel, *args, first, count: int, unit: str = "deal"):
+        """``kernel(*args, faults)``, the kernels' last argument the :meth:`faults` of its ``count`` deals (or games),
+        checked once it returns (:meth:`check_faults`; ``first``: the first deal's number, or every deal's)."""
+        faults = self.faults(count)
+        result = kernel(*args, faults)
+        self.check_faults(faults, first, unit)
+        return result
 
     @property
     def python_seats(self) -> bool:
@@ -374,7 +390,16 @@ class Game:
         raise NotImplementedError(f"{self.name} has no step API")
 
     def state_columns(self, states: list) -> dict:
-        """The columns of a run's rows from its finished states (runs with a Python seat)."""
+        """The columns of a run's rows from its finished states (runs with a Python seat): by default ``deal`` (int64),
+        then the columns (:meth:`row_columns`) of the kernels' rows the referee gives (:meth:`state_rows`)."""
+        return {"deal": np.array([s.deal for s in states], np.int64), **self.row_columns(self.state_rows(states))}
+
+    def state_rows(self, states: list) -> np.ndarray:
+        """The kernels' deal rows of finished states, as the referee scores them (see :meth:`state_columns`)."""
+        raise NotImplementedError(f"{self.name} cannot write rows from its step API")
+
+    def row_columns(self, rows: np.ndarray) -> dict:
+        """The named columns of the kernels' deal rows (see :meth:`state_columns`)."""
         raise NotImplementedError(f"{self.name} cannot write rows from its step API")
 
     def next_deal(self, study, index: int, finished: list):
