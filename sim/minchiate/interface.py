@@ -89,10 +89,8 @@ class MinchiateStudy(Study):
         out = np.zeros((count, COL.WIDTH), np.int32)
         logs = np.zeros((count if record else 0, LOG_WIDTH), np.int8)
         declared = np.zeros((count if record else 0, 4), np.int16)
-        faults = self.faults(count)
-        play_deals_nb(self.seed, first, count, self.flags, self.policy_ids, out, logs, declared, self.user_callback(),
-                      faults)
-        self.check_faults(faults, first)
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, logs, declared,
+                         self.user_callback(), first=first, count=count)
         return out, logs, declared
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
@@ -109,10 +107,9 @@ class MinchiateStudy(Study):
         if self.searching:
             out = search_games(self, first, count)
         else:
-            out, faults = np.zeros((count, COL.WIDTH), np.int32), self.faults(count)
-            play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out,
-                          self.user_callback(), faults)
-            self.check_faults(faults, first, "game")
+            out = np.zeros((count, COL.WIDTH), np.int32)
+            self.call_kernel(play_games_nb, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids,
+                             out, self.user_callback(), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
     # ---------------------------------------------------------------- the strength ladder's hooks
@@ -229,8 +226,7 @@ class Minchiate(Game):
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
     def replay_deals(self, study, deals: range) -> Replay:
-        texts, records = zip(*(replay_deal(study, d) for d in deals))
-        return Replay("\n\n".join(texts), list(records))
+        return Replay.joined(replay_deal(study, d) for d in deals)
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`
@@ -247,9 +243,9 @@ class Minchiate(Game):
         state.stream = as_stream(stream)
         return state
 
-    def state_columns(self, states: list) -> dict:
-        """The deal rows (the kernel's columns and types) of finished states: a run with a Python seat."""
-        return dict(deal=np.array([s.deal for s in states], np.int64), **columns(self.state_rows(states)))
+    def row_columns(self, rows: np.ndarray) -> dict:
+        """The deal columns of the kernel's rows (with :meth:`state_rows`, a Python seat's rows)."""
+        return columns(rows)
 
     def next_deal(self, study, index: int, finished: list):
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
