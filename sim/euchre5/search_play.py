@@ -14,6 +14,7 @@ import numpy as np
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name
 from cardlab.sim.euchre5.rules import ACTION_KINDS, KITTY, MAX_ACTIONS, PLAYERS
 from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_deals_nb, play_search_games_nb
+from cardlab.sim.search_play import candidates_text, searched_text
 
 __all__ = ["describe_searches", "search_columns", "search_game_columns", "search_records"]
 
@@ -33,10 +34,9 @@ def search_columns(study, first: int, count: int, *, record: bool = False, polic
     kitty = np.zeros((rows, KITTY), np.int8)
     moves = np.zeros((rows, MAX_ACTIONS, 3), np.int8)
     means = np.full((rows, MAX_ACTIONS, 64), np.nan, np.float32)
-    faults = study.faults(count)
-    play_search_deals_nb(study.seed, first, count, study.rules, study.policy_ids if policies is None else policies,
-                         *_search_args(study), out, hands, kitty, moves, means, *study.callbacks(searched=True), faults)
-    study.check_faults(faults, first, study.game.unit)
+    study.call_kernel(play_search_deals_nb, study.seed, first, count, study.rules,
+                      study.policy_ids if policies is None else policies, *_search_args(study), out, hands, kitty,
+                      moves, means, *study.callbacks(searched=True), first=first, count=count, unit=study.game.unit)
     columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
     if record:
         columns.update(hands=hands, kitty=kitty, moves=moves, search_means=means)
@@ -56,10 +56,9 @@ def search_game_columns(study, first: int, count: int, *, record: bool = False) 
     kitty = np.zeros((rows, m, KITTY), np.int8)
     moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
     means = np.full((rows, m, MAX_ACTIONS, 64), np.nan, np.float32)
-    faults = study.faults(count)
-    play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, *_search_args(study), slots,
-                         lengths, hands, kitty, moves, means, *study.callbacks(searched=True), faults)
-    study.check_faults(faults, first, "game")
+    study.call_kernel(play_search_games_nb, study.seed, first, count, study.rules, study.policy_ids,
+                      *_search_args(study), slots, lengths, hands, kitty, moves, means,
+                      *study.callbacks(searched=True), first=first, count=count, unit="game")
     keep = np.arange(m)[None, :] < lengths[:, None]
     out = slots[keep].T
     game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
@@ -118,11 +117,8 @@ def describe_searches(moves: np.ndarray, means: np.ndarray) -> str:
     Empty when nothing was searched."""
     lines = []
     for n, seat, kind, cands, chosen in _decisions(moves, means):
-        ranked = sorted(cands.items(), key=lambda kv: -kv[1])
-        text = "  ".join(f"{name} {mean:+.2f}" + ("*" if name == chosen else "") for name, mean in ranked)
+        text = candidates_text(sorted(cands.items(), key=lambda kv: -kv[1]), chosen)
         what = "play" if kind == "play" else "call" if kind in ("call", "alone") else "bid"
         lines.append(f"action {n + 1}, seat {seat} ({what}): {text}")
-    if not lines:
-        return ""
-    return ("\nsearched decisions (mean edge of the searcher for each candidate over the sampled worlds: its points "
-            "minus the other four seats' mean; * = chosen):\n" + "\n".join(lines))
+    return searched_text("decisions (mean edge of the searcher for each candidate over the sampled worlds: its points "
+                         "minus the other four seats' mean; * = chosen)", lines)
