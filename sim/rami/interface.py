@@ -73,10 +73,9 @@ class RamiStudy(LoneSeat, Study):
             ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
-            searches, first, faults = None, int(deals[0]) if len(deals) else 0, self.faults(len(deals))
-            play_rounds_nb(self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints, *seats, *logs,
-                           self.user_callbacks(), faults)
-            self.check_faults(faults, first, "round")
+            searches, first = None, int(deals[0]) if len(deals) else 0
+            self.call_kernel(play_rounds_nb, self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints,
+                             *seats, *logs, self.user_callbacks(), first=first, count=len(deals), unit="round")
         cols = round_columns(deals, *ints, *seats)
         if record:
             cols.update(_log_columns(logs, searches))
@@ -99,10 +98,10 @@ class RamiStudy(LoneSeat, Study):
             rounds, ints, seats, logs, searches = search_games(self, first, count, MAX_ROUNDS, record=record)
         else:
             ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
-            rounds, searches, faults = np.zeros(count, np.int64), None, self.faults(count)
-            play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
-                          *ints, *seats, *logs, self.user_callbacks(), faults)
-            self.check_faults(faults, first, "game")
+            rounds, searches = np.zeros(count, np.int64), None
+            self.call_kernel(play_games_nb, self.seed, first, count, self.options.kernel_ints(), self.policy_ids,
+                             MAX_ROUNDS, rounds, *ints, *seats, *logs, self.user_callbacks(), first=first, count=count,
+                             unit="game")
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
         keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
@@ -204,16 +203,6 @@ def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) 
         record.update(search_worlds=study.search_worlds, search_rollout=study.search_rollout, searches=searches)
         text += describe_searches(searches, _chosen(log))
     return text, record
-
-
-def new_state(study: RamiStudy, deal: int):
-    """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal % players``
-    from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the stream
-    ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw from it)."""
-    from cardlab.sim.rng import deal_state
-
-    return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
-                       {"game": "rami", "seed": study.seed, "deal": deal})
 
 
 def dealt_round(study: RamiStudy, stream, dealer: int, deal: int, keys: dict):
@@ -328,15 +317,20 @@ class Rami(Game):
                                                                               "which sets it itself")}
 
     def replay_deals(self, study, deals: range) -> Replay:
-        texts, records = zip(*(replay_round(study, d) for d in deals))
-        return Replay("\n\n".join(texts), list(records))
+        return Replay.joined(replay_round(study, d) for d in deals)
 
     def new_state(self, study, deal: int):
-        return new_state(study, deal)
+        """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal %
+        players`` from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the
+        stream ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw
+        from it)."""
+        from cardlab.sim.rng import deal_state
+
+        return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
+                           {"game": "rami", "seed": study.seed, "deal": deal})
 
     def replay_games(self, study, games: range) -> Replay:
-        texts, records = zip(*(replay_game(study, g) for g in games))
-        return Replay("\n\n".join(texts), [r for rounds in records for r in rounds])
+        return Replay.joined((replay_game(study, g) for g in games), games=True)
 
     def next_deal(self, study, index: int, finished: list):
         """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then
