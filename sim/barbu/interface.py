@@ -313,77 +313,6 @@ def deal_contract(study: BarbuStudy, deal: int) -> tuple[str, int]:
     return study.contracts[deal % k], (deal // k) % study.options.players
 
 
-def new_deal_state(study: BarbuStudy, deal: int):
-    """Deal ``deal`` of ``study`` as a step-API state before its first move (the trump, for Trumps, not
-    yet named)."""
-    from cardlab.sim.barbu.domino_referee import DominoState
-    from cardlab.sim.barbu.referee import TrickState
-
-    contract, declarer = deal_contract(study, deal)
-    hands = dealt_hands(study, deal)
-    if contract == "domino":
-        return DominoState(study.options, declarer, hands, deal=deal, study=study)
-    return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
-
-
-def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
-    """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
-    ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
-    contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
-    ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
-    after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
-    Trumps declarer names the trump), from the game's obligations so far and the deal's stream
-    (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
-    choices first, as moves of the state."""
-    from cardlab.sim.barbu.domino_referee import DominoState
-    from cardlab.sim.barbu.doubling import start_obligations
-    from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
-    from cardlab.sim.barbu.game import choose_contract_nb
-    from cardlab.sim.barbu.policies import POLICY
-    from cardlab.sim.barbu.referee import TrickState
-    from cardlab.sim.barbu.state_policies import Doubling
-    from cardlab.sim.cards import cards_of
-    from cardlab.sim.dealing import deal_hands_nb
-    from cardlab.sim.rng import deal_state
-
-    o, a = study.options, study.kernel_args
-    d = len(finished)
-    if d == o.game_length:
-        return None
-    declarer, slot = o.schedule[d]
-    game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
-    hands = np.empty(o.players, np.uint64)
-    stream = deal_hands_nb(np.uint64(deal_state(game_key, d)), o.cards, np.empty(o.cards.shape[0], np.int8),
-                           o.players, hands)
-    if slot < 0:
-        taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished) if o.schedule[j] == (declarer, -1)]
-        policy = int(a["policies"][declarer])
-        features = np.zeros(N_FEATURES, np.float64)
-        if policy != POLICY.RANDOM:
-            base_features_nb(hands[declarer], True, features)
-        open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
-        stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
-                                          a["declarer_mean"], features, np.uint64(stream))
-        if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
-            slot = searched_contract(study, game_key, d, hands, open_slots, slot)
-    contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
-    if contract == "domino":
-        state = DominoState(o, declarer, dealt, deal=d, study=study)
-    else:
-        state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
-    key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
-    state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
-    if o.double:
-        if finished:
-            state.doubling = finished[-1].doubling.next(int(stream))
-        else:
-            declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
-            state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
-        if contract == "domino" or not state.naming:
-            state._double()
-    return state
-
-
 def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands: np.ndarray, open_slots: int,
                       fallback: int) -> int:
     """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of the game whose stream
@@ -617,19 +546,82 @@ class Barbu(Game):
         return out
 
     def replay_deals(self, study, deals: range) -> DealReplay:
-        parts = [replay_deal(study, d) for d in deals]
-        texts = [text if len(deals) == 1 else f"=== deal {d}\n{text}" for d, (text, _) in zip(deals, parts)]
-        return DealReplay("\n\n".join(texts), [record for _, record in parts])
+        parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
+        return DealReplay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
+                                 for d, (text, record) in zip(deals, parts))
 
     def new_state(self, study, deal: int):
-        return new_deal_state(study, deal)
+        """Deal ``deal`` of ``study`` as a step-API state before its first move (the trump, for Trumps, not
+        yet named)."""
+        from cardlab.sim.barbu.domino_referee import DominoState
+        from cardlab.sim.barbu.referee import TrickState
+
+        contract, declarer = deal_contract(study, deal)
+        hands = dealt_hands(study, deal)
+        if contract == "domino":
+            return DominoState(study.options, declarer, hands, deal=deal, study=study)
+        return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
 
     def replay_games(self, study, games: range) -> GameReplay:
-        parts = [replay_one_game(study, g) for g in games]
-        return GameReplay("\n\n".join(text for text, _ in parts), [r for _, records in parts for r in records])
+        return GameReplay.joined((replay_one_game(study, g) for g in games), games=True)
 
     def next_deal(self, study, index: int, finished: list):
-        return next_game_deal(study, index, finished)
+        """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
+        ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
+        contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
+        ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
+        after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
+        Trumps declarer names the trump), from the game's obligations so far and the deal's stream
+        (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
+        choices first, as moves of the state."""
+        from cardlab.sim.barbu.domino_referee import DominoState
+        from cardlab.sim.barbu.doubling import start_obligations
+        from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
+        from cardlab.sim.barbu.game import choose_contract_nb
+        from cardlab.sim.barbu.policies import POLICY
+        from cardlab.sim.barbu.referee import TrickState
+        from cardlab.sim.barbu.state_policies import Doubling
+        from cardlab.sim.cards import cards_of
+        from cardlab.sim.dealing import deal_hands_nb
+        from cardlab.sim.rng import deal_state
+
+        o, a = study.options, study.kernel_args
+        d = len(finished)
+        if d == o.game_length:
+            return None
+        declarer, slot = o.schedule[d]
+        game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
+        hands = np.empty(o.players, np.uint64)
+        stream = deal_hands_nb(np.uint64(deal_state(game_key, d)), o.cards, np.empty(o.cards.shape[0], np.int8),
+                               o.players, hands)
+        if slot < 0:
+            taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished)
+                     if o.schedule[j] == (declarer, -1)]
+            policy = int(a["policies"][declarer])
+            features = np.zeros(N_FEATURES, np.float64)
+            if policy != POLICY.RANDOM:
+                base_features_nb(hands[declarer], True, features)
+            open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
+            stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
+                                              a["declarer_mean"], features, np.uint64(stream))
+            if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
+                slot = searched_contract(study, game_key, d, hands, open_slots, slot)
+        contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
+        if contract == "domino":
+            state = DominoState(o, declarer, dealt, deal=d, study=study)
+        else:
+            state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
+        key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
+        state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
+        if o.double:
+            if finished:
+                state.doubling = finished[-1].doubling.next(int(stream))
+            else:
+                declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
+                state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
+            if contract == "domino" or not state.naming:
+                state._double()
+        return state
 
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores
