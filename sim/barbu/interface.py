@@ -44,7 +44,7 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling, imported_when_called
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
@@ -52,6 +52,7 @@ from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.signatures import numba_decision, numba_seat
 from cardlab.sim.user import is_numba_name
 
+STUDIES = "cardlab.sim.barbu.studies"  # its paired studies' module (it imports the kernels): imported when they run
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
 
@@ -395,22 +396,6 @@ def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
     return "\n".join(lines), records
 
 
-# ---------------------------------------------------------------- the command line's own flags
-
-
-def _paired(name: str, game, **keywords):
-    """Barbu's study ``name`` (``sim.barbu.studies``, imported when it runs: the parser imports this module)."""
-    from cardlab.sim.barbu.studies import paired_study
-
-    return paired_study(game, name, **keywords)
-
-
-def _paired_metadata(name: str, game, **keywords) -> dict:
-    from cardlab.sim.barbu.studies import paired_metadata
-
-    return paired_metadata(game, name, **keywords)
-
-
 _DEAL = (Column("contract", "category", "the contract played"),
          Column("declarer", "int8", "the seat that chose the contract"),
          Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
@@ -455,7 +440,8 @@ class Barbu(Game):
                                       by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
     numba_seat = NUMBA_SEAT
-    studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
+    studies = {name: StudyKind(text, partial(imported_when_called(STUDIES, "paired_study"), name=name),
+                               partial(imported_when_called(STUDIES, "paired_metadata"), name=name)) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
 

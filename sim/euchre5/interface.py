@@ -34,7 +34,6 @@ from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Option
 from cardlab.sim.columns import Column, kernel_columns
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
-from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.replay import totals_line, winners_line
 from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_decision, numba_seat
@@ -46,6 +45,19 @@ COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_trick
 def result_columns(results: np.ndarray) -> dict:
     """Kernel results (N_RES, rows) as named columns (``kernels.RES_*``: the declared hand columns, in order)."""
     return kernel_columns(results.T, _HAND, {"seat": range(PLAYERS)})
+
+
+#: A recorded run's logs, as :func:`hand_logs` lays them out.
+LOGS = ("hands", "kitty", "moves", "search_means")
+
+
+def hand_logs(count: int, record: bool, *slots: int, searched: bool = False) -> tuple:
+    """The kernels' logs of ``count`` hands (of whole games: ``slots`` hands each): the dealt hands, the kitty, the
+    moves and with ``searched`` each searched candidate's mean (NaN elsewhere); no rows unless ``record``."""
+    shape = (count if record else 0, *slots)
+    logs = (np.zeros((*shape, PLAYERS), np.uint64), np.zeros((*shape, KITTY), np.int8),
+            np.zeros((*shape, MAX_ACTIONS, 3), np.int8))
+    return logs + (np.full((*shape, MAX_ACTIONS, 64), np.nan, np.float32),) if searched else logs
 
 
 def scores_of(columns: dict) -> np.ndarray:
@@ -79,14 +91,11 @@ class Euchre5Study(LoneSeat, Study):
 
         if self.searching:  # search seats: sim.euchre5.search_play
             return search_columns(self, first, count, record=record)
-        out = np.empty((N_RES, count), np.int8)
-        rows = count if record else 0
-        logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, KITTY), np.int8), \
-            np.zeros((rows, MAX_ACTIONS, 3), np.int8)
+        out, logs = np.empty((N_RES, count), np.int8), hand_logs(count, record)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
                          *self.callbacks(), first=first, count=count, unit=self.game.unit)
         columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
-        return {**columns, **dict(zip(("hands", "kitty", "moves"), logs))} if record else columns
+        return {**columns, **dict(zip(LOGS, logs))} if record else columns
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
@@ -98,9 +107,7 @@ class Euchre5Study(LoneSeat, Study):
         m = self.options.max_hands
         slot = m if record else min(m, GAME_SLOT)
         slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
-        rows = count if record else 0
-        hands, kitty = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, KITTY), np.int8)
-        moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
+        hands, kitty, moves = hand_logs(count, record, m)
         self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands,
                          kitty, moves, *self.callbacks(), first=first, count=count, unit="game")
         offsets = np.zeros(count, np.int64)
@@ -236,10 +243,10 @@ def trump_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_si
     bid strength), ``bowers`` and ``trumps`` as dealt, ``alone``, ``called``, ``maker_tricks``,
     ``maker_points``, ``edge`` (maker points minus the others' mean). Search seats search call and play."""
     study = game.build("deals", study_name="trumps", **keywords)
-    runner.set_threads(threads)
-    return runner.run(partial(study_columns, study), deals=deals, first_deal=first_deal,
-                      chunk_size=min(chunk_size, 256) if study.searching else chunk_size, progress=progress,
-                      out=out, meta=trump_metadata(game, **keywords))
+    return runner.run_study(partial(study_columns, study), trump_metadata(game, **keywords), deals=deals,
+                            threads=threads, first_deal=first_deal,
+                            chunk_size=min(chunk_size, 256) if study.searching else chunk_size, progress=progress,
+                            out=out)
 
 
 _HAND = (Column("dealer", "int8", "the dealing seat"),
@@ -274,8 +281,7 @@ NUMBA_SEAT = numba_seat(
     "none yet), win_card: int64 (-1 none), ally_wins: bool, trump: int64, maker: int64 (places after it, 0 itself), "
     "partner: int64 (places after it once known, -1 not known or none), called: int64 (-1 alone), dealer: int64 "
     "(places after it), upcard: int64, unseen: uint64, won: int64 (3 bits a seat from it)) -> int64 (a card id in "
-    "legal)",
-    len(SHARED_POLICIES), key="card", extras=(BID_DECISION,))
+    "legal)", key="card", extras=(BID_DECISION,))
 
 
 class Euchre5(Game):

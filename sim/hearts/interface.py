@@ -30,7 +30,6 @@ from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, imported_wh
 from cardlab.sim.hearts.referee import HeartsState
 from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.ladder import LoneSeat
-from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.replay import totals_line, winners_line
 from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_seat
@@ -234,8 +233,7 @@ NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand: uint64, legal: uint64, n: int64 (cards already in the trick), led: int64 (the led suit, -1 none yet), "
     "win_card: int64 (the card winning the trick, -1 none), trick: uint64 (the trick's cards), seen: uint64 (the cards "
-    "of the finished tricks), broken: bool (hearts broken)) -> int64 (a card id in legal)",
-    len(SHARED_POLICIES))
+    "of the finished tricks), broken: bool (hearts broken)) -> int64 (a card id in legal)")
 
 
 class Hearts(Game):

@@ -34,7 +34,6 @@ from cardlab.sim.game import Figure, Game, Replay, Study
 from cardlab.sim.ladder import by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
-from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.signatures import numba_seat
 
 
@@ -204,8 +203,7 @@ NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64, legal_hi: uint64, n: int64 (cards already in the "
     "trick), led: int64 (the led suit 0-3, 4 trumps, -1 none yet), win_card: int64 (-1 none), partner_wins: bool, "
-    "unseen_lo: uint64, unseen_hi: uint64) -> int64 (a card id in legal)",
-    len(SHARED_POLICIES))
+    "unseen_lo: uint64, unseen_hi: uint64) -> int64 (a card id in legal)")
 
 
 class Minchiate(Game):

@@ -23,20 +23,20 @@ from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
-from cardlab.sim.policy import POLICY, SHARED_POLICIES
+from cardlab.sim.policy import POLICY
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
-SEAT_COLUMNS = (("won", bool), ("opened", bool), ("hand_value", np.int16), ("score", np.int16))
 
 
-def round_columns(deal, dealer, turns, blocked, rami_sec, won, opened, hand_value, score) -> dict:
-    """The documented columns, seat columns expanded: won_i, opened_i, hand_value_i, score_i."""
-    cols = {"deal": deal, "dealer": dealer.astype(np.int8), "turns": turns.astype(np.int16),
-            "blocked": blocked.astype(bool), "rami_sec": rami_sec.astype(bool)}
-    for (name, dtype), arr in zip(SEAT_COLUMNS, (won, opened, hand_value, score)):
-        for p in range(won.shape[1]):
-            cols[f"{name}_{p}"] = arr[:, p].astype(dtype)
+def round_columns(deal, *arrays) -> dict:
+    """The documented columns of a round's kernel arrays (``dealer``, ``turns``, ``blocked``, ``rami_sec``, then per
+    seat ``won``, ``opened``, ``hand_value``, ``score``): each under its declared name and type (``_ROUND``, in
+    order), a seat column's array (rounds x seats) expanded to ``won_0`` … one column per seat."""
+    cols = {"deal": deal}
+    for col, arr in zip(_ROUND, arrays):
+        seats = {col.name.format(seat=p): arr[:, p] for p in range(arr.shape[1])} if arr.ndim == 2 else {col.name: arr}
+        cols.update({name: a.astype(col.dtype) for name, a in seats.items()})
     return cols
 
 
@@ -251,10 +251,9 @@ def threshold_study(game, *, deals: int, threads=None, first_deal: int = 0, chun
                 cols[f"score_{name}_{p}"] = c[f"score_{p}"]
         return cols
 
-    runner.set_threads(threads)
-    meta = {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS}
-    return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
-                      out=out, meta=meta)
+    return runner.run_study(play_chunk, {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS},
+                            deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
+                            progress=progress, out=out)
 
 
 def threshold_metadata(game, **keywords) -> dict:
@@ -284,7 +283,7 @@ NUMBA_SEAT = numba_seat(
     "discard(hand: int64[53] (counts by kind), forbidden: int64 (the discard taken this turn, which may not go "
     "back; -1 none), opened: bool, opponent_close: bool (an opened opponent holds 3 cards or fewer), values: "
     "int64[53] (each kind's penalty points)) -> int64 (a kind held, not forbidden)",
-    len(SHARED_POLICIES), key="discard", extras=(
+    key="discard", extras=(
         numba_decision("draw", "the draw", "draw(hand: int64[53], top: int64 (the discard on offer), usable: bool "
                        "(it can go to the table this turn), opened: bool, opponent_close: bool, values: int64[53]) -> "
                        "int64 (1 take the discard, 0 draw from the stock, -1 the heuristic's draw)"),
