@@ -35,8 +35,8 @@ from typing import Callable, ClassVar, NamedTuple
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, per_seat_names,
-                                 read_variant, search_settings, with_rules)
+from cardlab.sim.options import (Scope, check_choice, check_scope, declared, given_options, parse_per_seat,
+                                 per_seat_names, read_variant, search_settings, with_rules)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
@@ -119,14 +119,16 @@ class Study:
     variant: Variant | None = None
     search_racing: bool | None = None  # a racing game's search drops clearly worse candidates early (sim.racing);
     #                                    None: the game's default (Game.races_by_default)
+    search_inference: str = "off"  # "on": search seats weight their worlds by the others' play (Game.inference)
 
     game: ClassVar["Game"]
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
-              **rules) -> "Study":
+              search_inference=None, **rules) -> "Study":
         """A study from keywords: rule options (or ``options``), ``policy`` (one name, or one per seat),
-        ``seed`` and the search's settings (given only with a search seat)."""
+        ``seed`` and the search's settings (given only with a search seat; ``search_inference`` only where the
+        game's search infers, :func:`inference_setting`)."""
         game = cls.game
         options = game.make_options(options, **rules)
         policy, numba_names = seat_policies(policy, game, game.players(options))
@@ -138,7 +140,8 @@ class Study:
         worlds, rollout = search_settings(searches(policies), search_worlds, search_rollout,
                                           default_worlds=game.default_worlds, max_worlds=game.max_worlds,
                                           rollouts=game.rollouts)
-        return cls(options, policies, check_seed(seed), worlds, rollout)
+        return cls(options, policies, check_seed(seed), worlds, rollout,
+                   search_inference=inference_setting(game, policies, search_inference))
 
     @property
     def searching(self) -> bool:
@@ -215,6 +218,8 @@ class Study:
             meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
             if self.racing != self.game.races_by_default and self.game.races:  # only when not the game's default
                 meta["search_racing"] = self.racing
+            if self.search_inference == "on":  # absent when off: a run records what it did before inference existed
+                meta["search_inference"] = "on"
         if self.variant is not None:
             meta["variant"] = self.variant.to_dict()
         return {**meta, "unit": unit} if unit != "deal" else meta
@@ -235,6 +240,24 @@ class Study:
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError
+
+
+#: ``search_inference``'s values: whether search seats weight their worlds by the others' past play.
+INFERENCE = ("on", "off")
+
+
+def inference_setting(game, policies, value) -> str:
+    """``search_inference`` checked: ``"on"`` or ``"off"`` (None: off), given only to a game whose search infers
+    (:attr:`Game.inference`) and with a search seat."""
+    if value is None:
+        return "off"
+    if not game.inference:
+        raise ValueError(f"search_inference: {value!r} does not apply to {game.title}; its search does not weigh its "
+                         "worlds by the others' play")
+    if "search" not in policies:
+        raise ValueError(f"search_inference: {value!r} needs a search seat (policy 'search')")
+    check_choice("search_inference", value, INFERENCE)
+    return value
 
 
 class StudyKind(NamedTuple):
@@ -473,7 +496,7 @@ class Game:
                              f"candidates ({racing} do)")
         if not study.searching:
             raise ValueError(f"search_racing: {bool(value)} needs a search seat (policy 'search')")
-        if value and getattr(study, "search_inference", "off") == "on":
+        if value and study.search_inference == "on":
             raise ValueError("search_racing: True does not apply with search_inference 'on' (a seat that infers "
                              "weighs its worlds and does not race); use one or the other")
         return bool(value)

@@ -106,25 +106,6 @@ def _run_keywords(rules: dict, extra) -> dict:
     return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
 
 
-def inference_setting(study, value) -> str:
-    """``search_inference`` checked: ``"on"`` or ``"off"`` (default ``search_play.DEFAULT_INFERENCE``), and given
-    only with a search seat."""
-    from cardlab.sim.barbu.search_play import DEFAULT_INFERENCE, INFERENCE
-
-    if value is None:
-        return DEFAULT_INFERENCE
-    if "search" not in study.policies:
-        raise ValueError(f"search_inference: {value!r} needs a search seat (policy 'search')")
-    check_choice("search_inference", value, INFERENCE)
-    return value
-
-
-def inference_meta(study) -> dict:
-    """What a run file records of the inference: ``search_inference: "on"`` when it is on (absent: off, so a run
-    without it records what it did before inference existed)."""
-    return {"search_inference": "on"} if study.search_inference == "on" else {}
-
-
 def search_settings(study) -> dict:
     """A study's search settings as its kernel tables carry them (racing as the kernels' 0 or 1)."""
     return {"search_worlds": study.search_worlds, "search_rollout": study.search_rollout,
@@ -139,7 +120,6 @@ class BarbuStudy(LoneSeat, Study):
     search_worlds: int = 32  # worlds sampled per searched decision (policy "search")
     search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
     contracts: tuple = ALL_CONTRACTS
-    search_inference: str = "off"  # "on": search seats weight their worlds by the others' past cards
 
     @classmethod
     def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=None,
@@ -152,8 +132,8 @@ class BarbuStudy(LoneSeat, Study):
         check_barbu_scope(options, unit="deals", played=contracts, study=study_name, extra=extra, spell=spell,
                           label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
-                              search_rollout=search_rollout)
-        return replace(study, contracts=contracts, search_inference=inference_setting(study, search_inference))
+                              search_rollout=search_rollout, search_inference=search_inference)
+        return replace(study, contracts=contracts)
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -168,7 +148,7 @@ class BarbuStudy(LoneSeat, Study):
         return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
 
     def metadata(self, unit: str = "deal") -> dict:
-        return {**super().metadata(unit), "contracts": list(self.contracts), **inference_meta(self)}
+        return {**super().metadata(unit), "contracts": list(self.contracts)}
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -209,7 +189,6 @@ class BarbuGameStudy(Study):
     search_worlds: int = 32
     search_rollout: str = "heuristic"
     double_policies: tuple = ()
-    search_inference: str = "off"
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
@@ -226,14 +205,14 @@ class BarbuGameStudy(Study):
         options = cls.game.make_options(options, **rules)
         check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
-                              search_rollout=search_rollout)
+                              search_rollout=search_rollout, search_inference=search_inference)
         # a seat doubles as it plays, a search, oracle, Numba or Python seat as the heuristic does
         doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) or is_python_name(p) else p
                         for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         check_own_doubles(doubles, study.policies, person)
-        return replace(study, double_policies=doubles, search_inference=inference_setting(study, search_inference))
+        return replace(study, double_policies=doubles)
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -251,7 +230,7 @@ class BarbuGameStudy(Study):
         return self.play(first, count)
 
     def metadata(self, unit: str = "game") -> dict:
-        return {**super().metadata("game"), **inference_meta(self), "double_policies": list(self.double_policies),
+        return {**super().metadata("game"), "double_policies": list(self.double_policies),
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
 
 

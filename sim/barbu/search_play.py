@@ -15,6 +15,7 @@ from cardlab.sim.barbu.search import DEFAULT_WORLDS, INFERENCE_EPSILON, ROLLOUT_
 from cardlab.sim.barbu.search_deals import play_search_deals_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.cards import card_name
+from cardlab.sim.game import INFERENCE
 from cardlab.sim.search_play import candidates_text, ranked, searched_text
 from cardlab.sim.user import raise_fault
 
@@ -28,9 +29,7 @@ def uses_search(policies) -> bool:
     return any(p in (POLICY.SEARCH, POLICY.ORACLE, "search", "oracle") for p in policies)
 
 
-#: ``search_inference``'s values: whether search seats weight their worlds by the others' past cards.
-INFERENCE = ("on", "off")
-DEFAULT_INFERENCE = "off"
+DEFAULT_INFERENCE = "off"  # search_inference's default (its values: cardlab.sim.game.INFERENCE)
 
 
 def inference_eps(policies, inference: str) -> np.ndarray:
