@@ -236,6 +236,17 @@ class Study:
         return replace(self, options=options, policies=policies)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Columns of deals ``first .. first+count-1``: by default ``deal``, then the columns of the kernels' rows
+        (:meth:`Game.row_columns`) of :meth:`raw`, and with ``record`` its logs, named by :attr:`recorded`."""
+        out, *logs = self.raw(first, count, record=record)
+        cols = {"deal": np.arange(first, first + count, dtype=np.int64), **self.game.row_columns(out)}
+        return {**cols, **dict(zip(self.recorded, logs))} if record else cols
+
+    #: The names of :meth:`raw`'s logs after the kernels' rows, in a recorded run's columns (:meth:`play`).
+    recorded: ClassVar[tuple] = ()
+
+    def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
+        """The kernels' rows of deals ``first .. first+count-1``, then (rows only with ``record``) their logs."""
         raise NotImplementedError
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
@@ -434,11 +445,15 @@ class Game:
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns and types) of finished :class:`~cardlab.sim.whole_games.WholeGame`
         states: here one row per deal, ``game`` (int64), ``deal`` (its number within the game, int16), then the
-        deal's columns (:meth:`state_columns`)."""
+        deal's columns (:meth:`state_columns`) and, where the game's rows declare them (``total_{seat}``), each
+        seat's running total (:func:`~cardlab.sim.whole_games.total_columns`)."""
+        from cardlab.sim.whole_games import total_columns
+
         cols = self.state_columns([s for g in games for s in g.finished])
         cols["deal"] = np.array([k for g in games for k in range(len(g.finished))], np.int16)
+        totals = total_columns(games) if any(c.name == "total_{seat}" for c in self.columns.get("games", ())) else {}
         return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
-                **cols}
+                **cols, **totals}
 
     def python_play(self, study, unit: str):
         """``play(first, count)`` of a run with a Python seat: its deals (or whole games) through the step API (a

@@ -46,6 +46,7 @@ class HeartsStudy(LoneSeat, Study):
     ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points (and each table's moons)."""
 
     ladder_score, ladder_extras = "points", {"moon": "moon"}
+    recorded = ("hands", "moves")  # a recorded deal's dealt hands and its moves (Study.play)
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -65,12 +66,6 @@ class HeartsStudy(LoneSeat, Study):
         self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, hands, logs,
                          self.user_callback(), first=first, count=count)
         return out, hands, logs
-
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Columns of deals ``first .. first+count-1`` (with the dealt ``hands`` and the ``moves`` when ``record``)."""
-        out, hands, logs = self.raw(first, count, record=record)
-        cols = {"deal": np.arange(first, first + count, dtype=np.int64), **columns(out)}
-        return {**cols, "hands": hands, "moves": logs} if record else cols
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Whole games ``first .. first+count-1``: one row per deal, with the running totals (and the logs when
@@ -287,12 +282,6 @@ class Hearts(Game):
             state = dealt_state(study, finished[-1].stream, k, k)
         state.search_key = (index, 64 * state.deal)
         return state
-
-    def game_state_columns(self, games: list) -> dict:
-        """One row per deal, numbered within its game (``deal``), with the running totals."""
-        from cardlab.sim.whole_games import total_columns
-
-        return {**super().game_state_columns(games), **total_columns(games)}
 
 
 def dealt_state(study, stream, deal: int, k: int) -> HeartsState:

@@ -74,6 +74,8 @@ def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
 class MinchiateStudy(Study):
     """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
 
+    recorded = ("logs", "declared")  # a recorded deal's kernel log and its declarations (Study.play)
+
     @cached_property
     def flags(self) -> np.ndarray:
         return self.options.kernel_flags()
@@ -91,12 +93,6 @@ class MinchiateStudy(Study):
         self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, logs, declared,
                          self.user_callback(), first=first, count=count)
         return out, logs, declared
-
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Columns of deals ``first .. first+count-1`` (with the kernel's ``logs`` and ``declared`` when ``record``)."""
-        out, logs, declared = self.raw(first, count, record=record)
-        cols = dict(deal=np.arange(first, first + count, dtype=np.int64), **columns(out))
-        return {**cols, "logs": logs, "declared": declared} if record else cols
 
     def play_games(self, first: int, count: int) -> dict:
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""

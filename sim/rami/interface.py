@@ -356,10 +356,8 @@ class Rami(Game):
 
     def game_state_columns(self, games: list) -> dict:
         """One row per round (``game``, ``round``, the round's columns, then each seat's running ``total_i``)."""
-        from cardlab.sim.whole_games import total_columns
-
         cols = super().game_state_columns(games)  # a round's number within its game is its deal's
-        return {"game": cols.pop("game"), "round": cols.pop("deal").astype(np.int64), **cols, **total_columns(games)}
+        return {"game": cols.pop("game"), "round": cols.pop("deal").astype(np.int64), **cols}
 
     def state_columns(self, states: list) -> dict:
         """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""
