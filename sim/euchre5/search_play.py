@@ -15,6 +15,7 @@ from cardlab.sim.cards import SUIT_SYMBOLS, card_name
 from cardlab.sim.euchre5.rules import ACTION_KINDS, PLAYERS
 from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_deals_nb, play_search_games_nb
 from cardlab.sim.search_play import candidates_text, searched_text
+from cardlab.sim.whole_games import game_slots
 
 __all__ = ["describe_searches", "search_columns", "search_game_columns", "search_records"]
 
@@ -47,11 +48,8 @@ def search_game_columns(study, first: int, count: int, *, record: bool = False) 
     study.call_kernel(play_search_games_nb, study.seed, first, count, study.rules, study.policy_ids,
                       *_search_args(study), slots, lengths, *logs, *study.callbacks(searched=True), first=first,
                       count=count, unit="game")
-    keep = np.arange(m)[None, :] < lengths[:, None]
-    out = slots[keep].T
-    game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
-    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    columns = {"game": game, "deal": (np.arange(len(game)) - offsets).astype(np.int16), **result_columns(out)}
+    keep, game, deal = game_slots(first, lengths, m)
+    columns = {"game": game, "deal": deal, **result_columns(slots[keep].T)}
     return {**columns, **{k: a[keep] for k, a in zip(LOGS, logs)}} if record else columns
 
 

@@ -118,18 +118,15 @@ def game_buffers(study, count: int, record: bool, kernel) -> tuple:
 
 def game_columns(first: int, out, totals, lengths, hands, logs, record: bool) -> dict:
     """One row per deal of each game (numbered within it, ``deal``) from the games kernel's buffers."""
-    slot = out.shape[1]
-    keep = np.arange(slot)[None, :] < lengths[:, None]
-    count = len(lengths)
-    cols = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), lengths),
-            "deal": np.concatenate([np.arange(k, dtype=np.int16) for k in lengths]) if count else np.zeros(0, np.int16),
-            **columns(out[keep])}
+    from cardlab.sim.whole_games import game_slots
+
+    keep, game, deal = game_slots(first, lengths, out.shape[1])
+    cols = {"game": game, "deal": deal, **columns(out[keep])}
     flat = totals[keep]
     for p in range(PLAYERS):
         cols[f"total_{p}"] = flat[:, p].astype(np.int16)
-    if record:
-        full = np.arange(hands.shape[1])[None, :] < lengths[:, None]
-        cols.update(hands=hands[full], moves=logs[full])
+    if record:  # every deal kept: the slots are the logs' max_deals
+        cols.update(hands=hands[keep], moves=logs[keep])
     return cols
 
 

@@ -92,6 +92,7 @@ class RamiStudy(LoneSeat, Study):
         searched candidates) as :meth:`play_rounds` does."""
         from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb, round_buffers
         from cardlab.sim.rami.search_play import search_games
+        from cardlab.sim.whole_games import game_slots
 
         n = self.options.players
         if self.searching:
@@ -104,9 +105,9 @@ class RamiStudy(LoneSeat, Study):
                              unit="game")
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
-        keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
-        cols = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), MAX_ROUNDS)[keep],
-                "round": np.tile(np.arange(MAX_ROUNDS, dtype=np.int64), count)[keep]}
+        keep, game, round_ = game_slots(first, rounds, MAX_ROUNDS, np.int64)
+        keep = keep.ravel()  # the buffers hold a row per game and round slot
+        cols = {"game": game, "round": round_}
         cols.update(round_columns(None, *(a[keep] for a in ints), *(a[keep] for a in seats[:4])))
         del cols["deal"]
         for p in range(n):
