@@ -122,6 +122,8 @@ class Study:
     search_inference: str = "off"  # "on": search seats weight their worlds by the others' play (Game.inference)
 
     game: ClassVar["Game"]
+    #: The names of :meth:`raw`'s logs after the kernels' rows, in a recorded run's columns (:meth:`play`).
+    recorded: ClassVar[tuple] = ()
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
@@ -242,15 +244,20 @@ class Study:
         cols = {"deal": np.arange(first, first + count, dtype=np.int64), **self.game.row_columns(out)}
         return {**cols, **dict(zip(self.recorded, logs))} if record else cols
 
-    #: The names of :meth:`raw`'s logs after the kernels' rows, in a recorded run's columns (:meth:`play`).
-    recorded: ClassVar[tuple] = ()
-
     def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
         """The kernels' rows of deals ``first .. first+count-1``, then (rows only with ``record``) their logs."""
         raise NotImplementedError
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError
+
+    def state_tables(self, states: list) -> dict:
+        """The strength ladder's hook beside ``play_tables`` (:mod:`cardlab.sim.ladder`): the columns of finished
+        step-API states (its tables with a Python seat), by default the game's rows of them (``state_columns``) but
+        ``deal``."""
+        cols = self.game.state_columns(states)
+        cols.pop("deal", None)
+        return cols
 
 
 #: ``search_inference``'s values: whether search seats weight their worlds by the others' past play.

@@ -230,13 +230,6 @@ class LoneSeat:
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, **self.ladder_facts(deals), "lone": sides.astype(np.int8)}
 
-    def state_tables(self, states: list) -> dict:
-        """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat): the
-        game's rows of them (``state_columns``) but ``deal``."""
-        cols = self.game.state_columns(states)
-        cols.pop("deal", None)
-        return cols
-
     def ladder_scores(self, cols) -> np.ndarray:
         """Each seat's score, ``(rows, seats)`` ``int16``."""
         n = self.game.players(self.options)

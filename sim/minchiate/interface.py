@@ -120,10 +120,6 @@ class MinchiateStudy(Study):
 
         return by_table(deals, policies, lambda d, row: columns(search_raw(self, d, policies=row)[0]))
 
-    def state_tables(self, states: list) -> dict:
-        """:meth:`play_tables`' columns of deals played through the step API (a Python seat on the ladder)."""
-        return columns(self.game.state_rows(states))
-
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
 
