@@ -245,9 +245,6 @@ class Hearts(Game):
     study_deals = {"strength": 4_000}  # searched deals are slow
     state_rows = staticmethod(state_rows)  # with row_columns, a Python seat's rows (Game.state_columns)
 
-    def players(self, options) -> int:
-        return PLAYERS
-
     def row_columns(self, rows: np.ndarray) -> dict:
         return columns(rows)
 
