@@ -46,6 +46,18 @@ def expand(columns, keys: dict, options=None) -> dict[str, str]:
     return out
 
 
+def kernel_columns(rows, columns, keys: dict, options=None) -> dict:
+    """The named columns of a kernel's ``rows`` (one row per deal) whose columns are the declared ``columns`` in
+    order, placeholders expanded as :func:`expand` does: column ``k`` is the ``k``-th name, cast to its type.
+
+    >>> import numpy as np
+    >>> rows = np.array([[1, 5, 7], [2, 6, 8]])
+    >>> kernel_columns(rows, (Column("dealer", "int8", ""), Column("score_{seat}", "int16", "")), {"seat": range(2)})
+    {'dealer': array([1, 2], dtype=int8), 'score_0': array([5, 6], dtype=int16), 'score_1': array([7, 8], dtype=int16)}
+    """
+    return {name: rows[:, k].astype(dtype) for k, (name, dtype) in enumerate(expand(columns, keys, options).items())}
+
+
 def columns_table(columns) -> str:
     """The declared columns as a Markdown table (name, type, meaning) for the docs."""
     rows = ["| column | type | meaning |", "|---|---|---|"]

@@ -35,8 +35,8 @@ from typing import Callable, ClassVar, NamedTuple
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.options import (Scope, check_scope, declared, given_options, parse_per_seat, per_seat_names,
-                                 read_variant, search_settings, with_rules)
+from cardlab.sim.options import (Scope, check_choice, check_scope, declared, given_options, parse_per_seat,
+                                 per_seat_names, read_variant, search_settings, with_rules)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
@@ -84,6 +84,14 @@ class Replay(NamedTuple):
         """One JSON object per deal (JSON lines)."""
         return "\n".join(json.dumps(r, ensure_ascii=False) for r in self.records)
 
+    @classmethod
+    def joined(cls, parts, *, games: bool = False):
+        """One replay of ``parts``, each ``(text, record)`` of a deal (with ``games``: ``(text, records)`` of a whole
+        game, its deals' records), their texts a blank line apart."""
+        parts = list(parts)
+        records = [r for _, rs in parts for r in rs] if games else [r for _, r in parts]
+        return cls("\n\n".join(text for text, _ in parts), records)
+
 
 class Variant(NamedTuple):
     """The variant file a study's options came from (:func:`~cardlab.sim.options.read_variant`): its path
@@ -111,14 +119,18 @@ class Study:
     variant: Variant | None = None
     search_racing: bool | None = None  # a racing game's search drops clearly worse candidates early (sim.racing);
     #                                    None: the game's default (Game.races_by_default)
+    search_inference: str = "off"  # "on": search seats weight their worlds by the others' play (Game.inference)
 
     game: ClassVar["Game"]
+    #: The names of :meth:`raw`'s logs after the kernels' rows, in a recorded run's columns (:meth:`play`).
+    recorded: ClassVar[tuple] = ()
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
-              **rules) -> "Study":
+              search_inference=None, **rules) -> "Study":
         """A study from keywords: rule options (or ``options``), ``policy`` (one name, or one per seat),
-        ``seed`` and the search's settings (given only with a search seat)."""
+        ``seed`` and the search's settings (given only with a search seat; ``search_inference`` only where the
+        game's search infers, :func:`inference_setting`)."""
         game = cls.game
         options = game.make_options(options, **rules)
         policy, numba_names = seat_policies(policy, game, game.players(options))
@@ -130,7 +142,8 @@ class Study:
         worlds, rollout = search_settings(searches(policies), search_worlds, search_rollout,
                                           default_worlds=game.default_worlds, max_worlds=game.max_worlds,
                                           rollouts=game.rollouts)
-        return cls(options, policies, check_seed(seed), worlds, rollout)
+        return cls(options, policies, check_seed(seed), worlds, rollout,
+                   search_inference=inference_setting(game, policies, search_inference))
 
     @property
     def searching(self) -> bool:
@@ -181,6 +194,14 @@ class Study:
         the first deal's number, or every deal's)."""
         raise_fault(faults, first, self.numba_function, unit)
 
+    def call_kernel(self, kernel, *args, first, count: int, unit: str = "deal"):
+        """``kernel(*args, faults)``, the kernels' last argument the :meth:`faults` of its ``count`` deals (or games),
+        checked once it returns (:meth:`check_faults`; ``first``: the first deal's number, or every deal's)."""
+        faults = self.faults(count)
+        result = kernel(*args, faults)
+        self.check_faults(faults, first, unit)
+        return result
+
     @property
     def python_seats(self) -> bool:
         """Whether a seat is a Python function: the deals are then played through the step API."""
@@ -199,6 +220,8 @@ class Study:
             meta.update(search_worlds=self.search_worlds, search_rollout=self.search_rollout)
             if self.racing != self.game.races_by_default and self.game.races:  # only when not the game's default
                 meta["search_racing"] = self.racing
+            if self.search_inference == "on":  # absent when off: a run records what it did before inference existed
+                meta["search_inference"] = "on"
         if self.variant is not None:
             meta["variant"] = self.variant.to_dict()
         return {**meta, "unit": unit} if unit != "deal" else meta
@@ -215,10 +238,44 @@ class Study:
         return replace(self, options=options, policies=policies)
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Columns of deals ``first .. first+count-1``: by default ``deal``, then the columns of the kernels' rows
+        (:meth:`Game.row_columns`) of :meth:`raw`, and with ``record`` its logs, named by :attr:`recorded`."""
+        out, *logs = self.raw(first, count, record=record)
+        cols = {"deal": np.arange(first, first + count, dtype=np.int64), **self.game.row_columns(out)}
+        return {**cols, **dict(zip(self.recorded, logs))} if record else cols
+
+    def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
+        """The kernels' rows of deals ``first .. first+count-1``, then (rows only with ``record``) their logs."""
         raise NotImplementedError
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         raise NotImplementedError
+
+    def state_tables(self, states: list) -> dict:
+        """The strength ladder's hook beside ``play_tables`` (:mod:`cardlab.sim.ladder`): the columns of finished
+        step-API states (its tables with a Python seat), by default the game's rows of them (``state_columns``) but
+        ``deal``."""
+        cols = self.game.state_columns(states)
+        cols.pop("deal", None)
+        return cols
+
+
+#: ``search_inference``'s values: whether search seats weight their worlds by the others' past play.
+INFERENCE = ("on", "off")
+
+
+def inference_setting(game, policies, value) -> str:
+    """``search_inference`` checked: ``"on"`` or ``"off"`` (None: off), given only to a game whose search infers
+    (:attr:`Game.inference`) and with a search seat."""
+    if value is None:
+        return "off"
+    if not game.inference:
+        raise ValueError(f"search_inference: {value!r} does not apply to {game.title}; its search does not weigh its "
+                         "worlds by the others' play")
+    if "search" not in policies:
+        raise ValueError(f"search_inference: {value!r} needs a search seat (policy 'search')")
+    check_choice("search_inference", value, INFERENCE)
+    return value
 
 
 class StudyKind(NamedTuple):
@@ -374,7 +431,16 @@ class Game:
         raise NotImplementedError(f"{self.name} has no step API")
 
     def state_columns(self, states: list) -> dict:
-        """The columns of a run's rows from its finished states (runs with a Python seat)."""
+        """The columns of a run's rows from its finished states (runs with a Python seat): by default ``deal`` (int64),
+        then the columns (:meth:`row_columns`) of the kernels' rows the referee gives (:meth:`state_rows`)."""
+        return {"deal": np.array([s.deal for s in states], np.int64), **self.row_columns(self.state_rows(states))}
+
+    def state_rows(self, states: list) -> np.ndarray:
+        """The kernels' deal rows of finished states, as the referee scores them (see :meth:`state_columns`)."""
+        raise NotImplementedError(f"{self.name} cannot write rows from its step API")
+
+    def row_columns(self, rows: np.ndarray) -> dict:
+        """The named columns of the kernels' deal rows (see :meth:`state_columns`)."""
         raise NotImplementedError(f"{self.name} cannot write rows from its step API")
 
     def next_deal(self, study, index: int, finished: list):
@@ -386,11 +452,15 @@ class Game:
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns and types) of finished :class:`~cardlab.sim.whole_games.WholeGame`
         states: here one row per deal, ``game`` (int64), ``deal`` (its number within the game, int16), then the
-        deal's columns (:meth:`state_columns`)."""
+        deal's columns (:meth:`state_columns`) and, where the game's rows declare them (``total_{seat}``), each
+        seat's running total (:func:`~cardlab.sim.whole_games.total_columns`)."""
+        from cardlab.sim.whole_games import total_columns
+
         cols = self.state_columns([s for g in games for s in g.finished])
         cols["deal"] = np.array([k for g in games for k in range(len(g.finished))], np.int16)
+        totals = total_columns(games) if any(c.name == "total_{seat}" for c in self.columns.get("games", ())) else {}
         return {"game": np.repeat([g.index for g in games], [len(g.finished) for g in games]).astype(np.int64),
-                **cols}
+                **cols, **totals}
 
     def python_play(self, study, unit: str):
         """``play(first, count)`` of a run with a Python seat: its deals (or whole games) through the step API (a
@@ -448,7 +518,7 @@ class Game:
                              f"candidates ({racing} do)")
         if not study.searching:
             raise ValueError(f"search_racing: {bool(value)} needs a search seat (policy 'search')")
-        if value and getattr(study, "search_inference", "off") == "on":
+        if value and study.search_inference == "on":
             raise ValueError("search_racing: True does not apply with search_inference 'on' (a seat that infers "
                              "weighs its worlds and does not race); use one or the other")
         return bool(value)

@@ -230,13 +230,6 @@ class LoneSeat:
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, **self.ladder_facts(deals), "lone": sides.astype(np.int8)}
 
-    def state_tables(self, states: list) -> dict:
-        """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat): the
-        game's rows of them (``state_columns``) but ``deal``."""
-        cols = self.game.state_columns(states)
-        cols.pop("deal", None)
-        return cols
-
     def ladder_scores(self, cols) -> np.ndarray:
         """Each seat's score, ``(rows, seats)`` ``int16``."""
         n = self.game.players(self.options)
@@ -272,12 +265,12 @@ def strength_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk
     options, ``search_worlds``, ``search_rollout``."""
     oracle = check_oracle(game, oracle)
     study, names = ladder_study(game, **keywords)
-    runner.set_threads(threads)
     # the chunk shrinks with the tables played, so a chunk takes as long as the built-in ladder's
     chunk = chunk_size or max(1, getattr(game, "ladder_chunk", DEFAULT_STUDY_CHUNK) * len(TABLES)
                               // len(tables(names, oracle)))
-    return runner.run(partial(ladder_columns, study, names=names, oracle=oracle), deals=deals, first_deal=first_deal,
-                      chunk_size=chunk, progress=progress, out=out, meta=_metadata(study, names, oracle))
+    return runner.run_study(partial(ladder_columns, study, names=names, oracle=oracle), _metadata(study, names, oracle),
+                            deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk, progress=progress,
+                            out=out)
 
 
 STUDY = StudyKind("random, heuristic and search seats in paired matches on the same deals", strength_study,

@@ -45,7 +45,7 @@ def register(fn, game, seat: int) -> str:
     """``fn``'s policy name, remembered for this process; refused where the game cannot run Python seats."""
     from cardlab.sim.game import Game
 
-    if type(game).state_columns is Game.state_columns:
+    if type(game).state_columns is Game.state_columns and type(game).state_rows is Game.state_rows:  # no rows
         raise ValueError(f"policy: seat {seat}: {game.name} runs no Python seat yet; play one deal with it through "
                          f"the step API (game('{game.name}').state(...).play_out([...]))")
     name = name_of(fn)

@@ -105,3 +105,21 @@ _NAMES = {LANE * s + r: card_name(LANE * s + r) for s in range(4) for r in range
 def json_line(record: dict) -> str:
     """A record as one line of JSON, card symbols kept readable (UTF-8, not ``\\u2665``)."""
     return json.dumps(record, ensure_ascii=False)
+
+
+def totals_line(totals) -> str:
+    """A whole game's running totals after one of its deals, as its replay shows them.
+
+    >>> totals_line([3, 0, 26])
+    'totals: seat 0: 3  seat 1: 0  seat 2: 26'
+    """
+    return "totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals))
+
+
+def winners_line(winners: list, why: str) -> str:
+    """The last line of a whole game's replay: its ``winners`` (texts) and ``why`` they won.
+
+    >>> winners_line(["seat 1", "seat 3"], "lowest total")
+    '\\nwinners: seat 1, seat 3 (lowest total)'
+    """
+    return f"\nwinner{'s' if len(winners) > 1 else ''}: {', '.join(winners)} ({why})"

@@ -888,6 +888,15 @@ def _join_pieces(pieces, index: str):
 # ---------------------------------------------------------------- the run
 
 
+def run_study(play_chunk: Callable[[int, int], dict], meta: dict, *, deals: int, threads=None, first_deal: int = 0,
+              chunk_size: int, progress: bool = False, out=None) -> pd.DataFrame | None:
+    """A paired study's rows: :func:`run` of ``play_chunk`` over ``deals`` deals with the study's ``meta``, the
+    kernels on ``threads`` (:func:`set_threads`)."""
+    set_threads(threads)
+    return run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress, out=out,
+               meta=meta)
+
+
 def run(play_chunk: Callable[[int, int], dict], *, deals: int, first_deal: int = 0, chunk_size: int = DEFAULT_CHUNK,
         progress: bool = False, out=None, meta: dict | None = None, unit: str = "deal", summary: bool | None = None,
         executor=None, threads_per_task: int | None = None, overwrite: bool | None = None) -> pd.DataFrame | None:

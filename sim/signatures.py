@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.user import Decision, NumbaSeat
 
 SCALARS = {"uint64": "uint64", "int64": "int64", "int32": "int32", "bool": "boolean"}
@@ -59,7 +60,9 @@ def numba_decision(key: str, decision: str, signature: str) -> Decision:
     return Decision(key, decision, signature, partial(numba_signature, signature))
 
 
-def numba_seat(decision: str, signature: str, kernel_id: int, *, key: str = "card", extras: tuple = ()) -> NumbaSeat:
+def numba_seat(decision: str, signature: str, kernel_id: int = len(SHARED_POLICIES), *, key: str = "card",
+               extras: tuple = ()) -> NumbaSeat:
     """A game's Numba seat (:class:`~cardlab.sim.user.NumbaSeat`): its main decision's types read from
-    ``signature``, then ``extras`` (:func:`numba_decision`)."""
+    ``signature``, then ``extras`` (:func:`numba_decision`); its kernels know its seats by ``kernel_id``, by
+    default the first id after the shared policies (:mod:`cardlab.sim.policy`)."""
     return NumbaSeat(decision, signature, partial(numba_signature, signature), kernel_id, key, extras)

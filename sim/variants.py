@@ -77,10 +77,9 @@ def paired_variants(game, base, changes: dict, *, deals: int, threads=None, firs
                     columns[f"{column}@{name}"] = values
         return columns
 
-    runner.set_threads(threads)
-    return runner.run(play_chunk, deals=deals, first_deal=first_deal,
-                      chunk_size=chunk_size or max(1024, game.deal_chunk // max(1, len(studies))),
-                      progress=progress, out=out, meta=meta)
+    return runner.run_study(play_chunk, meta, deals=deals, threads=threads, first_deal=first_deal,
+                            chunk_size=chunk_size or max(1024, game.deal_chunk // max(1, len(studies))),
+                            progress=progress, out=out)
 
 
 def options_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,

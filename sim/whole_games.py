@@ -148,3 +148,17 @@ def total_columns(games: list) -> dict:
 def game_totals(finished: list) -> list:
     """Each seat's (or side's) total over the ``finished`` deals of a game: the sum of their scores."""
     return [sum(p) for p in zip(*(s.scores() for s in finished))]
+
+
+def game_slots(first: int, lengths: np.ndarray, slots: int, dtype=np.int16) -> tuple:
+    """Which rows of a whole-games kernel's buffers hold deals (games x ``slots`` rows, game ``first + i`` filling its
+    first ``lengths[i]``): that mask, then each such row's ``game`` (int64) and its deal's number within the game
+    (``dtype``), in row order.
+
+    >>> keep, game, deal = game_slots(7, np.array([2, 1]), 3)
+    >>> int(keep.sum()), game.tolist(), deal.tolist()
+    (3, [7, 7, 8], [0, 1, 0])
+    """
+    keep = np.arange(slots)[None, :] < lengths[:, None]
+    game = np.repeat(np.arange(first, first + len(lengths), dtype=np.int64), lengths)
+    return keep, game, np.nonzero(keep)[1].astype(dtype)

@@ -44,7 +44,7 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling, imported_when_called
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
@@ -52,6 +52,7 @@ from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.signatures import numba_decision, numba_seat
 from cardlab.sim.user import is_numba_name
 
+STUDIES = "cardlab.sim.barbu.studies"  # its paired studies' module (it imports the kernels): imported when they run
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
 
@@ -105,25 +106,6 @@ def _run_keywords(rules: dict, extra) -> dict:
     return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
 
 
-def inference_setting(study, value) -> str:
-    """``search_inference`` checked: ``"on"`` or ``"off"`` (default ``search_play.DEFAULT_INFERENCE``), and given
-    only with a search seat."""
-    from cardlab.sim.barbu.search_play import DEFAULT_INFERENCE, INFERENCE
-
-    if value is None:
-        return DEFAULT_INFERENCE
-    if "search" not in study.policies:
-        raise ValueError(f"search_inference: {value!r} needs a search seat (policy 'search')")
-    check_choice("search_inference", value, INFERENCE)
-    return value
-
-
-def inference_meta(study) -> dict:
-    """What a run file records of the inference: ``search_inference: "on"`` when it is on (absent: off, so a run
-    without it records what it did before inference existed)."""
-    return {"search_inference": "on"} if study.search_inference == "on" else {}
-
-
 def search_settings(study) -> dict:
     """A study's search settings as its kernel tables carry them (racing as the kernels' 0 or 1)."""
     return {"search_worlds": study.search_worlds, "search_rollout": study.search_rollout,
@@ -138,7 +120,6 @@ class BarbuStudy(LoneSeat, Study):
     search_worlds: int = 32  # worlds sampled per searched decision (policy "search")
     search_rollout: str = "heuristic"  # the policy of every seat in the search's rollouts
     contracts: tuple = ALL_CONTRACTS
-    search_inference: str = "off"  # "on": search seats weight their worlds by the others' past cards
 
     @classmethod
     def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=None,
@@ -151,8 +132,8 @@ class BarbuStudy(LoneSeat, Study):
         check_barbu_scope(options, unit="deals", played=contracts, study=study_name, extra=extra, spell=spell,
                           label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
-                              search_rollout=search_rollout)
-        return replace(study, contracts=contracts, search_inference=inference_setting(study, search_inference))
+                              search_rollout=search_rollout, search_inference=search_inference)
+        return replace(study, contracts=contracts)
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -167,7 +148,7 @@ class BarbuStudy(LoneSeat, Study):
         return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
 
     def metadata(self, unit: str = "deal") -> dict:
-        return {**super().metadata(unit), "contracts": list(self.contracts), **inference_meta(self)}
+        return {**super().metadata(unit), "contracts": list(self.contracts)}
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -208,7 +189,6 @@ class BarbuGameStudy(Study):
     search_worlds: int = 32
     search_rollout: str = "heuristic"
     double_policies: tuple = ()
-    search_inference: str = "off"
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
@@ -225,14 +205,14 @@ class BarbuGameStudy(Study):
         options = cls.game.make_options(options, **rules)
         check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
         study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
-                              search_rollout=search_rollout)
+                              search_rollout=search_rollout, search_inference=search_inference)
         # a seat doubles as it plays, a search, oracle, Numba or Python seat as the heuristic does
         doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) or is_python_name(p) else p
                         for p in study.policies) \
             if double_policy is None else \
             parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
         check_own_doubles(doubles, study.policies, person)
-        return replace(study, double_policies=doubles, search_inference=inference_setting(study, search_inference))
+        return replace(study, double_policies=doubles)
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -250,7 +230,7 @@ class BarbuGameStudy(Study):
         return self.play(first, count)
 
     def metadata(self, unit: str = "game") -> dict:
-        return {**super().metadata("game"), **inference_meta(self), "double_policies": list(self.double_policies),
+        return {**super().metadata("game"), "double_policies": list(self.double_policies),
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
 
 
@@ -311,77 +291,6 @@ def deal_contract(study: BarbuStudy, deal: int) -> tuple[str, int]:
     """Deal ``i``'s contract and declarer: contract ``i % k`` of the study's ``k``, seat ``(i // k) % n``."""
     k = len(study.contracts)
     return study.contracts[deal % k], (deal // k) % study.options.players
-
-
-def new_deal_state(study: BarbuStudy, deal: int):
-    """Deal ``deal`` of ``study`` as a step-API state before its first move (the trump, for Trumps, not
-    yet named)."""
-    from cardlab.sim.barbu.domino_referee import DominoState
-    from cardlab.sim.barbu.referee import TrickState
-
-    contract, declarer = deal_contract(study, deal)
-    hands = dealt_hands(study, deal)
-    if contract == "domino":
-        return DominoState(study.options, declarer, hands, deal=deal, study=study)
-    return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
-
-
-def next_game_deal(study: BarbuGameStudy, index: int, finished: list):
-    """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
-    ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
-    contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
-    ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
-    after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
-    Trumps declarer names the trump), from the game's obligations so far and the deal's stream
-    (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
-    choices first, as moves of the state."""
-    from cardlab.sim.barbu.domino_referee import DominoState
-    from cardlab.sim.barbu.doubling import start_obligations
-    from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
-    from cardlab.sim.barbu.game import choose_contract_nb
-    from cardlab.sim.barbu.policies import POLICY
-    from cardlab.sim.barbu.referee import TrickState
-    from cardlab.sim.barbu.state_policies import Doubling
-    from cardlab.sim.cards import cards_of
-    from cardlab.sim.dealing import deal_hands_nb
-    from cardlab.sim.rng import deal_state
-
-    o, a = study.options, study.kernel_args
-    d = len(finished)
-    if d == o.game_length:
-        return None
-    declarer, slot = o.schedule[d]
-    game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
-    hands = np.empty(o.players, np.uint64)
-    stream = deal_hands_nb(np.uint64(deal_state(game_key, d)), o.cards, np.empty(o.cards.shape[0], np.int8),
-                           o.players, hands)
-    if slot < 0:
-        taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished) if o.schedule[j] == (declarer, -1)]
-        policy = int(a["policies"][declarer])
-        features = np.zeros(N_FEATURES, np.float64)
-        if policy != POLICY.RANDOM:
-            base_features_nb(hands[declarer], True, features)
-        open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
-        stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
-                                          a["declarer_mean"], features, np.uint64(stream))
-        if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
-            slot = searched_contract(study, game_key, d, hands, open_slots, slot)
-    contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
-    if contract == "domino":
-        state = DominoState(o, declarer, dealt, deal=d, study=study)
-    else:
-        state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
-    key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
-    state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
-    if o.double:
-        if finished:
-            state.doubling = finished[-1].doubling.next(int(stream))
-        else:
-            declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
-            state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
-        if contract == "domino" or not state.naming:
-            state._double()
-    return state
 
 
 def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands: np.ndarray, open_slots: int,
@@ -466,22 +375,6 @@ def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
     return "\n".join(lines), records
 
 
-# ---------------------------------------------------------------- the command line's own flags
-
-
-def _paired(name: str, game, **keywords):
-    """Barbu's study ``name`` (``sim.barbu.studies``, imported when it runs: the parser imports this module)."""
-    from cardlab.sim.barbu.studies import paired_study
-
-    return paired_study(game, name, **keywords)
-
-
-def _paired_metadata(name: str, game, **keywords) -> dict:
-    from cardlab.sim.barbu.studies import paired_metadata
-
-    return paired_metadata(game, name, **keywords)
-
-
 _DEAL = (Column("contract", "category", "the contract played"),
          Column("declarer", "int8", "the seat that chose the contract"),
          Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
@@ -526,7 +419,8 @@ class Barbu(Game):
                                       by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
     numba_seat = NUMBA_SEAT
-    studies = {name: StudyKind(text, partial(_paired, name), partial(_paired_metadata, name)) for name, text in (
+    studies = {name: StudyKind(text, partial(imported_when_called(STUDIES, "paired_study"), name=name),
+                               partial(imported_when_called(STUDIES, "paired_metadata"), name=name)) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
 
@@ -617,19 +511,82 @@ class Barbu(Game):
         return out
 
     def replay_deals(self, study, deals: range) -> DealReplay:
-        parts = [replay_deal(study, d) for d in deals]
-        texts = [text if len(deals) == 1 else f"=== deal {d}\n{text}" for d, (text, _) in zip(deals, parts)]
-        return DealReplay("\n\n".join(texts), [record for _, record in parts])
+        parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
+        return DealReplay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
+                                 for d, (text, record) in zip(deals, parts))
 
     def new_state(self, study, deal: int):
-        return new_deal_state(study, deal)
+        """Deal ``deal`` of ``study`` as a step-API state before its first move (the trump, for Trumps, not
+        yet named)."""
+        from cardlab.sim.barbu.domino_referee import DominoState
+        from cardlab.sim.barbu.referee import TrickState
+
+        contract, declarer = deal_contract(study, deal)
+        hands = dealt_hands(study, deal)
+        if contract == "domino":
+            return DominoState(study.options, declarer, hands, deal=deal, study=study)
+        return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
 
     def replay_games(self, study, games: range) -> GameReplay:
-        parts = [replay_one_game(study, g) for g in games]
-        return GameReplay("\n\n".join(text for text, _ in parts), [r for _, records in parts for r in records])
+        return GameReplay.joined((replay_one_game(study, g) for g in games), games=True)
 
     def next_deal(self, study, index: int, finished: list):
-        return next_game_deal(study, index, finished)
+        """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
+        ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
+        contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
+        ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
+        after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
+        Trumps declarer names the trump), from the game's obligations so far and the deal's stream
+        (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
+        choices first, as moves of the state."""
+        from cardlab.sim.barbu.domino_referee import DominoState
+        from cardlab.sim.barbu.doubling import start_obligations
+        from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
+        from cardlab.sim.barbu.game import choose_contract_nb
+        from cardlab.sim.barbu.policies import POLICY
+        from cardlab.sim.barbu.referee import TrickState
+        from cardlab.sim.barbu.state_policies import Doubling
+        from cardlab.sim.cards import cards_of
+        from cardlab.sim.dealing import deal_hands_nb
+        from cardlab.sim.rng import deal_state
+
+        o, a = study.options, study.kernel_args
+        d = len(finished)
+        if d == o.game_length:
+            return None
+        declarer, slot = o.schedule[d]
+        game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
+        hands = np.empty(o.players, np.uint64)
+        stream = deal_hands_nb(np.uint64(deal_state(game_key, d)), o.cards, np.empty(o.cards.shape[0], np.int8),
+                               o.players, hands)
+        if slot < 0:
+            taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished)
+                     if o.schedule[j] == (declarer, -1)]
+            policy = int(a["policies"][declarer])
+            features = np.zeros(N_FEATURES, np.float64)
+            if policy != POLICY.RANDOM:
+                base_features_nb(hands[declarer], True, features)
+            open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
+            stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
+                                              a["declarer_mean"], features, np.uint64(stream))
+            if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
+                slot = searched_contract(study, game_key, d, hands, open_slots, slot)
+        contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
+        if contract == "domino":
+            state = DominoState(o, declarer, dealt, deal=d, study=study)
+        else:
+            state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
+        key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
+        state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
+        if o.double:
+            if finished:
+                state.doubling = finished[-1].doubling.next(int(stream))
+            else:
+                declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
+                state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
+            if contract == "domino" or not state.naming:
+                state._double()
+        return state
 
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores

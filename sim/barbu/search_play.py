@@ -15,6 +15,8 @@ from cardlab.sim.barbu.search import DEFAULT_WORLDS, INFERENCE_EPSILON, ROLLOUT_
 from cardlab.sim.barbu.search_deals import play_search_deals_nb
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.cards import card_name
+from cardlab.sim.game import INFERENCE
+from cardlab.sim.search_play import candidates_text, ranked, searched_text
 from cardlab.sim.user import raise_fault
 
 __all__ = ["DEFAULT_INFERENCE", "DEFAULT_WORLDS", "INFERENCE", "ROLLOUT_NAMES", "describe_contract_search",
@@ -27,9 +29,7 @@ def uses_search(policies) -> bool:
     return any(p in (POLICY.SEARCH, POLICY.ORACLE, "search", "oracle") for p in policies)
 
 
-#: ``search_inference``'s values: whether search seats weight their worlds by the others' past cards.
-INFERENCE = ("on", "off")
-DEFAULT_INFERENCE = "off"
+DEFAULT_INFERENCE = "off"  # search_inference's default (its values: cardlab.sim.game.INFERENCE)
 
 
 def inference_eps(policies, inference: str) -> np.ndarray:
@@ -111,41 +111,29 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
         events = replay_domino(options, declarer, hands, moves)[2]
         lines = []
         for move in range(1, min(means.shape[0], len(events) + 1)):
-            row = means[move]
-            candidates = np.flatnonzero(~np.isnan(row))
-            if len(candidates) == 0:
-                continue
-            played = int(moves[move])
-            ranked = sorted(candidates, key=lambda c: (-row[c], c))
-            text = "  ".join(("decline" if c == DECLINE_COLUMN else card_name(int(c))) + f" {row[c]:+.2f}"
-                             + ("*" if c == played or (c == DECLINE_COLUMN and played < -2) else "") for c in ranked)
-            lines.append(f"turn {move}, seat {events[move - 1][0]}: {text}")
-        if not lines:
-            return ""
-        return ("\nsearched decisions (mean final score of the searcher for each candidate move over the sampled "
-                "worlds; * = played):\n" + "\n".join(lines))
+            candidates = ranked(means[move])
+            if candidates:
+                played = int(moves[move])  # below -2: an Ace's extra turn declined, the decline column
+                text = candidates_text(candidates, DECLINE_COLUMN if played < -2 else played,
+                                       lambda c: "decline" if c == DECLINE_COLUMN else card_name(c))
+                lines.append(f"turn {move}, seat {events[move - 1][0]}: {text}")
+        return searched_text("decisions (mean final score of the searcher for each candidate move over the sampled "
+                             "worlds; * = played)", lines)
     n = options.players
     tricks = check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None).tricks
     suits = "♣♦♥♠"
     lines = []
     if not np.isnan(trump_means).all():
-        ranked = sorted(range(4), key=lambda s: -trump_means[s])
-        lines.append("searched trump: " + "  ".join(f"{suits[s]} {trump_means[s]:+.2f}" for s in ranked))
+        by_mean = sorted(range(4), key=lambda s: -trump_means[s])
+        lines.append("searched trump: " + "  ".join(f"{suits[s]} {trump_means[s]:+.2f}" for s in by_mean))
     for move in range(min(means.shape[0], n * options.hand_size)):
-        row = means[move]
-        candidates = np.flatnonzero(~np.isnan(row))
-        if len(candidates) == 0:
-            continue
-        t, k = divmod(move, n)
-        seat = (tricks[t].leader + k) % n
-        played = int(moves[move])
-        ranked = sorted(candidates, key=lambda c: (-row[c], c))
-        text = "  ".join(f"{card_name(int(c))} {row[c]:+.2f}" + ("*" if c == played else "") for c in ranked)
-        lines.append(f"trick {t + 1}, seat {seat}: {text}")
-    if not lines:
-        return ""
-    return ("\nsearched decisions (mean final score of the searcher for each candidate card over the sampled "
-            "worlds; * = played):\n" + "\n".join(lines))
+        candidates = ranked(means[move])
+        if candidates:
+            t, k = divmod(move, n)
+            text = candidates_text(candidates, int(moves[move]), card_name)
+            lines.append(f"trick {t + 1}, seat {(tricks[t].leader + k) % n}: {text}")
+    return searched_text("decisions (mean final score of the searcher for each candidate card over the sampled "
+                         "worlds; * = played)", lines)
 
 
 def describe_contract_search(options, contract_means: np.ndarray) -> str:

@@ -52,12 +52,6 @@ def suit_lengths_and_honours(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.bitwise_count(lanes).astype(np.int8), np.bitwise_count(lanes & HONOUR_BITS).astype(np.int8)
 
 
-def _run(play_chunk, meta: dict, *, deals, threads, first_deal, chunk_size, progress, out):
-    runner.set_threads(threads)
-    return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
-                      out=out, meta=meta)
-
-
 def paired_study(game, name: str, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int | None = None,
                  progress: bool = False, out=None, compare_policies=None, **keywords) -> pd.DataFrame | None:
     """The study ``name`` (``'trumps'`` or ``'contracts'``) of ``game`` on ``deals`` deals (with
@@ -67,7 +61,8 @@ def paired_study(game, name: str, *, deals: int, threads=None, first_deal: int =
         return policy_comparison_study(game, study=name, policies=compare_policies, chunk_size=chunk_size, **run,
                                        **keywords)
     study = game.build("deals", study_name=name, **keywords)
-    return _run(CHUNKS[name](study), {**study.metadata(), "study": name}, chunk_size=chunk_size or STUDY_CHUNK, **run)
+    return runner.run_study(CHUNKS[name](study), {**study.metadata(), "study": name},
+                            chunk_size=chunk_size or STUDY_CHUNK, **run)
 
 
 def paired_metadata(game, name: str, *, compare_policies=None, **keywords) -> dict:
@@ -221,8 +216,8 @@ def policy_comparison_study(game=BARBU, *, study: str, deals: int, policies="heu
                     columns[f"{name}_{key}"] = value
         return columns
 
-    return _run(play_chunk, meta, deals=deals, threads=threads, first_deal=first_deal,
-                chunk_size=chunk_size or COMPARISON_CHUNK, progress=progress, out=out)
+    return runner.run_study(play_chunk, meta, deals=deals, threads=threads, first_deal=first_deal,
+                            chunk_size=chunk_size or COMPARISON_CHUNK, progress=progress, out=out)
 
 
 def lone_gain_study(*, deals: int, seed: int = 0, contract="all", policy="heuristic", against="classic",

@@ -31,10 +31,11 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
-from cardlab.sim.columns import Column
+from cardlab.sim.columns import Column, kernel_columns
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
-from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.replay import totals_line, winners_line
+from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
@@ -42,10 +43,21 @@ COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_trick
 
 
 def result_columns(results: np.ndarray) -> dict:
-    """Kernel results (N_RES, rows) as named columns: ``score_0`` … ``score_4`` for the scores."""
-    columns = {name: results[i] for i, name in enumerate(COLUMNS)}
-    columns.update({f"score_{p}": results[len(COLUMNS) + p] for p in range(PLAYERS)})
-    return columns
+    """Kernel results (N_RES, rows) as named columns (``kernels.RES_*``: the declared hand columns, in order)."""
+    return kernel_columns(results.T, _HAND, {"seat": range(PLAYERS)})
+
+
+#: A recorded run's logs, as :func:`hand_logs` lays them out.
+LOGS = ("hands", "kitty", "moves", "search_means")
+
+
+def hand_logs(count: int, record: bool, *slots: int, searched: bool = False) -> tuple:
+    """The kernels' logs of ``count`` hands (of whole games: ``slots`` hands each): the dealt hands, the kitty, the
+    moves and with ``searched`` each searched candidate's mean (NaN elsewhere); no rows unless ``record``."""
+    shape = (count if record else 0, *slots)
+    logs = (np.zeros((*shape, PLAYERS), np.uint64), np.zeros((*shape, KITTY), np.int8),
+            np.zeros((*shape, MAX_ACTIONS, 3), np.int8))
+    return logs + (np.full((*shape, MAX_ACTIONS, 64), np.nan, np.float32),) if searched else logs
 
 
 def scores_of(columns: dict) -> np.ndarray:
@@ -79,15 +91,11 @@ class Euchre5Study(LoneSeat, Study):
 
         if self.searching:  # search seats: sim.euchre5.search_play
             return search_columns(self, first, count, record=record)
-        out = np.empty((N_RES, count), np.int8)
-        rows = count if record else 0
-        logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, KITTY), np.int8), \
-            np.zeros((rows, MAX_ACTIONS, 3), np.int8)
-        faults = self.faults(count)
-        play_deals_nb(self.seed, first, count, self.rules, self.policy_ids, out, *logs, *self.callbacks(), faults)
-        self.check_faults(faults, first, self.game.unit)
+        out, logs = np.empty((N_RES, count), np.int8), hand_logs(count, record)
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
+                         *self.callbacks(), first=first, count=count, unit=self.game.unit)
         columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
-        return {**columns, **dict(zip(("hands", "kitty", "moves"), logs))} if record else columns
+        return {**columns, **dict(zip(LOGS, logs))} if record else columns
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
@@ -99,13 +107,9 @@ class Euchre5Study(LoneSeat, Study):
         m = self.options.max_hands
         slot = m if record else min(m, GAME_SLOT)
         slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
-        rows = count if record else 0
-        hands, kitty = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, KITTY), np.int8)
-        moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
-        faults = self.faults(count)
-        play_games_nb(self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands, kitty, moves,
-                      *self.callbacks(), faults)
-        self.check_faults(faults, first, "game")
+        hands, kitty, moves = hand_logs(count, record, m)
+        self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands,
+                         kitty, moves, *self.callbacks(), first=first, count=count, unit="game")
         offsets = np.zeros(count, np.int64)
         np.cumsum(lengths[:-1], out=offsets[1:])
         n_rows = int(lengths.sum())
@@ -129,10 +133,10 @@ class Euchre5Study(LoneSeat, Study):
         from cardlab.sim.euchre5.kernels import N_RES
         from cardlab.sim.euchre5.search import play_search_tables_nb
 
-        out, faults = np.empty((N_RES, len(deals)), np.int8), self.faults(len(deals))
-        play_search_tables_nb(self.seed, deals, self.rules, policies, int(self.search_worlds), self.rollout_id,
-                              int(self.racing), out, *self.callbacks(searched=True), faults)
-        self.check_faults(faults, deals, self.game.unit)
+        out = np.empty((N_RES, len(deals)), np.int8)
+        self.call_kernel(play_search_tables_nb, self.seed, deals, self.rules, policies, int(self.search_worlds),
+                         self.rollout_id, int(self.racing), out, *self.callbacks(searched=True), first=deals,
+                         count=len(deals), unit=self.game.unit)
         return result_columns(out)
 
 
@@ -161,10 +165,7 @@ def _searches(cols: dict, j: int) -> tuple[str, dict]:
     """Hand ``j``'s searched decisions (text and record part; nothing without search seats)."""
     from cardlab.sim.euchre5.search_play import describe_searches, search_records
 
-    if "search_means" not in cols:
-        return "", {}
-    moves, means = cols["moves"][j], cols["search_means"][j]
-    return describe_searches(moves, means), {"searches": search_records(moves, means)}
+    return search_parts(cols, j, describe_searches, search_records, cols["moves"][j])
 
 
 def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
@@ -180,10 +181,10 @@ def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
         totals = [a + b for a, b in zip(totals, hand.scores)]
         text, searches = _searches(cols, h)
         lines.append(f"\n=== hand {h}: " + describe_hand(hand) + text)  # 0-based, as the rows and records count
-        lines.append("totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals)))
+        lines.append(totals_line(totals))
         records.append({**hand_record(hand, h), "game": game, **searches})
     winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
-    lines.append(f"\nwinner{'s' if len(winners) > 1 else ''}: {', '.join(winners)} ({study.options.tie_rule} ties)")
+    lines.append(winners_line(winners, f"{study.options.tie_rule} ties"))
     return "\n".join(lines), records
 
 
@@ -198,14 +199,13 @@ def study_columns(study: Euchre5Study, first: int, count: int) -> dict:
 
     out = np.empty((count, PLAYERS, 4, N_STUDY), np.int8)
     if study.searching:  # search seats search the call and the play; a fault row per (deal, maker, trump)
-        faults = study.faults(count * PLAYERS * 4)
-        search_trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
-                              study.rollout_id, int(study.racing), out, study.user_callback(searched=True), faults)
-        study.check_faults(faults, np.repeat(np.arange(first, first + count), PLAYERS * 4), study.game.unit)
+        rows = np.repeat(np.arange(first, first + count), PLAYERS * 4)
+        study.call_kernel(search_trump_study_nb, study.seed, first, count, study.rules, study.policy_ids,
+                          study.search_worlds, study.rollout_id, int(study.racing), out,
+                          study.user_callback(searched=True), first=rows, count=len(rows), unit=study.game.unit)
     else:
-        faults = study.faults(count)
-        trump_study_nb(study.seed, first, count, study.rules, study.policy_ids, out, study.user_callback(), faults)
-        study.check_faults(faults, first, study.game.unit)
+        study.call_kernel(trump_study_nb, study.seed, first, count, study.rules, study.policy_ids, out,
+                          study.user_callback(), first=first, count=count, unit=study.game.unit)
     rows = out.reshape(count * PLAYERS * 4, N_STUDY)
     deal = np.repeat(np.arange(first, first + count, dtype=np.int64), PLAYERS * 4)
     dealer = (deal % PLAYERS).astype(np.int8)
@@ -243,10 +243,10 @@ def trump_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_si
     bid strength), ``bowers`` and ``trumps`` as dealt, ``alone``, ``called``, ``maker_tricks``,
     ``maker_points``, ``edge`` (maker points minus the others' mean). Search seats search call and play."""
     study = game.build("deals", study_name="trumps", **keywords)
-    runner.set_threads(threads)
-    return runner.run(partial(study_columns, study), deals=deals, first_deal=first_deal,
-                      chunk_size=min(chunk_size, 256) if study.searching else chunk_size, progress=progress,
-                      out=out, meta=trump_metadata(game, **keywords))
+    return runner.run_study(partial(study_columns, study), trump_metadata(game, **keywords), deals=deals,
+                            threads=threads, first_deal=first_deal,
+                            chunk_size=min(chunk_size, 256) if study.searching else chunk_size, progress=progress,
+                            out=out)
 
 
 _HAND = (Column("dealer", "int8", "the dealing seat"),
@@ -281,8 +281,7 @@ NUMBA_SEAT = numba_seat(
     "none yet), win_card: int64 (-1 none), ally_wins: bool, trump: int64, maker: int64 (places after it, 0 itself), "
     "partner: int64 (places after it once known, -1 not known or none), called: int64 (-1 alone), dealer: int64 "
     "(places after it), upcard: int64, unseen: uint64, won: int64 (3 bits a seat from it)) -> int64 (a card id in "
-    "legal)",
-    len(SHARED_POLICIES), key="card", extras=(BID_DECISION,))
+    "legal)", key="card", extras=(BID_DECISION,))
 
 
 class Euchre5(Game):
@@ -308,16 +307,14 @@ class Euchre5(Game):
         from cardlab.sim.euchre5.referee import describe_hand, hand_record
 
         cols = study.play(deals.start, len(deals), record=True)
-        texts, records = [], []
+        parts = []
         for j, (i, hand) in enumerate(zip(deals, check_rows(study.options, cols))):
             text, searches = _searches(cols, j)
-            texts.append(f"deal {i}: " + describe_hand(hand) + text)
-            records.append({**hand_record(hand, i), **searches})
-        return Replay("\n\n".join(texts), records)
+            parts.append((f"deal {i}: " + describe_hand(hand) + text, {**hand_record(hand, i), **searches}))
+        return Replay.joined(parts)
 
     def replay_games(self, study, games: range) -> Replay:
-        texts, records = zip(*(replay_one_game(study, g) for g in games))
-        return Replay("\n\n".join(texts), [r for game in records for r in game])
+        return Replay.joined((replay_one_game(study, g) for g in games), games=True)
 
     def new_state(self, study, deal: int):
         """Hand ``deal`` as the kernel deals it (dealer ``deal % 5``, five hands and the kitty from the stream

@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name
-from cardlab.sim.euchre5.rules import ACTION_KINDS, KITTY, MAX_ACTIONS, PLAYERS
+from cardlab.sim.euchre5.rules import ACTION_KINDS, PLAYERS
 from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_deals_nb, play_search_games_nb
+from cardlab.sim.search_play import candidates_text, searched_text
+from cardlab.sim.whole_games import game_slots
 
 __all__ = ["describe_searches", "search_columns", "search_game_columns", "search_records"]
 
@@ -24,50 +26,31 @@ def _search_args(study) -> tuple:
 
 def search_columns(study, first: int, count: int, *, record: bool = False, policies=None) -> dict:
     """``Study.play`` for a table with search seats (``policies``: kernel ids overriding the study's)."""
-    from cardlab.sim.euchre5.interface import result_columns
+    from cardlab.sim.euchre5.interface import LOGS, hand_logs, result_columns
     from cardlab.sim.euchre5.kernels import N_RES
 
-    out = np.empty((N_RES, count), np.int8)
-    rows = count if record else 0
-    hands = np.zeros((rows, PLAYERS), np.uint64)
-    kitty = np.zeros((rows, KITTY), np.int8)
-    moves = np.zeros((rows, MAX_ACTIONS, 3), np.int8)
-    means = np.full((rows, MAX_ACTIONS, 64), np.nan, np.float32)
-    faults = study.faults(count)
-    play_search_deals_nb(study.seed, first, count, study.rules, study.policy_ids if policies is None else policies,
-                         *_search_args(study), out, hands, kitty, moves, means, *study.callbacks(searched=True), faults)
-    study.check_faults(faults, first, study.game.unit)
+    out, logs = np.empty((N_RES, count), np.int8), hand_logs(count, record, searched=True)
+    study.call_kernel(play_search_deals_nb, study.seed, first, count, study.rules,
+                      study.policy_ids if policies is None else policies, *_search_args(study), out, *logs,
+                      *study.callbacks(searched=True), first=first, count=count, unit=study.game.unit)
     columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
-    if record:
-        columns.update(hands=hands, kitty=kitty, moves=moves, search_means=means)
-    return columns
+    return {**columns, **dict(zip(LOGS, logs))} if record else columns
 
 
 def search_game_columns(study, first: int, count: int, *, record: bool = False) -> dict:
     """``Study.play_games`` for a table with search seats: every hand of each game kept (no slot)."""
-    from cardlab.sim.euchre5.interface import result_columns
+    from cardlab.sim.euchre5.interface import LOGS, hand_logs, result_columns
     from cardlab.sim.euchre5.kernels import N_RES
 
     m = study.options.max_hands
-    slots = np.empty((count, m, N_RES), np.int8)
-    lengths = np.empty(count, np.int64)
-    rows = count if record else 0
-    hands = np.zeros((rows, m, PLAYERS), np.uint64)
-    kitty = np.zeros((rows, m, KITTY), np.int8)
-    moves = np.zeros((rows, m, MAX_ACTIONS, 3), np.int8)
-    means = np.full((rows, m, MAX_ACTIONS, 64), np.nan, np.float32)
-    faults = study.faults(count)
-    play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, *_search_args(study), slots,
-                         lengths, hands, kitty, moves, means, *study.callbacks(searched=True), faults)
-    study.check_faults(faults, first, "game")
-    keep = np.arange(m)[None, :] < lengths[:, None]
-    out = slots[keep].T
-    game = np.repeat(np.arange(first, first + count, dtype=np.int64), lengths)
-    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    columns = {"game": game, "deal": (np.arange(len(game)) - offsets).astype(np.int16), **result_columns(out)}
-    if record:
-        columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep], search_means=means[keep])
-    return columns
+    slots, lengths = np.empty((count, m, N_RES), np.int8), np.empty(count, np.int64)
+    logs = hand_logs(count, record, m, searched=True)
+    study.call_kernel(play_search_games_nb, study.seed, first, count, study.rules, study.policy_ids,
+                      *_search_args(study), slots, lengths, *logs, *study.callbacks(searched=True), first=first,
+                      count=count, unit="game")
+    keep, game, deal = game_slots(first, lengths, m)
+    columns = {"game": game, "deal": deal, **result_columns(slots[keep].T)}
+    return {**columns, **{k: a[keep] for k, a in zip(LOGS, logs)}} if record else columns
 
 
 def _decisions(moves: np.ndarray, means: np.ndarray):
@@ -118,11 +101,8 @@ def describe_searches(moves: np.ndarray, means: np.ndarray) -> str:
     Empty when nothing was searched."""
     lines = []
     for n, seat, kind, cands, chosen in _decisions(moves, means):
-        ranked = sorted(cands.items(), key=lambda kv: -kv[1])
-        text = "  ".join(f"{name} {mean:+.2f}" + ("*" if name == chosen else "") for name, mean in ranked)
+        text = candidates_text(sorted(cands.items(), key=lambda kv: -kv[1]), chosen)
         what = "play" if kind == "play" else "call" if kind in ("call", "alone") else "bid"
         lines.append(f"action {n + 1}, seat {seat} ({what}): {text}")
-    if not lines:
-        return ""
-    return ("\nsearched decisions (mean edge of the searcher for each candidate over the sampled worlds: its points "
-            "minus the other four seats' mean; * = chosen):\n" + "\n".join(lines))
+    return searched_text("decisions (mean edge of the searcher for each candidate over the sampled worlds: its points "
+                         "minus the other four seats' mean; * = chosen)", lines)

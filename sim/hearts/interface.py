@@ -25,26 +25,19 @@ from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim.columns import Column
+from cardlab.sim.columns import Column, kernel_columns
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, imported_when_called
 from cardlab.sim.hearts.referee import HeartsState
 from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.ladder import LoneSeat
-from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.replay import totals_line, winners_line
+from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_seat
 
 
 def columns(out: np.ndarray) -> dict:
-    """Named columns of the kernels' deal rows (``kernels.C_*``)."""
-    from cardlab.sim.hearts import kernels as K
-
-    c = {"pass_direction": out[:, K.C_PASS].astype(np.int8), "leader": out[:, K.C_LEADER].astype(np.int8)}
-    for name, at in (("points", K.C_POINTS), ("tricks", K.C_TRICKS), ("hearts", K.C_HEARTS)):
-        for p in range(PLAYERS):
-            c[f"{name}_{p}"] = out[:, at + p].astype(np.int8)
-    for name, at in (("queen", K.C_QUEEN), ("jack", K.C_JACK), ("moon", K.C_MOON)):
-        c[name] = out[:, at].astype(np.int8)
-    return c
+    """Named columns of the kernels' deal rows (``kernels.C_*``: the declared deal columns, in order)."""
+    return kernel_columns(out, _DEAL, {"seat": range(PLAYERS)})
 
 
 @dataclass(frozen=True)
@@ -53,6 +46,7 @@ class HeartsStudy(LoneSeat, Study):
     ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points (and each table's moons)."""
 
     ladder_score, ladder_extras = "points", {"moon": "moon"}
+    recorded = ("hands", "moves")  # a recorded deal's dealt hands and its moves (Study.play)
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -69,17 +63,9 @@ class HeartsStudy(LoneSeat, Study):
         out = np.zeros((count, N_COLS), np.int16)
         rows = count if record else 0
         hands, logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, LOG_WIDTH), np.int8)
-        faults = self.faults(count)
-        play_deals_nb(self.seed, first, count, self.rules, self.policy_ids, out, hands, logs, self.user_callback(),
-                      faults)
-        self.check_faults(faults, first)
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, hands, logs,
+                         self.user_callback(), first=first, count=count)
         return out, hands, logs
-
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Columns of deals ``first .. first+count-1`` (with the dealt ``hands`` and the ``moves`` when ``record``)."""
-        out, hands, logs = self.raw(first, count, record=record)
-        cols = {"deal": np.arange(first, first + count, dtype=np.int64), **columns(out)}
-        return {**cols, "hands": hands, "moves": logs} if record else cols
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Whole games ``first .. first+count-1``: one row per deal, with the running totals (and the logs when
@@ -91,10 +77,8 @@ class HeartsStudy(LoneSeat, Study):
             return search_games(self, first, count, record=record)
 
         def kernel(out, totals, lengths, hands, logs):
-            faults = self.faults(count)
-            play_games_nb(self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths, hands, logs,
-                          self.user_callback(), faults)
-            self.check_faults(faults, first, "game")
+            self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths,
+                             hands, logs, self.user_callback(), first=first, count=count, unit="game")
 
         return game_columns(first, *game_buffers(self, count, record, kernel), record)
 
@@ -134,18 +118,15 @@ def game_buffers(study, count: int, record: bool, kernel) -> tuple:
 
 def game_columns(first: int, out, totals, lengths, hands, logs, record: bool) -> dict:
     """One row per deal of each game (numbered within it, ``deal``) from the games kernel's buffers."""
-    slot = out.shape[1]
-    keep = np.arange(slot)[None, :] < lengths[:, None]
-    count = len(lengths)
-    cols = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), lengths),
-            "deal": np.concatenate([np.arange(k, dtype=np.int16) for k in lengths]) if count else np.zeros(0, np.int16),
-            **columns(out[keep])}
+    from cardlab.sim.whole_games import game_slots
+
+    keep, game, deal = game_slots(first, lengths, out.shape[1])
+    cols = {"game": game, "deal": deal, **columns(out[keep])}
     flat = totals[keep]
     for p in range(PLAYERS):
         cols[f"total_{p}"] = flat[:, p].astype(np.int16)
-    if record:
-        full = np.arange(hands.shape[1])[None, :] < lengths[:, None]
-        cols.update(hands=hands[full], moves=logs[full])
+    if record:  # every deal kept: the slots are the logs' max_deals
+        cols.update(hands=hands[keep], moves=logs[keep])
     return cols
 
 
@@ -187,29 +168,20 @@ def checked_states(study: HeartsStudy, cols: dict, indices) -> list:
     return states
 
 
-def _search_parts(cols: dict, j: int, state) -> tuple[str, dict]:
-    from cardlab.sim.hearts.search_play import describe_searches, search_records
-
-    if "search_means" not in cols:
-        return "", {}
-    return describe_searches(state, cols["search_means"][j]), {"searches": search_records(state,
-                                                                                          cols["search_means"][j])}
-
-
 def replay_deals(study: HeartsStudy, deals: range) -> Replay:
     from cardlab.sim.hearts.referee import describe
+    from cardlab.sim.hearts.search_play import describe_searches, search_records
 
     cols = study.play(deals.start, len(deals), record=True)
     if study.searching:
         from cardlab.sim.hearts.search_play import search_raw
 
         cols["search_means"] = search_raw(study, np.arange(deals.start, deals.stop), record=True)[3]
-    texts, records = [], []
+    parts = []
     for j, state in enumerate(checked_states(study, cols, deals)):
-        text, searches = _search_parts(cols, j, state)
-        texts.append(describe(state) + text)
-        records.append({**state.record(), **searches})
-    return Replay("\n\n".join(texts), records)
+        text, searches = search_parts(cols, j, describe_searches, search_records, state)
+        parts.append((describe(state) + text, {**state.record(), **searches}))
+    return Replay.joined(parts)
 
 
 def replay_games(study: HeartsStudy, games: range) -> Replay:
@@ -224,11 +196,9 @@ def replay_games(study: HeartsStudy, games: range) -> Replay:
         for k, state in enumerate(states):
             totals = [a + b for a, b in zip(totals, state.scores())]
             lines.append(f"\n=== deal {k}: " + describe(state).split(": ", 1)[1])
-            lines.append("totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals)))
+            lines.append(totals_line(totals))
             records.append({**state.record(), "game": g, "totals": list(totals)})
-        low = min(totals)
-        winners = [f"seat {p}" for p in range(PLAYERS) if totals[p] == low]
-        lines.append(f"\nwinner{'s' if len(winners) > 1 else ''}: {', '.join(winners)} (lowest total)")
+        lines.append(winners_line([f"seat {p}" for p in range(PLAYERS) if totals[p] == min(totals)], "lowest total"))
         texts.append("\n".join(lines))
     return Replay("\n\n".join(texts), records)
 
@@ -255,8 +225,7 @@ NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand: uint64, legal: uint64, n: int64 (cards already in the trick), led: int64 (the led suit, -1 none yet), "
     "win_card: int64 (the card winning the trick, -1 none), trick: uint64 (the trick's cards), seen: uint64 (the cards "
-    "of the finished tricks), broken: bool (hearts broken)) -> int64 (a card id in legal)",
-    len(SHARED_POLICIES))
+    "of the finished tricks), broken: bool (hearts broken)) -> int64 (a card id in legal)")
 
 
 class Hearts(Game):
@@ -274,9 +243,10 @@ class Hearts(Game):
                                     "deals (paired)", imported_when_called(PASSING, "passing_study"),
                                     imported_when_called(PASSING, "passing_metadata"))}
     study_deals = {"strength": 4_000}  # searched deals are slow
+    state_rows = staticmethod(state_rows)  # with row_columns, a Python seat's rows (Game.state_columns)
 
-    def players(self, options) -> int:
-        return PLAYERS
+    def row_columns(self, rows: np.ndarray) -> dict:
+        return columns(rows)
 
     def replay_deals(self, study, deals: range) -> Replay:
         return replay_deals(study, deals)
@@ -290,10 +260,6 @@ class Hearts(Game):
         from cardlab.sim.rng import deal_state
 
         return dealt_state(study, deal_state(study.seed, deal), deal, deal)
-
-    def state_columns(self, states: list) -> dict:
-        """The deal rows (the kernels' columns and types) of finished states: a run with a Python seat."""
-        return {"deal": np.array([s.deal for s in states], np.int64), **columns(state_rows(states))}
 
     def next_deal(self, study, index: int, finished: list):
         """A game's deals come from one stream, ``(seed, game)``, each carrying it on, deal ``k`` passing by ``k``,
@@ -310,12 +276,6 @@ class Hearts(Game):
             state = dealt_state(study, finished[-1].stream, k, k)
         state.search_key = (index, 64 * state.deal)
         return state
-
-    def game_state_columns(self, games: list) -> dict:
-        """One row per deal, numbered within its game (``deal``), with the running totals."""
-        from cardlab.sim.whole_games import total_columns
-
-        return {**super().game_state_columns(games), **total_columns(games)}
 
 
 def dealt_state(study, stream, deal: int, k: int) -> HeartsState:

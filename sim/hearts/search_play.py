@@ -11,6 +11,7 @@ import numpy as np
 
 from cardlab.sim.cards import card_name
 from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, TRICKS
+from cardlab.sim.search_play import ranked, trick_searches_records, trick_searches_text
 
 MOVES = PLAYERS * TRICKS
 
@@ -30,10 +31,9 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     out = np.zeros((count, N_COLS), np.int16)
     hands, logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, LOG_WIDTH), np.int8)
     means = np.full((rows, MOVES, 64), np.nan, np.float32)
-    faults = study.faults(count)
-    play_search_deals_nb(study.seed, deals, study.rules, seats, study.search_worlds, study.rollout_id, out, hands,
-                         logs, means, study.user_callback(searched=True), faults)
-    study.check_faults(faults, deals)
+    study.call_kernel(play_search_deals_nb, study.seed, deals, study.rules, seats, study.search_worlds,
+                      study.rollout_id, out, hands, logs, means, study.user_callback(searched=True), first=deals,
+                      count=count)
     return out, hands, logs, means
 
 
@@ -47,11 +47,9 @@ def search_games(study, first: int, count: int, *, record: bool = False) -> dict
     means = np.full((count if record else 0, m, MOVES, 64), np.nan, np.float32)
 
     def kernel(out, totals, lengths, hands, logs):
-        faults = study.faults(count)
-        play_search_games_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds,
-                             study.rollout_id, out, totals, lengths, hands, logs, means,
-                             study.user_callback(searched=True), faults)
-        study.check_faults(faults, first, "game")
+        study.call_kernel(play_search_games_nb, study.seed, first, count, study.rules, study.policy_ids,
+                          study.search_worlds, study.rollout_id, out, totals, lengths, hands, logs, means,
+                          study.user_callback(searched=True), first=first, count=count, unit="game")
 
     out, totals, lengths, hands, logs = game_buffers(study, count, record, kernel)
     cols = game_columns(first, out, totals, lengths, hands, logs, record)
@@ -61,29 +59,22 @@ def search_games(study, first: int, count: int, *, record: bool = False) -> dict
 
 
 def _searched(state, means: np.ndarray):
-    """``(trick, seat, played, [(card, mean), ...] best first)`` for every searched card of a finished deal."""
+    """``(trick, seat, played, [(card, mean), ...] best first: fewest points)`` for every searched card of a finished
+    deal."""
     for t, (_, cards, _) in enumerate(state.tricks):
         for k, (seat, played) in enumerate(cards):
-            row = means[PLAYERS * t + k]
-            candidates = np.flatnonzero(~np.isnan(row))
-            if len(candidates):
-                ranked = sorted(candidates, key=lambda c: (row[c], c))
-                yield t, seat, played, [(int(c), float(row[c])) for c in ranked]
+            candidates = ranked(means[PLAYERS * t + k], lowest_first=True)
+            if candidates:
+                yield t, seat, played, candidates
 
 
 def describe_searches(state, means: np.ndarray) -> str:
     """The searched cards of one deal: each candidate's mean points for the searcher over its worlds, the played card
     starred."""
-    lines = [f"trick {t + 1}, seat {seat}: " + "  ".join(f"{card_name(c)} {m + 0.0:.2f}" + ("*" if c == played else "")
-                                                        for c, m in ranked)
-             for t, seat, played, ranked in _searched(state, means)]
-    if not lines:
-        return ""
-    return "\nsearched cards (mean points for the searcher over the sampled worlds; * = played):\n" + "\n".join(lines)
+    return trick_searches_text(_searched(state, means), "cards (mean points for the searcher over the sampled worlds; "
+                               "* = played)", card_name, lambda m: f"{m + 0.0:.2f}")
 
 
 def search_records(state, means: np.ndarray) -> list:
     """The searched cards as JSON-ready records: trick (1-based), seat, played card, the candidates' mean points."""
-    return [{"trick": t + 1, "seat": seat, "played": card_name(played),
-             "candidates": [[card_name(c), round(m, 3) + 0.0] for c, m in ranked]}
-            for t, seat, played, ranked in _searched(state, means)]
+    return trick_searches_records(_searched(state, means), card_name, lambda m: round(m, 3) + 0.0)

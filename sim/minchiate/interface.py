@@ -34,7 +34,6 @@ from cardlab.sim.game import Figure, Game, Replay, Study
 from cardlab.sim.ladder import by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
-from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.signatures import numba_seat
 
 
@@ -75,6 +74,8 @@ def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
 class MinchiateStudy(Study):
     """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
 
+    recorded = ("logs", "declared")  # a recorded deal's kernel log and its declarations (Study.play)
+
     @cached_property
     def flags(self) -> np.ndarray:
         return self.options.kernel_flags()
@@ -89,17 +90,9 @@ class MinchiateStudy(Study):
         out = np.zeros((count, COL.WIDTH), np.int32)
         logs = np.zeros((count if record else 0, LOG_WIDTH), np.int8)
         declared = np.zeros((count if record else 0, 4), np.int16)
-        faults = self.faults(count)
-        play_deals_nb(self.seed, first, count, self.flags, self.policy_ids, out, logs, declared, self.user_callback(),
-                      faults)
-        self.check_faults(faults, first)
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, logs, declared,
+                         self.user_callback(), first=first, count=count)
         return out, logs, declared
-
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Columns of deals ``first .. first+count-1`` (with the kernel's ``logs`` and ``declared`` when ``record``)."""
-        out, logs, declared = self.raw(first, count, record=record)
-        cols = dict(deal=np.arange(first, first + count, dtype=np.int64), **columns(out))
-        return {**cols, "logs": logs, "declared": declared} if record else cols
 
     def play_games(self, first: int, count: int) -> dict:
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
@@ -109,10 +102,9 @@ class MinchiateStudy(Study):
         if self.searching:
             out = search_games(self, first, count)
         else:
-            out, faults = np.zeros((count, COL.WIDTH), np.int32), self.faults(count)
-            play_games_nb(self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, out,
-                          self.user_callback(), faults)
-            self.check_faults(faults, first, "game")
+            out = np.zeros((count, COL.WIDTH), np.int32)
+            self.call_kernel(play_games_nb, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids,
+                             out, self.user_callback(), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
     # ---------------------------------------------------------------- the strength ladder's hooks
@@ -127,10 +119,6 @@ class MinchiateStudy(Study):
         from cardlab.sim.minchiate.search_play import search_raw
 
         return by_table(deals, policies, lambda d, row: columns(search_raw(self, d, policies=row)[0]))
-
-    def state_tables(self, states: list) -> dict:
-        """:meth:`play_tables`' columns of deals played through the step API (a Python seat on the ladder)."""
-        return columns(self.game.state_rows(states))
 
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
@@ -207,8 +195,7 @@ NUMBA_SEAT = numba_seat(
     "card play",
     "card(hand_lo: uint64, hand_hi: uint64, legal_lo: uint64, legal_hi: uint64, n: int64 (cards already in the "
     "trick), led: int64 (the led suit 0-3, 4 trumps, -1 none yet), win_card: int64 (-1 none), partner_wins: bool, "
-    "unseen_lo: uint64, unseen_hi: uint64) -> int64 (a card id in legal)",
-    len(SHARED_POLICIES))
+    "unseen_lo: uint64, unseen_hi: uint64) -> int64 (a card id in legal)")
 
 
 class Minchiate(Game):
@@ -229,8 +216,7 @@ class Minchiate(Game):
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
     def replay_deals(self, study, deals: range) -> Replay:
-        texts, records = zip(*(replay_deal(study, d) for d in deals))
-        return Replay("\n\n".join(texts), list(records))
+        return Replay.joined(replay_deal(study, d) for d in deals)
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`
@@ -247,9 +233,9 @@ class Minchiate(Game):
         state.stream = as_stream(stream)
         return state
 
-    def state_columns(self, states: list) -> dict:
-        """The deal rows (the kernel's columns and types) of finished states: a run with a Python seat."""
-        return dict(deal=np.array([s.deal for s in states], np.int64), **columns(self.state_rows(states)))
+    def row_columns(self, rows: np.ndarray) -> dict:
+        """The deal columns of the kernel's rows (with :meth:`state_rows`, a Python seat's rows)."""
+        return columns(rows)
 
     def next_deal(self, study, index: int, finished: list):
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""

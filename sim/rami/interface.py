@@ -23,20 +23,20 @@ from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
-from cardlab.sim.policy import POLICY, SHARED_POLICIES
+from cardlab.sim.policy import POLICY
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
-SEAT_COLUMNS = (("won", bool), ("opened", bool), ("hand_value", np.int16), ("score", np.int16))
 
 
-def round_columns(deal, dealer, turns, blocked, rami_sec, won, opened, hand_value, score) -> dict:
-    """The documented columns, seat columns expanded: won_i, opened_i, hand_value_i, score_i."""
-    cols = {"deal": deal, "dealer": dealer.astype(np.int8), "turns": turns.astype(np.int16),
-            "blocked": blocked.astype(bool), "rami_sec": rami_sec.astype(bool)}
-    for (name, dtype), arr in zip(SEAT_COLUMNS, (won, opened, hand_value, score)):
-        for p in range(won.shape[1]):
-            cols[f"{name}_{p}"] = arr[:, p].astype(dtype)
+def round_columns(deal, *arrays) -> dict:
+    """The documented columns of a round's kernel arrays (``dealer``, ``turns``, ``blocked``, ``rami_sec``, then per
+    seat ``won``, ``opened``, ``hand_value``, ``score``): each under its declared name and type (``_ROUND``, in
+    order), a seat column's array (rounds x seats) expanded to ``won_0`` … one column per seat."""
+    cols = {"deal": deal}
+    for col, arr in zip(_ROUND, arrays):
+        seats = {col.name.format(seat=p): arr[:, p] for p in range(arr.shape[1])} if arr.ndim == 2 else {col.name: arr}
+        cols.update({name: a.astype(col.dtype) for name, a in seats.items()})
     return cols
 
 
@@ -73,10 +73,9 @@ class RamiStudy(LoneSeat, Study):
             ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
-            searches, first, faults = None, int(deals[0]) if len(deals) else 0, self.faults(len(deals))
-            play_rounds_nb(self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints, *seats, *logs,
-                           self.user_callbacks(), faults)
-            self.check_faults(faults, first, "round")
+            searches, first = None, int(deals[0]) if len(deals) else 0
+            self.call_kernel(play_rounds_nb, self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints,
+                             *seats, *logs, self.user_callbacks(), first=first, count=len(deals), unit="round")
         cols = round_columns(deals, *ints, *seats)
         if record:
             cols.update(_log_columns(logs, searches))
@@ -93,21 +92,22 @@ class RamiStudy(LoneSeat, Study):
         searched candidates) as :meth:`play_rounds` does."""
         from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb, round_buffers
         from cardlab.sim.rami.search_play import search_games
+        from cardlab.sim.whole_games import game_slots
 
         n = self.options.players
         if self.searching:
             rounds, ints, seats, logs, searches = search_games(self, first, count, MAX_ROUNDS, record=record)
         else:
             ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
-            rounds, searches, faults = np.zeros(count, np.int64), None, self.faults(count)
-            play_games_nb(self.seed, first, count, self.options.kernel_ints(), self.policy_ids, MAX_ROUNDS, rounds,
-                          *ints, *seats, *logs, self.user_callbacks(), faults)
-            self.check_faults(faults, first, "game")
+            rounds, searches = np.zeros(count, np.int64), None
+            self.call_kernel(play_games_nb, self.seed, first, count, self.options.kernel_ints(), self.policy_ids,
+                             MAX_ROUNDS, rounds, *ints, *seats, *logs, self.user_callbacks(), first=first, count=count,
+                             unit="game")
         if (rounds > MAX_ROUNDS).any():
             raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
-        keep = (np.arange(MAX_ROUNDS)[None, :] < rounds[:, None]).ravel()
-        cols = {"game": np.repeat(np.arange(first, first + count, dtype=np.int64), MAX_ROUNDS)[keep],
-                "round": np.tile(np.arange(MAX_ROUNDS, dtype=np.int64), count)[keep]}
+        keep, game, round_ = game_slots(first, rounds, MAX_ROUNDS, np.int64)
+        keep = keep.ravel()  # the buffers hold a row per game and round slot
+        cols = {"game": game, "round": round_}
         cols.update(round_columns(None, *(a[keep] for a in ints), *(a[keep] for a in seats[:4])))
         del cols["deal"]
         for p in range(n):
@@ -206,16 +206,6 @@ def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) 
     return text, record
 
 
-def new_state(study: RamiStudy, deal: int):
-    """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal % players``
-    from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the stream
-    ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw from it)."""
-    from cardlab.sim.rng import deal_state
-
-    return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
-                       {"game": "rami", "seed": study.seed, "deal": deal})
-
-
 def dealt_round(study: RamiStudy, stream, dealer: int, deal: int, keys: dict):
     """The round the kernel deals from ``stream`` (its deck shuffled by
     :func:`~cardlab.sim.rami.kernels.shuffled_deck_nb`), dealt by ``dealer``, as a state holding the stream after
@@ -262,10 +252,9 @@ def threshold_study(game, *, deals: int, threads=None, first_deal: int = 0, chun
                 cols[f"score_{name}_{p}"] = c[f"score_{p}"]
         return cols
 
-    runner.set_threads(threads)
-    meta = {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS}
-    return runner.run(play_chunk, deals=deals, first_deal=first_deal, chunk_size=chunk_size, progress=progress,
-                      out=out, meta=meta)
+    return runner.run_study(play_chunk, {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS},
+                            deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
+                            progress=progress, out=out)
 
 
 def threshold_metadata(game, **keywords) -> dict:
@@ -295,7 +284,7 @@ NUMBA_SEAT = numba_seat(
     "discard(hand: int64[53] (counts by kind), forbidden: int64 (the discard taken this turn, which may not go "
     "back; -1 none), opened: bool, opponent_close: bool (an opened opponent holds 3 cards or fewer), values: "
     "int64[53] (each kind's penalty points)) -> int64 (a kind held, not forbidden)",
-    len(SHARED_POLICIES), key="discard", extras=(
+    key="discard", extras=(
         numba_decision("draw", "the draw", "draw(hand: int64[53], top: int64 (the discard on offer), usable: bool "
                        "(it can go to the table this turn), opened: bool, opponent_close: bool, values: int64[53]) -> "
                        "int64 (1 take the discard, 0 draw from the stock, -1 the heuristic's draw)"),
@@ -328,15 +317,20 @@ class Rami(Game):
                                                                               "which sets it itself")}
 
     def replay_deals(self, study, deals: range) -> Replay:
-        texts, records = zip(*(replay_round(study, d) for d in deals))
-        return Replay("\n\n".join(texts), list(records))
+        return Replay.joined(replay_round(study, d) for d in deals)
 
     def new_state(self, study, deal: int):
-        return new_state(study, deal)
+        """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal %
+        players`` from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the
+        stream ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw
+        from it)."""
+        from cardlab.sim.rng import deal_state
+
+        return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
+                           {"game": "rami", "seed": study.seed, "deal": deal})
 
     def replay_games(self, study, games: range) -> Replay:
-        texts, records = zip(*(replay_game(study, g) for g in games))
-        return Replay("\n\n".join(texts), [r for rounds in records for r in rounds])
+        return Replay.joined((replay_game(study, g) for g in games), games=True)
 
     def next_deal(self, study, index: int, finished: list):
         """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then
@@ -363,10 +357,8 @@ class Rami(Game):
 
     def game_state_columns(self, games: list) -> dict:
         """One row per round (``game``, ``round``, the round's columns, then each seat's running ``total_i``)."""
-        from cardlab.sim.whole_games import total_columns
-
         cols = super().game_state_columns(games)  # a round's number within its game is its deal's
-        return {"game": cols.pop("game"), "round": cols.pop("deal").astype(np.int64), **cols, **total_columns(games)}
+        return {"game": cols.pop("game"), "round": cols.pop("deal").astype(np.int64), **cols}
 
     def state_columns(self, states: list) -> dict:
         """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""

@@ -12,6 +12,7 @@ from cardlab.sim.rami.kernels import round_buffers
 from cardlab.sim.rami.rules import card_name
 from cardlab.sim.rami.search import (DEFAULT_WORLDS, MEAN_ROWS, MEAN_W, PHASE_DRAW, ROLLOUT_NAMES,
                                      SHORTLIST, play_search_games_nb, play_search_rounds_nb)
+from cardlab.sim.search_play import candidates_text, searched_text
 
 __all__ = ["DEFAULT_WORLDS", "ROLLOUT_NAMES", "describe_searches", "search_records", "search_rounds", "search_games"]
 
@@ -23,11 +24,10 @@ def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=No
     ints, seats, logs = round_buffers(len(deals), study.options.players, record=record)
     searches = search_buffers(len(logs[1]))
     pols = study.policy_ids if policies is None else np.asarray(policies, np.int64)
-    deals, faults = np.asarray(deals, np.int64), study.faults(len(deals))
-    play_search_rounds_nb(study.seed, deals, study.options.kernel_ints(), pols, study.search_worlds,
-                          ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, *logs, *searches,
-                          study.user_callbacks(searched=True), faults)
-    study.check_faults(faults, deals, "round")
+    deals = np.asarray(deals, np.int64)
+    study.call_kernel(play_search_rounds_nb, study.seed, deals, study.options.kernel_ints(), pols, study.search_worlds,
+                      ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, *logs, *searches,
+                      study.user_callbacks(searched=True), first=deals, count=len(deals), unit="round")
     return ints, seats, logs, searches
 
 
@@ -36,11 +36,11 @@ def search_games(study, first: int, count: int, max_rounds: int, *, record: bool
     them (one row per game and round slot; ``logs`` and ``searches`` empty unless ``record``)."""
     ints, seats, logs = round_buffers(count * max_rounds, study.options.players, record=record, totals=True)
     searches = search_buffers(len(logs[1]))
-    rounds, faults = np.zeros(count, np.int64), study.faults(count)
-    play_search_games_nb(study.seed, first, count, study.options.kernel_ints(), study.policy_ids, study.search_worlds,
-                         ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds, *ints, *seats,
-                         *logs, *searches, study.user_callbacks(searched=True), faults)
-    study.check_faults(faults, first, "game")
+    rounds = np.zeros(count, np.int64)
+    study.call_kernel(play_search_games_nb, study.seed, first, count, study.options.kernel_ints(), study.policy_ids,
+                      study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds,
+                      *ints, *seats, *logs, *searches, study.user_callbacks(searched=True), first=first, count=count,
+                      unit="game")
     return rounds, ints, seats, logs, searches
 
 
@@ -68,13 +68,7 @@ def describe_searches(records: list[dict], chosen: dict) -> str:
 
     ``chosen[(turn, phase)]`` is the move the round made (the candidate's name).
     """
-    if not records:
-        return ""
-    lines = []
-    for r in records:
-        ranked = sorted(r["candidates"].items(), key=lambda kv: -kv[1])
-        played = chosen.get((r["turn"], r["phase"]))
-        text = "  ".join(f"{name} {mean:+.2f}" + ("*" if name == played else "") for name, mean in ranked)
-        lines.append(f"turn {r['turn'] + 1}, seat {r['seat']}, {r['phase']}: {text}")
-    return ("\nsearched decisions (mean over the sampled worlds of the opponents' mean round score minus the "
-            "searcher's, for each candidate; * = played):\n" + "\n".join(lines))
+    lines = [f"turn {r['turn'] + 1}, seat {r['seat']}, {r['phase']}: " + candidates_text(
+        sorted(r["candidates"].items(), key=lambda kv: -kv[1]), chosen.get((r["turn"], r["phase"]))) for r in records]
+    return searched_text("decisions (mean over the sampled worlds of the opponents' mean round score minus the "
+                         "searcher's, for each candidate; * = played)", lines)
