@@ -22,7 +22,8 @@ from numba import njit, prange
 
 from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MAX_MELDS, MELD_W, MODE_HAND,
                                     MODE_MELD, SET, add_meld_cards, apply_layoff, apply_retrieve, best_melds_nb,
-                                    isolated, kind_at, layoff_slot, new_scratch_nb, retrieve_slot)
+                                    isolated, kind_at, layoff_slot, meld_jokers, meld_size, new_scratch_nb,
+                                    retrieve_slot)
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
                                        choose_melds, choose_opening, choose_retrieval, freed_joker_usable,
                                        opening_melds, user_discard, user_draw, user_meld)
@@ -78,6 +79,21 @@ def meld_holds(m, kind):
         if not (m[M_D] >> p & 1) and kind_at(m[M_A], p) == kind:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def melds_cards_nb(out, n, kind):
+    """How many cards the melds ``out[:n]`` hold, and whether one of them holds a card of ``kind`` (a joker for
+    ``JOKER``; -1 asks for none): the counts ``add_meld_cards`` would give, without a count vector."""
+    cards = 0
+    holds = False
+    for j in range(n):
+        cards += meld_size(out[j])
+        if kind == JOKER:
+            holds = holds or meld_jokers(out[j]) > 0
+        else:
+            holds = holds or meld_holds(out[j], kind)
+    return cards, holds
 
 
 @njit(cache=True, _nrt=False)
@@ -271,10 +287,8 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
     if not opened[seat] and o[OPT.rami_sec_exempt] and nobody:
         v, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, jmax, o[OPT.card_values:], out, scratch)
         if v >= 0 and n > 0:
-            melded = np.zeros(HAND_W, np.int64)
-            for j in range(n):
-                add_meld_cards(out[j], melded, 1)
-            if cards_in(hand) - cards_in(melded) <= 1 and (tk < 0 or tk_used or melded[tk] > 0):
+            melded, holds_tk = melds_cards_nb(out, n, tk)
+            if cards_in(hand) - melded <= 1 and (tk < 0 or tk_used or holds_tk):
                 nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
                 tk_used = tk_used or used
                 opened[seat] = 1

@@ -63,9 +63,9 @@ from numba import njit, prange
 from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW, EV_OPEN, EV_OUT, EV_RECYCLE,
                                       EV_TAKE, LOG_W, MAX_TURNS, PLAN_LAYOFF, PLAN_NONE, PLAN_OPEN, PLAN_RETRIEVE,
                                       R_HAND, R_OPENED, R_SCORE, R_WON, game_over_nb, lay_melds, layoff, log_event,
-                                      meld_holds, retrieve, round_scores, shuffle, store_round_nb, take_plan)
+                                      melds_cards_nb, retrieve, round_scores, shuffle, store_round_nb, take_plan)
 from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, best_melds_nb, in_natural_meld,
-                                    isolated, layoff_slot, meld_jokers, meld_size, new_scratch_nb)
+                                    isolated, layoff_slot, new_scratch_nb)
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
                                        choose_melds, choose_opening, choose_retrieval, neighbours, opening_melds,
                                        user_discard, user_draw, user_meld)
@@ -219,21 +219,6 @@ def draw_nb(sc, take, o, hands, deck, pile, seats, log):
     sc[S_RETRIEVED] = 0
     sc[S_WAS_OPENED] = seats[OPENED, seat]
     seats[MELD_FREE, seat] = 0
-
-
-@njit(cache=True, inline="always")
-def melds_cards_nb(out, n, kind):
-    """How many cards the melds ``out[:n]`` hold, and whether one of them holds a card of ``kind`` (a joker for
-    ``JOKER``; -1 asks for none): the counts ``add_meld_cards`` would give, without a count vector."""
-    cards = 0
-    holds = False
-    for j in range(n):
-        cards += meld_size(out[j])
-        if kind == JOKER:
-            holds = holds or meld_jokers(out[j]) > 0
-        else:
-            holds = holds or meld_holds(out[j], kind)
-    return cards, holds
 
 
 @njit(cache=True, _nrt=False)
