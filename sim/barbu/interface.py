@@ -37,14 +37,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from functools import cached_property, partial
+from functools import cached_property
 
 import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling, imported_when_called
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
@@ -419,8 +419,7 @@ class Barbu(Game):
                                       by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
     numba_seat = NUMBA_SEAT
-    studies = {name: StudyKind(text, partial(imported_when_called(STUDIES, "paired_study"), name=name),
-                               partial(imported_when_called(STUDIES, "paired_metadata"), name=name)) for name, text in (
+    studies = {name: StudyKind.imported(text, STUDIES, "paired_study", "paired_metadata", name=name) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
 
