@@ -222,8 +222,7 @@ class Minchiate(Game):
     def column_keys(self, options) -> dict:
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
-    def replay_deals(self, study, deals: range) -> Replay:
-        return Replay.joined(replay_deal(study, d) for d in deals)
+    replayed_deal = staticmethod(replay_deal)
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`
