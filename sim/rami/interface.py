@@ -128,14 +128,6 @@ class RamiStudy(LoneSeat, Study):
 # ---------------------------------------------------------------- replay
 
 
-def kernel_result(cols: dict, i: int, n: int) -> dict:
-    """One round's kernel results in the referee's form."""
-    return dict(turns=int(cols["turns"][i]), blocked=bool(cols["blocked"][i]), rami_sec=bool(cols["rami_sec"][i]),
-                won=[bool(cols[f"won_{p}"][i]) for p in range(n)], opened=[bool(cols[f"opened_{p}"][i]) for p in range(n)],
-                hand_value=[int(cols[f"hand_value_{p}"][i]) for p in range(n)],
-                score=[int(cols[f"score_{p}"][i]) for p in range(n)])
-
-
 def _chosen(log) -> dict:
     """Each turn's draw ('stock' or 'discard pile') and discard (card name), keyed by (turn, phase)."""
     from cardlab.sim.rami.kernels import EV_DISCARD, EV_DRAW, EV_TAKE
@@ -184,7 +176,8 @@ def replay_game(study: RamiStudy, game: int) -> tuple[str, list[dict]]:
 
 def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) -> tuple[str, dict]:
     """Recorded round ``i`` of ``cols`` played through the state by the referee (every move checked, then the
-    result against the kernel's): its text headed ``title`` and the state's record, which begins with ``keys``."""
+    result against the kernel's, :meth:`~cardlab.sim.game.Game.check_state`): its text headed ``title`` and the
+    state's record, which begins with ``keys``."""
     from cardlab.sim.rami.referee import RefereeError, dealt_state, play_log
     from cardlab.sim.rami.search_play import describe_searches, search_records
 
@@ -192,9 +185,7 @@ def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) 
     dealer = int(cols["dealer"][i])
     state = dealt_state(study.options, dealer, cols["decks"][i], log, study=study, deal=keys.get("deal", 0), keys=keys)
     lines = play_log(state, log, describe=True)
-    result, kernel = state.result(), kernel_result(cols, i, study.options.players)
-    if result != kernel:
-        raise RefereeError(f"{title}: the kernel gives {kernel}, the rules give {result}")
+    RAMI.check_state(state, cols, i, title, RefereeError)
     head = f"{title}: dealer seat {dealer}, {study.options.players} players"
     record = state.record()
     text = "\n".join([head] + lines)
