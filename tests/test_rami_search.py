@@ -14,6 +14,7 @@ from cardlab.sim.rami.referee import check_round
 from cardlab.sim.rami.rules import HAND_W, JOKER
 from cardlab.sim.rami.search_play import search_rounds
 from cardlab.sim.rami.interface import RAMI
+from tests.test_rami_referee import kernel_result
 from cardlab.sim.rami.interface import RamiStudy as Study
 from cardlab.sim.rng import deal_state
 
@@ -41,14 +42,6 @@ def test_a_table_without_search_seats_plays_as_the_plain_kernel(opts):
     cols = mixed.play(0, 60)
     ints, seats, *_ = search_rounds(mixed, np.arange(60))
     assert (seats[3] == np.stack([cols[f"score_{p}"] for p in range(n)], 1)).all()
-
-
-def kernel_result(cols: dict, i: int, n: int) -> dict:
-    """One round's kernel results in the referee's form."""
-    return dict(turns=int(cols["turns"][i]), blocked=bool(cols["blocked"][i]), rami_sec=bool(cols["rami_sec"][i]),
-                won=[bool(cols[f"won_{p}"][i]) for p in range(n)], opened=[bool(cols[f"opened_{p}"][i]) for p in range(n)],
-                hand_value=[int(cols[f"hand_value_{p}"][i]) for p in range(n)],
-                score=[int(cols[f"score_{p}"][i]) for p in range(n)])
 
 
 @pytest.mark.parametrize("opts", range(len(OPTION_SETS)))
