@@ -58,6 +58,25 @@ def kernel_columns(rows, columns, keys: dict, options=None) -> dict:
     return {name: rows[:, k].astype(dtype) for k, (name, dtype) in enumerate(expand(columns, keys, options).items())}
 
 
+#: The first column of every game's rows of whole games.
+GAME = Column("game", "int64", "the game's number (its stream is (seed, game))")
+
+
+def deal_schema(deal: Column, columns: tuple, *, unit: str = "deal", deals: tuple = (), games: tuple = (),
+                totals: str | None = None) -> dict:
+    """The declared columns (``Game.columns``) of a game whose rows of deals are ``deal`` (its number), the deal's
+    ``columns``, then ``deals``; and whose rows of whole games, one per deal, are :data:`GAME`, ``deal`` (int16: the
+    ``unit``'s number within its game), the same ``columns``, then ``games`` and, with ``totals`` (its help), each
+    seat's running total ``total_{seat}`` (int16).
+
+    >>> [c.name for c in deal_schema(Column("deal", "int64", ""), (Column("score", "int8", ""),))["games"]]
+    ['game', 'deal', 'score']
+    """
+    return {"deals": (deal,) + columns + deals,
+            "games": (GAME, Column("deal", "int16", f"the {unit} within its game, from 0")) + columns + games
+            + ((Column("total_{seat}", "int16", totals),) if totals else ())}
+
+
 def columns_table(columns) -> str:
     """The declared columns as a Markdown table (name, type, meaning) for the docs."""
     rows = ["| column | type | meaning |", "|---|---|---|"]

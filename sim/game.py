@@ -30,6 +30,7 @@ import contextvars
 import importlib
 import json
 from dataclasses import dataclass, fields, replace
+from functools import partial
 from typing import Callable, ClassVar, NamedTuple
 
 import numpy as np
@@ -93,6 +94,17 @@ class Replay(NamedTuple):
         return cls("\n\n".join(text for text, _ in parts), records)
 
 
+class Log(NamedTuple):
+    """One of the kernels' logs of a recorded deal (:attr:`Study.logged`): its column's name, its shape for one deal,
+    its type, what it holds where the kernels write nothing, and whether only the search kernels write it."""
+
+    name: str
+    shape: tuple
+    dtype: type
+    fill: float = 0
+    searched: bool = False
+
+
 class Variant(NamedTuple):
     """The variant file a study's options came from (:func:`~cardlab.sim.options.read_variant`): its path
     (None for a mapping given in Python) and the options it set, ``((name, value), ...)``."""
@@ -122,8 +134,8 @@ class Study:
     search_inference: str = "off"  # "on": search seats weight their worlds by the others' play (Game.inference)
 
     game: ClassVar["Game"]
-    #: The names of :meth:`raw`'s logs after the kernels' rows, in a recorded run's columns (:meth:`play`).
-    recorded: ClassVar[tuple] = ()
+    #: :meth:`raw`'s logs after the kernels' rows (:class:`Log`), in a recorded run's columns (:meth:`play`).
+    logged: ClassVar[tuple] = ()
 
     @classmethod
     def build(cls, *, options=None, policy="heuristic", seed=0, search_worlds=None, search_rollout=None,
@@ -239,10 +251,20 @@ class Study:
 
     def play(self, first: int, count: int, *, record: bool = False) -> dict:
         """Columns of deals ``first .. first+count-1``: by default ``deal``, then the columns of the kernels' rows
-        (:meth:`Game.row_columns`) of :meth:`raw`, and with ``record`` its logs, named by :attr:`recorded`."""
+        (:meth:`Game.row_columns`) of :meth:`raw`, and with ``record`` its logs (:meth:`logs_columns`)."""
         out, *logs = self.raw(first, count, record=record)
         cols = {"deal": np.arange(first, first + count, dtype=np.int64), **self.game.row_columns(out)}
-        return {**cols, **dict(zip(self.recorded, logs))} if record else cols
+        return {**cols, **self.logs_columns(logs)} if record else cols
+
+    def logs(self, *shape: int, searched: bool = False) -> tuple:
+        """The kernels' logs of ``shape`` deals (no rows: nothing recorded), as :attr:`logged` lays them out (with
+        ``searched``, those of the search kernels too)."""
+        return tuple(np.full((*shape, *log.shape), log.fill, log.dtype) for log in self.logged
+                     if searched or not log.searched)
+
+    def logs_columns(self, logs) -> dict:
+        """A recorded run's columns of the kernels' ``logs`` (:meth:`logs`), each named as :attr:`logged` names it."""
+        return dict(zip((log.name for log in self.logged), logs))
 
     def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
         """The kernels' rows of deals ``first .. first+count-1``, then (rows only with ``record``) their logs."""
@@ -288,6 +310,13 @@ class StudyKind(NamedTuple):
     run: Callable
     metadata: Callable
     deals: int = 100_000  # the command line's default --deals
+
+    @classmethod
+    def imported(cls, help: str, module: str, run: str, metadata: str, **keywords) -> "StudyKind":
+        """The study whose ``run`` and ``metadata`` are the functions of those names in ``module``, imported when
+        called (:func:`imported_when_called`), each given ``keywords``."""
+        return cls(help, partial(imported_when_called(module, run), **keywords),
+                   partial(imported_when_called(module, metadata), **keywords))
 
 
 def imported_when_called(module: str, name: str) -> Callable:
@@ -406,6 +435,12 @@ class Game:
         return {}
 
     def replay_deals(self, study, deals: range) -> Replay:
+        """Deals ``deals`` of ``study`` replayed, checked by the referee: by default each alone
+        (:meth:`replayed_deal`)."""
+        return Replay.joined(self.replayed_deal(study, d) for d in deals)
+
+    def replayed_deal(self, study, deal: int) -> tuple[str, dict]:
+        """Deal ``deal`` of ``study`` replayed alone, checked by the referee: its text and record."""
         raise NotImplementedError
 
     def record_keywords(self, record: dict) -> dict:
@@ -440,8 +475,22 @@ class Game:
         raise NotImplementedError(f"{self.name} cannot write rows from its step API")
 
     def row_columns(self, rows: np.ndarray) -> dict:
-        """The named columns of the kernels' deal rows (see :meth:`state_columns`)."""
-        raise NotImplementedError(f"{self.name} cannot write rows from its step API")
+        """The named columns of the kernels' deal rows (see :meth:`state_columns`): by default the rows' columns are
+        the declared deal columns but ``deal``, in order (:func:`~cardlab.sim.columns.kernel_columns`), for the seats
+        of the default options (a game whose seats vary names its rows itself)."""
+        from cardlab.sim.columns import kernel_columns
+
+        deal = tuple(c for c in self.columns["deals"] if c.name != "deal")
+        return kernel_columns(rows, deal, self.column_keys(self.Options()))
+
+    def check_state(self, state, cols: dict, j: int, where: str, error: type = AssertionError) -> None:
+        """Refuse, in one line naming ``where`` (``error``, the game's referee error), a finished ``state`` (the
+        referee's replay of recorded deal ``j`` of ``cols``) whose columns (:meth:`state_columns` but ``deal``)
+        differ from the kernels' row ``j`` of ``cols``."""
+        rules = {k: int(v[0]) for k, v in self.state_columns([state]).items() if k != "deal"}
+        kernel = {k: int(cols[k][j]) for k in rules}
+        if kernel != rules:
+            raise error(f"{where}: the kernels gave {kernel}, the rules give {rules}")
 
     def next_deal(self, study, index: int, finished: list):
         """The state of the next deal of whole game ``index`` of ``study`` after its ``finished`` deal states (the
@@ -483,6 +532,12 @@ class Game:
             raise ValueError("policy: a Python seat and a search seat cannot share a table yet")
 
     def replay_games(self, study, games: range) -> Replay:
+        """Whole games ``games`` of ``study`` replayed, checked by the referee: by default each alone
+        (:meth:`replayed_game`)."""
+        return Replay.joined((self.replayed_game(study, g) for g in games), games=True)
+
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
+        """Whole game ``game`` of ``study`` replayed alone, checked by the referee: its text and its deals' records."""
         raise ValueError(f"game_index: {self.name} replays {self.unit}s one by one; give deal=i or deal='a:b'")
 
     # ---------------------------------------------------------------- built once for every game

@@ -116,6 +116,19 @@ def totals_line(totals) -> str:
     return "totals: " + "  ".join(f"seat {p}: {t}" for p, t in enumerate(totals))
 
 
+def game_lines(game: int, study, unit: str, deals: list) -> tuple[list, list]:
+    """The lines of whole game ``game`` of ``study`` replayed, but its winners (:func:`winners_line`): its head
+    (``game g (seed s), n <unit>s, target t``), then each deal's text (``deals``: ``(text, scores)``) headed ``=== <unit>
+    k:`` and followed by the running totals (:func:`totals_line`); and the running totals after each deal."""
+    head = f"game {game} (seed {study.seed}), {len(deals)} {unit}s, target {study.options.target}"
+    lines, running, totals = [head], [], [0] * len(deals[0][1])
+    for k, (text, scores) in enumerate(deals):
+        totals = [a + b for a, b in zip(totals, scores)]
+        running.append(totals)
+        lines += [f"\n=== {unit} {k}: {text}", totals_line(totals)]
+    return lines, running
+
+
 def winners_line(winners: list, why: str) -> str:
     """The last line of a whole game's replay: its ``winners`` (texts) and ``why`` they won.
 

@@ -6,7 +6,7 @@ candidate) and names its candidates; the ranking, the text lines and the records
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -42,15 +42,35 @@ def search_parts(cols: dict, j: int, describe: Callable, records: Callable, *arg
     return describe(*args, means), {"searches": records(*args, means)}
 
 
-def trick_searches_text(searched, what: str, name: Callable, fmt: Callable) -> str:
-    """The searched cards of a trick-taking deal, ``searched`` yielding ``(trick, seat, played, ranked)`` per
-    searched card: one line per card, ``trick t, seat s:`` and its candidates (:func:`candidates_text`)."""
-    return searched_text(what, [f"trick {t + 1}, seat {seat}: " + candidates_text(ranked, played, name, fmt)
-                                for t, seat, played, ranked in searched])
+class TrickSearches(NamedTuple):
+    """What a trick-taking game's replay shows of a deal's searched cards: a line per card, ``trick t, seat s:`` and
+    its candidates (:func:`candidates_text`) under a heading saying ``what`` they are, and as JSON-ready records
+    (trick, 1-based; seat; the played card; the candidates' means). ``name`` names a card, ``fmt`` writes a mean in
+    the text and ``value`` in a record; ``lowest_first`` where fewer points are better."""
 
+    what: str
+    name: Callable
+    fmt: Callable = "{:+.2f}".format
+    value: Callable = lambda m: round(m, 3)
+    lowest_first: bool = False
 
-def trick_searches_records(searched, name: Callable, value: Callable = lambda m: round(m, 3)) -> list:
-    """The searched cards of :func:`trick_searches_text` as JSON-ready records: trick (1-based), seat, played card,
-    the candidates' means (``value``)."""
-    return [{"trick": t + 1, "seat": seat, "played": name(played),
-             "candidates": [[name(c), value(m)] for c, m in ranked]} for t, seat, played, ranked in searched]
+    def searched(self, tricks, means: np.ndarray):
+        """``(trick, seat, played, ranked)`` for every searched card of a deal: ``tricks`` its cards trick by trick,
+        each ``(seat, card)``; ``means`` one row per card played, in order (:func:`ranked`)."""
+        for t, cards in enumerate(tricks):
+            for k, (seat, played) in enumerate(cards):
+                candidates = ranked(means[len(cards) * t + k], lowest_first=self.lowest_first)
+                if candidates:
+                    yield t, int(seat), int(played), candidates
+
+    def text(self, tricks, means: np.ndarray) -> str:
+        """The searched cards as text, the played one starred ("" when none was searched)."""
+        return searched_text(self.what, [f"trick {t + 1}, seat {seat}: " + candidates_text(ranked, played, self.name,
+                                                                                          self.fmt)
+                                         for t, seat, played, ranked in self.searched(tricks, means)])
+
+    def records(self, tricks, means: np.ndarray) -> list:
+        """The searched cards as JSON-ready records."""
+        return [{"trick": t + 1, "seat": seat, "played": self.name(played),
+                 "candidates": [[self.name(c), self.value(m)] for c, m in ranked]}
+                for t, seat, played, ranked in self.searched(tricks, means)]

@@ -141,7 +141,11 @@ def play_game_columns(study, first: int, count: int) -> dict:
 
 def total_columns(games: list) -> dict:
     """``total_<seat>`` (int16): each seat's running total over the deals of finished whole ``games``, deal by deal."""
-    totals = np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games])
+    return seat_totals(np.concatenate([np.cumsum([s.scores() for s in g.finished], axis=0) for g in games]))
+
+
+def seat_totals(totals: np.ndarray) -> dict:
+    """``total_<seat>`` (int16) of each seat's column of ``totals`` (one row per deal): a game's running totals."""
     return {f"total_{p}": totals[:, p].astype(np.int16) for p in range(totals.shape[1])}
 
 
@@ -152,8 +156,8 @@ def game_totals(finished: list) -> list:
 
 def game_slots(first: int, lengths: np.ndarray, slots: int, dtype=np.int16) -> tuple:
     """Which rows of a whole-games kernel's buffers hold deals (games x ``slots`` rows, game ``first + i`` filling its
-    first ``lengths[i]``): that mask, then each such row's ``game`` (int64) and its deal's number within the game
-    (``dtype``), in row order.
+    first ``lengths[i]``): that mask, then each deal's ``game`` (int64) and its number within the game (``dtype``), in
+    row order (every deal of a game longer than ``slots`` too, though the mask holds only its first ``slots``).
 
     >>> keep, game, deal = game_slots(7, np.array([2, 1]), 3)
     >>> int(keep.sum()), game.tolist(), deal.tolist()
@@ -161,4 +165,33 @@ def game_slots(first: int, lengths: np.ndarray, slots: int, dtype=np.int16) -> t
     """
     keep = np.arange(slots)[None, :] < lengths[:, None]
     game = np.repeat(np.arange(first, first + len(lengths), dtype=np.int64), lengths)
-    return keep, game, np.nonzero(keep)[1].astype(dtype)
+    deal = np.arange(len(game)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return keep, game, deal.astype(dtype)
+
+
+def slot_rows(play, first: int, count: int, slot: int, longest: int) -> tuple:
+    """The rows of whole games ``first .. first+count-1`` from a games kernel that keeps each game's first ``slot``
+    deals: ``play(first, count, slot)`` plays the games into buffers of games x ``slot`` x ... and returns ``(lengths,
+    buffers)`` (each game's length, whatever its slots kept). A game longer than ``slot`` (rare) is played again alone
+    with room for ``longest`` deals. Returns each deal's game and its number within the game (:func:`game_slots`),
+    then each buffer's rows of the deals, in order.
+
+    >>> def play(first, count, slot):  # game g lasts g deals; each deal's row is 10 * g + its number
+    ...     lengths = np.arange(first, first + count)
+    ...     rows = 10 * lengths[:, None] + np.minimum(np.arange(slot), lengths[:, None] - 1)
+    ...     return lengths, [rows]
+    >>> game, deal, (rows,) = slot_rows(play, 1, 3, 2, 5)
+    >>> game.tolist(), deal.tolist(), rows.tolist()
+    ([1, 2, 2, 3, 3, 3], [0, 0, 1, 0, 1, 2], [10, 20, 21, 30, 31, 32])
+    """
+    lengths, buffers = play(first, count, slot)
+    keep, game, deal = game_slots(first, lengths, slot)
+    long = lengths > slot
+    keep[long] = False  # a long game's rows come from playing it alone
+    rows = [np.empty((len(game), *b.shape[2:]), b.dtype) for b in buffers]
+    for r, b in zip(rows, buffers):
+        r[~long[game - first]] = b[keep]
+    for j in np.flatnonzero(long):
+        for r, b in zip(rows, play(first + j, 1, longest)[1]):
+            r[game == first + j] = b[0, :lengths[j]]
+    return game, deal, rows

@@ -4,7 +4,7 @@ import pytest
 
 from cardlab.sim.rami.referee import RefereeError, check_round
 from cardlab.sim.rami.rules import DECK_HAND_VALUE, HAND_VALUE, never_opened_cap
-from cardlab.sim.rami.interface import RamiStudy as Study, kernel_result
+from cardlab.sim.rami.interface import RamiStudy as Study
 
 OPTION_SETS = [
     dict(),
@@ -16,6 +16,14 @@ OPTION_SETS = [
     dict(open_threshold=40, max_jokers_per_meld=2, freed_joker_use="anywhere"),
 ]
 CASES = [(p, pol, i) for p in (2, 3, 4, 5, 6) for pol in ("heuristic", "random") for i in range(len(OPTION_SETS))]
+
+
+def kernel_result(cols: dict, i: int, n: int) -> dict:
+    """One round's kernel results in the referee's form."""
+    return dict(turns=int(cols["turns"][i]), blocked=bool(cols["blocked"][i]), rami_sec=bool(cols["rami_sec"][i]),
+                won=[bool(cols[f"won_{p}"][i]) for p in range(n)], opened=[bool(cols[f"opened_{p}"][i]) for p in range(n)],
+                hand_value=[int(cols[f"hand_value_{p}"][i]) for p in range(n)],
+                score=[int(cols[f"score_{p}"][i]) for p in range(n)])
 
 
 def check(study, n):

@@ -13,7 +13,8 @@ from cardlab.sim.rami.policies import choose_discard
 from cardlab.sim.rami.referee import check_round
 from cardlab.sim.rami.rules import HAND_W, JOKER
 from cardlab.sim.rami.search_play import search_rounds
-from cardlab.sim.rami.interface import RAMI, kernel_result
+from cardlab.sim.rami.interface import RAMI
+from tests.test_rami_referee import kernel_result
 from cardlab.sim.rami.interface import RamiStudy as Study
 from cardlab.sim.rng import deal_state
 

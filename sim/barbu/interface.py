@@ -37,14 +37,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from functools import cached_property, partial
+from functools import cached_property
 
 import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
-from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling, imported_when_called
+from cardlab.sim.columns import Column, deal_schema
+from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
 from cardlab.sim.policy import SHARED_POLICIES
@@ -378,14 +378,12 @@ def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
 _DEAL = (Column("contract", "category", "the contract played"),
          Column("declarer", "int8", "the seat that chose the contract"),
          Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
-SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (its stream is (seed, deal))"),) + _DEAL
-          + (Column("score_{seat}", "int16", "the seat's score on the deal"),),
-          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
-                    Column("deal", "int16", "the deal within its game, from 0")) + _DEAL
-          + (Column("raw_{seat}", "int16", "the seat's deal score before doubling"),
-             Column("score_{seat}", "int16", "the seat's deal score after doubles are settled"),
-             Column("double_{seat}_{other}", "int8", "1 when seat doubled other, 2 when other redoubled",
-                    when="double"))}
+SCHEMA = deal_schema(Column("deal", "int64", "the deal's number (its stream is (seed, deal))"), _DEAL,
+                     deals=(Column("score_{seat}", "int16", "the seat's score on the deal"),),
+                     games=(Column("raw_{seat}", "int16", "the seat's deal score before doubling"),
+                            Column("score_{seat}", "int16", "the seat's deal score after doubles are settled"),
+                            Column("double_{seat}_{other}", "int8", "1 when seat doubled other, 2 when other redoubled",
+                                   when="double")))
 
 
 #: A Barbu seat played by a Numba player: its cards in the trick contracts and Trumps (``"card"``, the main
@@ -419,8 +417,7 @@ class Barbu(Game):
                                       by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
     numba_seat = NUMBA_SEAT
-    studies = {name: StudyKind(text, partial(imported_when_called(STUDIES, "paired_study"), name=name),
-                               partial(imported_when_called(STUDIES, "paired_metadata"), name=name)) for name, text in (
+    studies = {name: StudyKind.imported(text, STUDIES, "paired_study", "paired_metadata", name=name) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
 

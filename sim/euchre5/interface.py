@@ -31,10 +31,10 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
-from cardlab.sim.columns import Column, kernel_columns
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.columns import Column, deal_schema
+from cardlab.sim.game import Figure, Game, Log, Replay, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
-from cardlab.sim.replay import totals_line, winners_line
+from cardlab.sim.replay import game_lines, winners_line
 from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_decision, numba_seat
 
@@ -44,20 +44,7 @@ COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_trick
 
 def result_columns(results: np.ndarray) -> dict:
     """Kernel results (N_RES, rows) as named columns (``kernels.RES_*``: the declared hand columns, in order)."""
-    return kernel_columns(results.T, _HAND, {"seat": range(PLAYERS)})
-
-
-#: A recorded run's logs, as :func:`hand_logs` lays them out.
-LOGS = ("hands", "kitty", "moves", "search_means")
-
-
-def hand_logs(count: int, record: bool, *slots: int, searched: bool = False) -> tuple:
-    """The kernels' logs of ``count`` hands (of whole games: ``slots`` hands each): the dealt hands, the kitty, the
-    moves and with ``searched`` each searched candidate's mean (NaN elsewhere); no rows unless ``record``."""
-    shape = (count if record else 0, *slots)
-    logs = (np.zeros((*shape, PLAYERS), np.uint64), np.zeros((*shape, KITTY), np.int8),
-            np.zeros((*shape, MAX_ACTIONS, 3), np.int8))
-    return logs + (np.full((*shape, MAX_ACTIONS, 64), np.nan, np.float32),) if searched else logs
+    return EUCHRE5.row_columns(results.T)
 
 
 def scores_of(columns: dict) -> np.ndarray:
@@ -73,6 +60,9 @@ class Euchre5Study(LoneSeat, Study):
 
     ladder_others = True
     ladder_extras = {"maker": "maker", "round": "round", "alone": "alone", "tricks": "maker_tricks"}
+    logged = (Log("hands", (PLAYERS,), np.uint64), Log("kitty", (KITTY,), np.int8),
+              Log("moves", (MAX_ACTIONS, 3), np.int8),  # and each searched candidate's mean edge, NaN elsewhere:
+              Log("search_means", (MAX_ACTIONS, 64), np.float32, np.nan, searched=True))
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -91,40 +81,33 @@ class Euchre5Study(LoneSeat, Study):
 
         if self.searching:  # search seats: sim.euchre5.search_play
             return search_columns(self, first, count, record=record)
-        out, logs = np.empty((N_RES, count), np.int8), hand_logs(count, record)
+        out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
                          *self.callbacks(), first=first, count=count, unit=self.game.unit)
         columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
-        return {**columns, **dict(zip(LOGS, logs))} if record else columns
+        return {**columns, **self.logs_columns(logs)} if record else columns
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``)."""
-        from cardlab.sim.euchre5.kernels import N_RES, compact_game_rows_nb, play_games_nb
+        """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``). The kernel keeps
+        each game's first ``GAME_SLOT`` hands (all with ``record``): a longer game (rare) is played again alone
+        (:func:`~cardlab.sim.whole_games.slot_rows`)."""
+        from cardlab.sim.euchre5.kernels import N_RES, play_games_nb
         from cardlab.sim.euchre5.search_play import search_game_columns
+        from cardlab.sim.whole_games import slot_rows
 
         if self.searching:
             return search_game_columns(self, first, count, record=record)
         m = self.options.max_hands
-        slot = m if record else min(m, GAME_SLOT)
-        slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
-        hands, kitty, moves = hand_logs(count, record, m)
-        self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, slots, lengths, hands,
-                         kitty, moves, *self.callbacks(), first=first, count=count, unit="game")
-        offsets = np.zeros(count, np.int64)
-        np.cumsum(lengths[:-1], out=offsets[1:])
-        n_rows = int(lengths.sum())
-        out, game, deal = np.empty((N_RES, n_rows), np.int8), np.empty(n_rows, np.int64), np.empty(n_rows, np.int16)
-        compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal)
-        for j in np.flatnonzero(lengths > slot):  # rare long games: replayed alone from (seed, game)
-            one = np.empty((1, m, N_RES), np.int8)
-            play_games_nb(self.seed, first + j, 1, self.rules, self.policy_ids, one, lengths[j:j + 1], hands[:0],
-                          kitty[:0], moves[:0], *self.callbacks(), self.faults(1))
-            out[:, offsets[j]:offsets[j] + lengths[j]] = one[0, :lengths[j]].T
-        columns = {"game": game, "deal": deal, **result_columns(out)}
-        if record:
-            keep = np.arange(m)[None, :] < lengths[:, None]
-            columns.update(hands=hands[keep], kitty=kitty[keep], moves=moves[keep])
-        return columns
+
+        def play(first, count, slot):
+            slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
+            logs = self.logs(count if record else 0, m)
+            self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, slots, lengths,
+                             *logs, *self.callbacks(), first=first, count=count, unit="game")
+            return lengths, (slots, *logs) if record else (slots,)
+
+        game, deal, (rows, *logs) = slot_rows(play, first, count, m if record else min(m, GAME_SLOT), m)
+        return {"game": game, "deal": deal, **self.game.row_columns(rows), **self.logs_columns(logs)}
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
@@ -175,17 +158,13 @@ def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
     cols = study.play_games(game, 1, record=True)
     hands = check_rows(study.options, cols)
     verdict = check_game(study.options, hands[0].dealer, hands)
-    lines = [f"game {game} (seed {study.seed}), {len(hands)} hands, target {study.options.target}"]
-    totals, records = [0] * PLAYERS, []
-    for h, hand in enumerate(hands):
-        totals = [a + b for a, b in zip(totals, hand.scores)]
-        text, searches = _searches(cols, h)
-        lines.append(f"\n=== hand {h}: " + describe_hand(hand) + text)  # 0-based, as the rows and records count
-        lines.append(totals_line(totals))
-        records.append({**hand_record(hand, h), "game": game, **searches})
+    searches = [_searches(cols, h) for h in range(len(hands))]  # hands numbered from 0, as the rows and records
+    lines, _ = game_lines(game, study, "hand", [(describe_hand(hand) + text, hand.scores)
+                                                 for hand, (text, _) in zip(hands, searches)])
     winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
     lines.append(winners_line(winners, f"{study.options.tie_rule} ties"))
-    return "\n".join(lines), records
+    return "\n".join(lines), [{**hand_record(hand, h), "game": game, **record}
+                              for h, (hand, (_, record)) in enumerate(zip(hands, searches))]
 
 
 # ---------------------------------------------------------------- Euchre's own study: every maker, every trump
@@ -258,9 +237,8 @@ _HAND = (Column("dealer", "int8", "the dealing seat"),
          Column("maker_tricks", "int8", "tricks taken by the maker's side"),
          Column("called", "int8", "the called card's id (-1: none)"),
          Column("score_{seat}", "int8", "the points the seat scores on the hand"))
-SCHEMA = {"deals": (Column("deal", "int64", "the hand's number (dealt by seat deal % 5 from (seed, deal))"),) + _HAND,
-          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
-                    Column("deal", "int16", "the hand within its game, from 0")) + _HAND}
+SCHEMA = deal_schema(Column("deal", "int64", "the hand's number (dealt by seat deal % 5 from (seed, deal))"), _HAND,
+                     unit="hand")
 
 
 #: A Euchre seat's bids by a Numba function (the extra decision ``bid``): pass, accept or name a suit, as action ids
@@ -313,8 +291,7 @@ class Euchre5(Game):
             parts.append((f"deal {i}: " + describe_hand(hand) + text, {**hand_record(hand, i), **searches}))
         return Replay.joined(parts)
 
-    def replay_games(self, study, games: range) -> Replay:
-        return Replay.joined((replay_one_game(study, g) for g in games), games=True)
+    replayed_game = staticmethod(replay_one_game)
 
     def new_state(self, study, deal: int):
         """Hand ``deal`` as the kernel deals it (dealer ``deal % 5``, five hands and the kitty from the stream

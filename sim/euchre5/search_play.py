@@ -26,31 +26,30 @@ def _search_args(study) -> tuple:
 
 def search_columns(study, first: int, count: int, *, record: bool = False, policies=None) -> dict:
     """``Study.play`` for a table with search seats (``policies``: kernel ids overriding the study's)."""
-    from cardlab.sim.euchre5.interface import LOGS, hand_logs, result_columns
+    from cardlab.sim.euchre5.interface import result_columns
     from cardlab.sim.euchre5.kernels import N_RES
 
-    out, logs = np.empty((N_RES, count), np.int8), hand_logs(count, record, searched=True)
+    out, logs = np.empty((N_RES, count), np.int8), study.logs(count if record else 0, searched=True)
     study.call_kernel(play_search_deals_nb, study.seed, first, count, study.rules,
                       study.policy_ids if policies is None else policies, *_search_args(study), out, *logs,
                       *study.callbacks(searched=True), first=first, count=count, unit=study.game.unit)
     columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
-    return {**columns, **dict(zip(LOGS, logs))} if record else columns
+    return {**columns, **study.logs_columns(logs)} if record else columns
 
 
 def search_game_columns(study, first: int, count: int, *, record: bool = False) -> dict:
     """``Study.play_games`` for a table with search seats: every hand of each game kept (no slot)."""
-    from cardlab.sim.euchre5.interface import LOGS, hand_logs, result_columns
     from cardlab.sim.euchre5.kernels import N_RES
 
     m = study.options.max_hands
     slots, lengths = np.empty((count, m, N_RES), np.int8), np.empty(count, np.int64)
-    logs = hand_logs(count, record, m, searched=True)
+    logs = study.logs(count if record else 0, m, searched=True)
     study.call_kernel(play_search_games_nb, study.seed, first, count, study.rules, study.policy_ids,
                       *_search_args(study), slots, lengths, *logs, *study.callbacks(searched=True), first=first,
                       count=count, unit="game")
     keep, game, deal = game_slots(first, lengths, m)
-    columns = {"game": game, "deal": deal, **result_columns(slots[keep].T)}
-    return {**columns, **{k: a[keep] for k, a in zip(LOGS, logs)}} if record else columns
+    columns = {"game": game, "deal": deal, **study.game.row_columns(slots[keep])}
+    return {**columns, **study.logs_columns(a[keep] for a in logs)} if record else columns
 
 
 def _decisions(moves: np.ndarray, means: np.ndarray):

@@ -25,19 +25,12 @@ from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim.columns import Column, kernel_columns
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, imported_when_called
+from cardlab.sim.columns import Column, deal_schema
+from cardlab.sim.game import Figure, Game, Log, Replay, Study, StudyKind
 from cardlab.sim.hearts.referee import HeartsState
-from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
+from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, TRICKS, HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.ladder import LoneSeat
-from cardlab.sim.replay import totals_line, winners_line
-from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_seat
-
-
-def columns(out: np.ndarray) -> dict:
-    """Named columns of the kernels' deal rows (``kernels.C_*``: the declared deal columns, in order)."""
-    return kernel_columns(out, _DEAL, {"seat": range(PLAYERS)})
 
 
 @dataclass(frozen=True)
@@ -46,88 +39,70 @@ class HeartsStudy(LoneSeat, Study):
     ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points (and each table's moons)."""
 
     ladder_score, ladder_extras = "points", {"moon": "moon"}
-    recorded = ("hands", "moves")  # a recorded deal's dealt hands and its moves (Study.play)
+    logged = (Log("hands", (PLAYERS,), np.uint64), Log("moves", (LOG_WIDTH,), np.int8),  # each searched card's candidates'
+              Log("search_means", (PLAYERS * TRICKS, 64), np.float32, np.nan, searched=True))  # means, NaN elsewhere
 
     @cached_property
     def rules(self) -> np.ndarray:
         return kernel_rules(self.options)
 
     def raw(self, first: int, count: int, *, record: bool = False):
-        """Kernel rows, dealt hands and logs of deals ``first .. first+count-1`` (hands and logs only with
-        ``record``)."""
+        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
         from cardlab.sim.hearts.kernels import N_COLS, play_deals_nb
-        from cardlab.sim.hearts.search_play import search_raw
 
-        if self.searching:  # search seats: sim.hearts.search_play
-            return search_raw(self, np.arange(first, first + count), record=record)[:3]
-        out = np.zeros((count, N_COLS), np.int16)
-        rows = count if record else 0
-        hands, logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, LOG_WIDTH), np.int8)
-        self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, hands, logs,
+        if self.searching:
+            return self.searched(np.arange(first, first + count), record=record)
+        out, logs = np.zeros((count, N_COLS), np.int16), self.logs(count if record else 0)
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)
-        return out, hands, logs
+        return (out, *logs)
+
+    def searched(self, deals, *, record: bool = False, policies=None) -> tuple:
+        """:meth:`raw` of the deal numbers ``deals`` by the search kernel (``sim.hearts.search``), which plays the
+        seats without search as the plain kernels do; ``policies``: kernel ids per seat, one row for every deal or
+        one per deal (the study's by default)."""
+        from cardlab.sim.hearts.kernels import N_COLS
+        from cardlab.sim.hearts.search import play_search_deals_nb
+
+        deals = np.asarray(deals, np.int64)
+        seats = np.asarray(self.policy_ids if policies is None else policies, np.int64)
+        seats = np.ascontiguousarray(np.broadcast_to(seats, (len(deals), PLAYERS)))
+        out, logs = np.zeros((len(deals), N_COLS), np.int16), self.logs(len(deals) if record else 0, searched=True)
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, self.search_worlds,
+                         self.rollout_id, out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
+        return (out, *logs)
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Whole games ``first .. first+count-1``: one row per deal, with the running totals (and the logs when
-        ``record``)."""
-        from cardlab.sim.hearts.kernels import play_games_nb
-        from cardlab.sim.hearts.search_play import search_games
+        ``record``). The kernels keep each game's first ``GAME_SLOT`` deals (all with ``record``): a longer game
+        (rare) is played again alone (:func:`~cardlab.sim.whole_games.slot_rows`)."""
+        from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS, play_games_nb
+        from cardlab.sim.hearts.search import play_search_games_nb
+        from cardlab.sim.whole_games import seat_totals, slot_rows
 
-        if self.searching:
-            return search_games(self, first, count, record=record)
+        m = self.options.max_deals
 
-        def kernel(out, totals, lengths, hands, logs):
-            self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, out, totals, lengths,
-                             hands, logs, self.user_callback(), first=first, count=count, unit="game")
+        def play(first, count, slot):
+            out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
+            lengths, logs = np.zeros(count, np.int64), self.logs(count if record else 0, m, searched=self.searching)
+            kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id)) if self.searching else \
+                (play_games_nb, ())  # the search kernel takes the search's settings after the policies
+            self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *search, out, totals,
+                             lengths, *logs, self.user_callback(self.searching), first=first, count=count, unit="game")
+            return lengths, (out, totals, *logs) if record else (out, totals)
 
-        return game_columns(first, *game_buffers(self, count, record, kernel), record)
+        game, deal, (out, totals, *logs) = slot_rows(play, first, count, m if record else min(m, GAME_SLOT), m)
+        return {"game": game, "deal": deal, **self.game.row_columns(out), **seat_totals(totals),
+                **self.logs_columns(logs)}
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
     def play_tables(self, deals, policies) -> dict:
         """Every (deal, seat policies) row in one call of the search kernel."""
-        from cardlab.sim.hearts.search_play import search_raw
-
-        return columns(search_raw(self, deals, policies=policies)[0])
+        return self.game.row_columns(self.searched(deals, policies=policies)[0])
 
     def ladder_facts(self, deals) -> dict:
         return {"pass_direction": np.array([pass_offset(self.options, int(d)) for d in deals], np.int8)}
-
-
-PASSING = "cardlab.sim.hearts.passing"  # the passing study's module (it imports the kernels)
-
-
-def game_buffers(study, count: int, record: bool, kernel) -> tuple:
-    """``(out, totals, lengths, hands, logs)`` of ``count`` whole games filled by ``kernel(out, totals, lengths, hands,
-    logs)`` (the plain or the searched games kernel): each game's first ``GAME_SLOT`` deals are kept, all of them when
-    ``record``; should a game be longer (rare), every game is played again with room for ``max_deals``."""
-    from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS
-
-    m = study.options.max_deals
-    rows = count if record else 0
-    hands, logs = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, LOG_WIDTH), np.int8)
-    slot = m if record else min(m, GAME_SLOT)
-    while True:
-        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
-        lengths = np.zeros(count, np.int64)
-        kernel(out, totals, lengths, hands, logs)
-        if (lengths <= slot).all():
-            return out, totals, lengths, hands, logs
-        slot = m
-
-
-def game_columns(first: int, out, totals, lengths, hands, logs, record: bool) -> dict:
-    """One row per deal of each game (numbered within it, ``deal``) from the games kernel's buffers."""
-    from cardlab.sim.whole_games import game_slots
-
-    keep, game, deal = game_slots(first, lengths, out.shape[1])
-    cols = {"game": game, "deal": deal, **columns(out[keep])}
-    flat = totals[keep]
-    for p in range(PLAYERS):
-        cols[f"total_{p}"] = flat[:, p].astype(np.int16)
-    if record:  # every deal kept: the slots are the logs' max_deals
-        cols.update(hands=hands[keep], moves=logs[keep])
-    return cols
 
 
 def state_rows(states: list) -> np.ndarray:
@@ -147,60 +122,17 @@ def state_rows(states: list) -> np.ndarray:
     return out
 
 
-# ---------------------------------------------------------------- replay
-
-
 def checked_states(study: HeartsStudy, cols: dict, indices) -> list:
     """The referee's states of recorded deals (``cols`` from ``play(record=True)`` or ``play_games``), each checked
-    move by move and against the kernels' row."""
+    move by move and against the kernels' row (:meth:`~cardlab.sim.game.Game.check_state`)."""
     from cardlab.sim.hearts.referee import RefereeError, check_log
 
     states = []
     for j, i in enumerate(indices):
-        offset = int(cols["pass_direction"][j])
-        state = check_log(study.options, i, cols["hands"][j], cols["moves"][j], offset=offset)
-        kernel = {k: int(v[j]) for k, v in cols.items() if k not in ("hands", "moves", "game", "deal", "search_means")
-                  and not k.startswith("total_")}
-        rules = {k: int(v[0]) for k, v in columns(state_rows([state])).items()}
-        if kernel != rules:
-            raise RefereeError(f"deal {i}: the kernels gave {kernel}, the rules give {rules}")
+        state = check_log(study.options, i, cols["hands"][j], cols["moves"][j], offset=int(cols["pass_direction"][j]))
+        HEARTS.check_state(state, cols, j, f"deal {i}", RefereeError)
         states.append(state)
     return states
-
-
-def replay_deals(study: HeartsStudy, deals: range) -> Replay:
-    from cardlab.sim.hearts.referee import describe
-    from cardlab.sim.hearts.search_play import describe_searches, search_records
-
-    cols = study.play(deals.start, len(deals), record=True)
-    if study.searching:
-        from cardlab.sim.hearts.search_play import search_raw
-
-        cols["search_means"] = search_raw(study, np.arange(deals.start, deals.stop), record=True)[3]
-    parts = []
-    for j, state in enumerate(checked_states(study, cols, deals)):
-        text, searches = search_parts(cols, j, describe_searches, search_records, state)
-        parts.append((describe(state) + text, {**state.record(), **searches}))
-    return Replay.joined(parts)
-
-
-def replay_games(study: HeartsStudy, games: range) -> Replay:
-    from cardlab.sim.hearts.referee import describe
-
-    texts, records = [], []
-    for g in games:
-        cols = study.play_games(g, 1, record=True)
-        states = checked_states(study, cols, [int(d) for d in cols["deal"]])
-        totals = [0] * PLAYERS
-        lines = [f"game {g} (seed {study.seed}), {len(states)} deals, target {study.options.target}"]
-        for k, state in enumerate(states):
-            totals = [a + b for a, b in zip(totals, state.scores())]
-            lines.append(f"\n=== deal {k}: " + describe(state).split(": ", 1)[1])
-            lines.append(totals_line(totals))
-            records.append({**state.record(), "game": g, "totals": list(totals)})
-        lines.append(winners_line([f"seat {p}" for p in range(PLAYERS) if totals[p] == min(totals)], "lowest total"))
-        texts.append("\n".join(lines))
-    return Replay("\n\n".join(texts), records)
 
 
 _DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left, 2 across, 3 right"),
@@ -212,11 +144,8 @@ _DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left
          Column("queen", "int8", "the seat that took the Q♠"),
          Column("jack", "int8", "the seat that took the J♦"),
          Column("moon", "int8", "the seat that shot the moon (took every heart and the Q♠), -1 none"))
-SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % 4)"),)
-          + _DEAL,
-          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
-                    Column("deal", "int16", "the deal within its game, from 0")) + _DEAL
-          + (Column("total_{seat}", "int16", "the seat's total after this deal"),)}
+SCHEMA = deal_schema(Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % 4)"), _DEAL,
+                     totals="the seat's total after this deal")
 
 
 #: A Hearts seat played by a Numba function: its cards (its passes are the heuristic's). Cards are ids 16 * suit + rank
@@ -239,27 +168,40 @@ class Hearts(Game):
     balance_figures = {"leader_edge": Figure("leader_edge", "the 2♣ leader's points minus the mean of the others'",
                                              sides="points")}
     columns = SCHEMA
-    studies = {"passing": StudyKind("every way of choosing the three cards to pass, one seat at a time, on the same "
-                                    "deals (paired)", imported_when_called(PASSING, "passing_study"),
-                                    imported_when_called(PASSING, "passing_metadata"))}
+    studies = {"passing": StudyKind.imported("every way of choosing the three cards to pass, one seat at a time, on the "
+                                             "same deals (paired)", "cardlab.sim.hearts.passing", "passing_study",
+                                             "passing_metadata")}  # a module that imports the kernels
     study_deals = {"strength": 4_000}  # searched deals are slow
-    state_rows = staticmethod(state_rows)  # with row_columns, a Python seat's rows (Game.state_columns)
-
-    def row_columns(self, rows: np.ndarray) -> dict:
-        return columns(rows)
+    state_rows = staticmethod(state_rows)  # with the declared row_columns, a Python seat's rows (Game.state_columns)
 
     def replay_deals(self, study, deals: range) -> Replay:
-        return replay_deals(study, deals)
+        from cardlab.sim.hearts.referee import describe
+        from cardlab.sim.hearts.search_play import SEARCHES
+        from cardlab.sim.search_play import search_parts
 
-    def replay_games(self, study, games: range) -> Replay:
-        return replay_games(study, games)
+        cols, parts = study.play(deals.start, len(deals), record=True), []
+        for j, state in enumerate(checked_states(study, cols, deals)):
+            text, searches = search_parts(cols, j, SEARCHES.text, SEARCHES.records, [t for _, t, _ in state.tricks])
+            parts.append((describe(state) + text, {**state.record(), **searches}))
+        return Replay.joined(parts)
+
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
+        from cardlab.sim.hearts.referee import describe
+        from cardlab.sim.replay import game_lines, winners_line
+
+        cols = study.play_games(game, 1, record=True)
+        states = checked_states(study, cols, [int(d) for d in cols["deal"]])
+        lines, totals = game_lines(game, study, "deal", [(describe(s).split(": ", 1)[1], s.scores()) for s in states])
+        lines.append(winners_line([f"seat {p}" for p, t in enumerate(totals[-1]) if t == min(totals[-1])],
+                                  "lowest total"))
+        return "\n".join(lines), [{**s.record(), "game": game, "totals": t} for s, t in zip(states, totals)]
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` as the kernels deal it (from the stream ``(seed, deal)``), holding the stream after the deal
         for its random seats."""
         from cardlab.sim.rng import deal_state
 
-        return dealt_state(study, deal_state(study.seed, deal), deal, deal)
+        return dealt_state(study, deal_state(study.seed, deal), deal)
 
     def next_deal(self, study, index: int, finished: list):
         """A game's deals come from one stream, ``(seed, game)``, each carrying it on, deal ``k`` passing by ``k``,
@@ -267,27 +209,24 @@ class Hearts(Game):
         from cardlab.sim.rng import deal_state
         from cardlab.sim.whole_games import game_totals
 
-        if not finished:
-            state = dealt_state(study, deal_state(study.seed, index), 0, 0)
-        else:
-            k = len(finished)
-            if max(game_totals(finished)) >= study.options.target or k >= study.options.max_deals:
-                return None
-            state = dealt_state(study, finished[-1].stream, k, k)
-        state.search_key = (index, 64 * state.deal)
+        k = len(finished)
+        if finished and (max(game_totals(finished)) >= study.options.target or k >= study.options.max_deals):
+            return None
+        state = dealt_state(study, finished[-1].stream if finished else deal_state(study.seed, index), k)
+        state.search_key = (index, 64 * k)
         return state
 
 
-def dealt_state(study, stream, deal: int, k: int) -> HeartsState:
-    """The deal the kernels deal from ``stream`` (deal ``k`` of a run or a game, for its pass direction), numbered
-    ``deal``, as a state holding the stream after the deal for its random seats."""
+def dealt_state(study, stream, deal: int) -> HeartsState:
+    """The deal the kernels deal from ``stream`` as deal ``deal`` of a run or a game (its number, and its pass
+    direction's), as a state holding the stream after the deal for its random seats."""
     from cardlab.sim.dealing import deal_hands_nb
     from cardlab.sim.hearts.rules import DECK, pass_offset
     from cardlab.sim.state import as_stream
 
     hands = np.zeros(PLAYERS, np.uint64)
     stream = deal_hands_nb(np.uint64(stream), DECK, np.empty(DECK.shape[0], np.int8), PLAYERS, hands)
-    state = HeartsState(study.options, [int(h) for h in hands], deal=deal, offset=pass_offset(study.options, k),
+    state = HeartsState(study.options, [int(h) for h in hands], deal=deal, offset=pass_offset(study.options, deal),
                         study=study)
     state.stream = as_stream(stream)
     return state

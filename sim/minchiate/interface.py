@@ -30,7 +30,7 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study
+from cardlab.sim.game import Figure, Game, Log, Replay, Study
 from cardlab.sim.ladder import by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
@@ -74,25 +74,31 @@ def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
 class MinchiateStudy(Study):
     """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
 
-    recorded = ("logs", "declared")  # a recorded deal's kernel log and its declarations (Study.play)
-
     @cached_property
     def flags(self) -> np.ndarray:
         return self.options.kernel_flags()
 
+    @property
+    def logged(self) -> tuple:
+        """A recorded deal's kernel log and its declarations, and the search kernels' means (each searched card's
+        candidates', a row per card played)."""
+        from cardlab.sim.minchiate.kernels import LOG_WIDTH
+        from cardlab.sim.minchiate.rules import N_CARDS, N_TRICKS
+
+        return (Log("logs", (LOG_WIDTH,), np.int8), Log("declared", (4,), np.int16),
+                Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
+
     def raw(self, first: int, count: int, *, record: bool = False):
         """Kernel output ``(out, logs, declared)`` of deals ``first .. first+count-1`` (logs: 0 rows unless ``record``)."""
-        from cardlab.sim.minchiate.kernels import COL, LOG_WIDTH, play_deals_nb
+        from cardlab.sim.minchiate.kernels import COL, play_deals_nb
         from cardlab.sim.minchiate.search_play import search_raw
 
         if self.searching:  # search seats: sim.minchiate.search_play
             return search_raw(self, np.arange(first, first + count), record=record)[:3]
-        out = np.zeros((count, COL.WIDTH), np.int32)
-        logs = np.zeros((count if record else 0, LOG_WIDTH), np.int8)
-        declared = np.zeros((count if record else 0, 4), np.int16)
-        self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, logs, declared,
+        out, logs = np.zeros((count, COL.WIDTH), np.int32), self.logs(count if record else 0)
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)
-        return out, logs, declared
+        return (out, *logs)
 
     def play_games(self, first: int, count: int) -> dict:
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
@@ -155,14 +161,15 @@ def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
     decisions when a seat searches)."""
     from cardlab.sim.minchiate.referee import describe, json_record
-    from cardlab.sim.minchiate.search_play import describe_searches, json_searches, search_raw
+    from cardlab.sim.minchiate.search_play import SEARCHES, search_raw
 
     if not study.searching:
         rec, _ = kernel_record(study, deal)
         return describe(rec), json_record(rec)
     out, logs, declared, means = search_raw(study, [deal], record=True)
     rec, _ = check_record(study, deal, out, logs, declared)
-    return describe(rec) + describe_searches(rec, means[0]), dict(json_record(rec), searched=json_searches(rec, means[0]))
+    return (describe(rec) + SEARCHES.text(rec["tricks"], means[0]),
+            dict(json_record(rec), searched=SEARCHES.records(rec["tricks"], means[0])))
 
 
 def _deal_columns(dtype: str) -> tuple:
@@ -215,8 +222,7 @@ class Minchiate(Game):
     def column_keys(self, options) -> dict:
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
-    def replay_deals(self, study, deals: range) -> Replay:
-        return Replay.joined(replay_deal(study, d) for d in deals)
+    replayed_deal = staticmethod(replay_deal)
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, LOG_WIDTH
-from cardlab.sim.minchiate.rules import N_CARDS, card_name
-from cardlab.sim.minchiate.search import N_MOVES, play_search_deals_nb, play_search_games_nb
-from cardlab.sim.search_play import ranked, trick_searches_records, trick_searches_text
+from cardlab.sim.minchiate.kernels import COL
+from cardlab.sim.minchiate.rules import card_name
+from cardlab.sim.minchiate.search import play_search_deals_nb, play_search_games_nb
+from cardlab.sim.search_play import TrickSearches
 
-__all__ = ["describe_searches", "json_searches", "search_games", "search_raw"]
+__all__ = ["SEARCHES", "search_games", "search_raw"]
 
 
 def search_raw(study, deals, *, record: bool = False, policies=None):
@@ -26,16 +26,11 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     """
     deals = np.asarray(deals, np.int64)
     count = len(deals)
-    rows = count if record else 0
-    out = np.zeros((count, COL.WIDTH), np.int32)
-    logs = np.zeros((rows, LOG_WIDTH), np.int8)
-    declared = np.zeros((rows, 4), np.int16)
-    means = np.zeros((rows, N_MOVES, N_CARDS), np.float32)
+    out, logs = np.zeros((count, COL.WIDTH), np.int32), study.logs(count if record else 0, searched=True)
     study.call_kernel(play_search_deals_nb, study.seed, deals, study.flags,
                       study.policy_ids if policies is None else policies, study.search_worlds, study.rollout_id,
-                      int(study.racing), out, logs, declared, means, study.user_callback(searched=True), first=deals,
-                      count=count)
-    return out, logs, declared, means
+                      int(study.racing), out, *logs, study.user_callback(searched=True), first=deals, count=count)
+    return (out, *logs)
 
 
 def search_games(study, first: int, count: int) -> np.ndarray:
@@ -47,28 +42,6 @@ def search_games(study, first: int, count: int) -> np.ndarray:
     return out
 
 
-def _searched(rec: dict, means: np.ndarray):
-    """``(trick, seat, played, [(card, mean), ...] best first)`` for every searched move of a deal."""
-    for move in range(means.shape[0]):
-        candidates = ranked(means[move])
-        if candidates:
-            t, n = divmod(move, 4)
-            seat, played = rec["tricks"][t][n]
-            yield t, int(seat), int(played), candidates
-
-
-def describe_searches(rec: dict, means: np.ndarray) -> str:
-    """The searched decisions of one deal: each candidate card's mean final points difference for the
-    searcher's side (its team's points minus the opponents' for the whole deal), the played card starred."""
-    return trick_searches_text(_searched(rec, means), "decisions (mean final points difference of the searcher's side "
-                               "over the sampled worlds; * = played)", card_name, "{:+.1f}".format)
-
-
-def json_searches(rec: dict, means: np.ndarray) -> list:
-    """The searched decisions as JSON-ready records: trick (1-based), seat, played card, candidate means."""
-    return trick_searches_records(_searched(rec, means), card_name)
-
-
-def moves_of(logs: np.ndarray) -> np.ndarray:
-    """The 84 cards in play order of each recorded deal."""
-    return logs[:, LOG_PLAYS:LOG_PLAYS + N_MOVES]
+#: What ``replay`` shows of a deal's searched cards (their tricks: the referee record's ``tricks``).
+SEARCHES = TrickSearches("decisions (mean final points difference of the searcher's side over the sampled worlds; "
+                         "* = played)", card_name, "{:+.1f}".format)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind
+from cardlab.sim.columns import GAME, Column
+from cardlab.sim.game import Figure, Game, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions, card_name
@@ -92,7 +92,7 @@ class RamiStudy(LoneSeat, Study):
         searched candidates) as :meth:`play_rounds` does."""
         from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb, round_buffers
         from cardlab.sim.rami.search_play import search_games
-        from cardlab.sim.whole_games import game_slots
+        from cardlab.sim.whole_games import game_slots, seat_totals
 
         n = self.options.players
         if self.searching:
@@ -110,8 +110,7 @@ class RamiStudy(LoneSeat, Study):
         cols = {"game": game, "round": round_}
         cols.update(round_columns(None, *(a[keep] for a in ints), *(a[keep] for a in seats[:4])))
         del cols["deal"]
-        for p in range(n):
-            cols[f"total_{p}"] = seats[4][keep][:, p].astype(np.int16)
+        cols.update(seat_totals(seats[4][keep]))
         if record:
             cols.update(_log_columns([a[keep] for a in logs], searches and [a[keep] for a in searches]))
         return cols
@@ -127,14 +126,6 @@ class RamiStudy(LoneSeat, Study):
 
 
 # ---------------------------------------------------------------- replay
-
-
-def kernel_result(cols: dict, i: int, n: int) -> dict:
-    """One round's kernel results in the referee's form."""
-    return dict(turns=int(cols["turns"][i]), blocked=bool(cols["blocked"][i]), rami_sec=bool(cols["rami_sec"][i]),
-                won=[bool(cols[f"won_{p}"][i]) for p in range(n)], opened=[bool(cols[f"opened_{p}"][i]) for p in range(n)],
-                hand_value=[int(cols[f"hand_value_{p}"][i]) for p in range(n)],
-                score=[int(cols[f"score_{p}"][i]) for p in range(n)])
 
 
 def _chosen(log) -> dict:
@@ -185,7 +176,8 @@ def replay_game(study: RamiStudy, game: int) -> tuple[str, list[dict]]:
 
 def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) -> tuple[str, dict]:
     """Recorded round ``i`` of ``cols`` played through the state by the referee (every move checked, then the
-    result against the kernel's): its text headed ``title`` and the state's record, which begins with ``keys``."""
+    result against the kernel's, :meth:`~cardlab.sim.game.Game.check_state`): its text headed ``title`` and the
+    state's record, which begins with ``keys``."""
     from cardlab.sim.rami.referee import RefereeError, dealt_state, play_log
     from cardlab.sim.rami.search_play import describe_searches, search_records
 
@@ -193,9 +185,7 @@ def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) 
     dealer = int(cols["dealer"][i])
     state = dealt_state(study.options, dealer, cols["decks"][i], log, study=study, deal=keys.get("deal", 0), keys=keys)
     lines = play_log(state, log, describe=True)
-    result, kernel = state.result(), kernel_result(cols, i, study.options.players)
-    if result != kernel:
-        raise RefereeError(f"{title}: the kernel gives {kernel}, the rules give {result}")
+    RAMI.check_state(state, cols, i, title, RefereeError)
     head = f"{title}: dealer seat {dealer}, {study.options.players} players"
     record = state.record()
     text = "\n".join([head] + lines)
@@ -271,8 +261,7 @@ _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players;
           Column("hand_value_{seat}", "int16", "H, the cards left in hand at their values (options: joker 20, ace 11 by default)"),
           Column("score_{seat}", "int16", "the round's score (lower is better)"))
 SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (seed, deal))"),) + _ROUND,
-          "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
-                    Column("round", "int64", "the round within the game, from 0")) + _ROUND
+          "games": (GAME, Column("round", "int64", "the round within the game, from 0")) + _ROUND
           + (Column("total_{seat}", "int16", "the seat's running total after the round"),)}
 
 
@@ -316,8 +305,7 @@ class Rami(Game):
                 "open_threshold": Scope(lambda c: c["study"] != "threshold", "everywhere but the threshold study, "
                                                                               "which sets it itself")}
 
-    def replay_deals(self, study, deals: range) -> Replay:
-        return Replay.joined(replay_round(study, d) for d in deals)
+    replayed_deal, replayed_game = staticmethod(replay_round), staticmethod(replay_game)
 
     def new_state(self, study, deal: int):
         """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal %
@@ -328,9 +316,6 @@ class Rami(Game):
 
         return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
                            {"game": "rami", "seed": study.seed, "deal": deal})
-
-    def replay_games(self, study, games: range) -> Replay:
-        return Replay.joined((replay_game(study, g) for g in games), games=True)
 
     def next_deal(self, study, index: int, finished: list):
         """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then
