@@ -113,7 +113,7 @@ def random_card(state, legal):
     return state, nth_card(legal, k)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _lead_avoid(hand, legal, unseen, values, point_mask, r2_off):
     best_card = -1
     best_score = -(1 << 30)
@@ -138,7 +138,7 @@ def _lead_avoid(hand, legal, unseen, values, point_mask, r2_off):
     return best_card
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _lead_take(hand, legal, unseen):
     longest = -1
     longest_len = -1
@@ -156,7 +156,7 @@ def _lead_take(hand, legal, unseen):
     return longest
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _discard_avoid(hand, legal, values, point_mask, r1_off):
     worst = -1
     worst_key = 0
@@ -184,7 +184,7 @@ def _discard_avoid(hand, legal, values, point_mask, r1_off):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _lead_shed(hand, legal):
     """R3: the lead that sheds a high card and shortens a short suit: the top card of the suit with the
     best ``2 * rank - 3 * length``."""
@@ -202,7 +202,7 @@ def _lead_shed(hand, legal):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _lowest_rank(legal, point_mask):
     """The lowest-ranked card of ``legal``, preferring cards that carry no points."""
     plain = legal & ~point_mask
@@ -220,7 +220,7 @@ def _lowest_rank(legal, point_mask):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _highest_rank(legal):
     best = -1
     best_rank = -1
@@ -242,6 +242,9 @@ def heuristic_card(hand, legal, led, best, trump, is_last, unseen, values, point
     ``trump`` the trump suit (-1 for none), ``unseen`` the cards neither played nor in ``hand``,
     ``values`` the contract's per-card points, ``point_mask`` the cards worth points, ``mode``
     the trick's MODE_* plus MODE_CLASSIC times the bits of the rules played without.
+
+    The helpers it calls (``_lead_avoid`` ...) are compiled without reference counting (``_nrt=False``; they
+    allocate nothing), so that no call counts a reference to ``values`` whichever kernel compiles them first.
     """
     if popcount(legal) == 1:
         return lowest_card(legal)
