@@ -2,8 +2,9 @@
 facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
 
 Deal ``i`` is dealt from the stream ``(seed, i)`` and passes by ``i % 4`` (left, right, across, none; or one
-direction, ``pass_direction``). Columns of a deal: ``deal``, ``pass_direction`` (0 none, 1 left, 2 across, 3 right),
-``leader`` (the 2♣'s holder after the pass), ``points_0`` … ``points_3`` (fewer is better), ``tricks_<seat>``,
+direction, ``pass_direction``; with 3 or 5 players by ``i % players``, ``rules.CYCLES``). Columns of a deal: ``deal``,
+``pass_direction`` (0 none, 1 left, 2 across, 3 right: the offset of the receiving seat), ``leader`` (the 2♣'s holder
+after the pass), ``points_0`` … ``points_3`` (fewer is better; one per player), ``tricks_<seat>``,
 ``hearts_<seat>``, ``queen`` (the Q♠'s taker), ``jack`` (the J♦'s) and ``moon`` (the seat that shot it, -1).
 Whole games (to ``target``) put ``game`` and ``deal`` (the deal within its game) first and add the running
 ``total_<seat>``; game ``g`` deals from the one stream ``(seed, g)``. The strength ladder changes one seat, seat
@@ -28,7 +29,7 @@ import numpy as np
 from cardlab.sim.columns import Column, kernel_columns
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, imported_when_called
 from cardlab.sim.hearts.referee import HeartsState
-from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, HeartsOptions, kernel_rules, pass_offset
+from cardlab.sim.hearts.rules import HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.replay import totals_line, winners_line
 from cardlab.sim.search_play import search_parts
@@ -36,8 +37,12 @@ from cardlab.sim.signatures import numba_seat
 
 
 def columns(out: np.ndarray) -> dict:
-    """Named columns of the kernels' deal rows (``kernels.C_*``: the declared deal columns, in order)."""
-    return kernel_columns(out, _DEAL, {"seat": range(PLAYERS)})
+    """Named columns of the kernels' deal rows (``kernels.C_*``: the declared deal columns, one per seat of the rows'
+    table)."""
+    from cardlab.sim.hearts.kernels import row_fields
+
+    n, keep = row_fields(out)
+    return kernel_columns(out[..., keep], _DEAL, {"seat": range(n)})
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,8 @@ class HeartsStudy(LoneSeat, Study):
             return search_raw(self, np.arange(first, first + count), record=record)[:3]
         out = np.zeros((count, N_COLS), np.int16)
         rows = count if record else 0
-        hands, logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, LOG_WIDTH), np.int8)
+        o = self.options
+        hands, logs = np.zeros((rows, o.players), np.uint64), np.zeros((rows, o.log_width), np.int8)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, hands, logs,
                          self.user_callback(), first=first, count=count)
         return out, hands, logs
@@ -103,12 +109,13 @@ def game_buffers(study, count: int, record: bool, kernel) -> tuple:
     ``record``; should a game be longer (rare), every game is played again with room for ``max_deals``."""
     from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS
 
-    m = study.options.max_deals
+    o = study.options
+    m = o.max_deals
     rows = count if record else 0
-    hands, logs = np.zeros((rows, m, PLAYERS), np.uint64), np.zeros((rows, m, LOG_WIDTH), np.int8)
+    hands, logs = np.zeros((rows, m, o.players), np.uint64), np.zeros((rows, m, o.log_width), np.int8)
     slot = m if record else min(m, GAME_SLOT)
     while True:
-        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
+        out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, o.players), np.int16)
         lengths = np.zeros(count, np.int64)
         kernel(out, totals, lengths, hands, logs)
         if (lengths <= slot).all():
@@ -123,7 +130,7 @@ def game_columns(first: int, out, totals, lengths, hands, logs, record: bool) ->
     keep, game, deal = game_slots(first, lengths, out.shape[1])
     cols = {"game": game, "deal": deal, **columns(out[keep])}
     flat = totals[keep]
-    for p in range(PLAYERS):
+    for p in range(flat.shape[1]):
         cols[f"total_{p}"] = flat[:, p].astype(np.int16)
     if record:  # every deal kept: the slots are the logs' max_deals
         cols.update(hands=hands[keep], moves=logs[keep])
@@ -137,12 +144,13 @@ def state_rows(states: list) -> np.ndarray:
 
     out = np.zeros((len(states), K.N_COLS), np.int16)
     for row, s in zip(out, states):
-        row[K.C_PASS], row[K.C_LEADER] = s.offset, s.tricks[0][0]
-        row[K.C_POINTS:K.C_POINTS + PLAYERS] = s.scores()
-        row[K.C_TRICKS:K.C_TRICKS + PLAYERS] = [sum(w == p for *_, w in s.tricks) for p in range(PLAYERS)]
-        row[K.C_HEARTS:K.C_HEARTS + PLAYERS] = [sum(c // 16 == 2 for c in t) for t in s.taken]
-        row[K.C_QUEEN] = next(p for p in range(PLAYERS) if QUEEN_SPADES in s.taken[p])
-        row[K.C_JACK] = next(p for p in range(PLAYERS) if JACK_DIAMONDS in s.taken[p])
+        n = s.options.players
+        row[K.C_PASS], row[K.C_LEADER], row[K.C_PLAYERS] = s.offset, s.tricks[0][0], n
+        row[K.C_POINTS:K.C_POINTS + n] = s.scores()
+        row[K.C_TRICKS:K.C_TRICKS + n] = [sum(w == p for *_, w in s.tricks) for p in range(n)]
+        row[K.C_HEARTS:K.C_HEARTS + n] = [sum(c // 16 == 2 for c in t) for t in s.taken]
+        row[K.C_QUEEN] = next(p for p in range(n) if QUEEN_SPADES in s.taken[p])
+        row[K.C_JACK] = next(p for p in range(n) if JACK_DIAMONDS in s.taken[p])
         row[K.C_MOON] = s.moon()
     return out
 
@@ -191,20 +199,22 @@ def replay_games(study: HeartsStudy, games: range) -> Replay:
     for g in games:
         cols = study.play_games(g, 1, record=True)
         states = checked_states(study, cols, [int(d) for d in cols["deal"]])
-        totals = [0] * PLAYERS
+        n = study.options.players
+        totals = [0] * n
         lines = [f"game {g} (seed {study.seed}), {len(states)} deals, target {study.options.target}"]
         for k, state in enumerate(states):
             totals = [a + b for a, b in zip(totals, state.scores())]
             lines.append(f"\n=== deal {k}: " + describe(state).split(": ", 1)[1])
             lines.append(totals_line(totals))
             records.append({**state.record(), "game": g, "totals": list(totals)})
-        lines.append(winners_line([f"seat {p}" for p in range(PLAYERS) if totals[p] == min(totals)], "lowest total"))
+        lines.append(winners_line([f"seat {p}" for p in range(n) if totals[p] == min(totals)], "lowest total"))
         texts.append("\n".join(lines))
     return Replay("\n\n".join(texts), records)
 
 
-_DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left, 2 across, 3 right"),
-         Column("leader", "int8", "the seat that led the 2♣"),
+_DEAL = (Column("pass_direction", "int8", "where the passes went, seat + this: 0 none, 1 left, 2 across, 3 right (3 "
+                                           "players: 2 right; 5: 2 two left, 3 two right, 4 right)"),
+         Column("leader", "int8", "the seat that led the 2♣ (the 3♣ with 5 players)"),
          Column("points_{seat}", "int8", "the seat's points on the deal, the moon and bonuses included (fewer is "
                                          "better)"),
          Column("tricks_{seat}", "int8", "tricks the seat took"),
@@ -212,7 +222,7 @@ _DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left
          Column("queen", "int8", "the seat that took the Q♠"),
          Column("jack", "int8", "the seat that took the J♦"),
          Column("moon", "int8", "the seat that shot the moon (took every heart and the Q♠), -1 none"))
-SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % 4)"),)
+SCHEMA = {"deals": (Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % players)"),)
           + _DEAL,
           "games": (Column("game", "int64", "the game's number (its stream is (seed, game))"),
                     Column("deal", "int16", "the deal within its game, from 0")) + _DEAL
@@ -229,7 +239,7 @@ NUMBA_SEAT = numba_seat(
 
 
 class Hearts(Game):
-    """Hearts for four, OpenSpiel's rules and options, games to 100."""
+    """Hearts for four (or three, or five), OpenSpiel's rules and options, games to 100."""
 
     name, title = "hearts", "Hearts"
     oracle = search_beside_python = True  # the search over the true deal; search seats beside a Python seat
@@ -282,11 +292,12 @@ def dealt_state(study, stream, deal: int, k: int) -> HeartsState:
     """The deal the kernels deal from ``stream`` (deal ``k`` of a run or a game, for its pass direction), numbered
     ``deal``, as a state holding the stream after the deal for its random seats."""
     from cardlab.sim.dealing import deal_hands_nb
-    from cardlab.sim.hearts.rules import DECK, pass_offset
+    from cardlab.sim.hearts.rules import pass_offset
     from cardlab.sim.state import as_stream
 
-    hands = np.zeros(PLAYERS, np.uint64)
-    stream = deal_hands_nb(np.uint64(stream), DECK, np.empty(DECK.shape[0], np.int8), PLAYERS, hands)
+    o = study.options
+    hands = np.zeros(o.players, np.uint64)
+    stream = deal_hands_nb(np.uint64(stream), o.deck, np.empty(o.deck.shape[0], np.int8), o.players, hands)
     state = HeartsState(study.options, [int(h) for h in hands], deal=deal, offset=pass_offset(study.options, k),
                         study=study)
     state.stream = as_stream(stream)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from cardlab.sim.cards import card_name
-from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, TRICKS
+from cardlab.sim.hearts.rules import PLAYERS, TRICKS
 from cardlab.sim.search_play import ranked, trick_searches_records, trick_searches_text
 
-MOVES = PLAYERS * TRICKS
+MOVES = PLAYERS * TRICKS  # the most cards of a deal (52; 51 with three players, 50 with five)
 
 
 def search_raw(study, deals, *, record: bool = False, policies=None):
@@ -26,10 +26,11 @@ def search_raw(study, deals, *, record: bool = False, policies=None):
     deals = np.asarray(deals, np.int64)
     count = len(deals)
     seats = np.asarray(study.policy_ids if policies is None else policies, np.int64)
-    seats = np.ascontiguousarray(np.broadcast_to(seats, (count, PLAYERS)))
+    o = study.options
+    seats = np.ascontiguousarray(np.broadcast_to(seats, (count, o.players)))
     rows = count if record else 0
     out = np.zeros((count, N_COLS), np.int16)
-    hands, logs = np.zeros((rows, PLAYERS), np.uint64), np.zeros((rows, LOG_WIDTH), np.int8)
+    hands, logs = np.zeros((rows, o.players), np.uint64), np.zeros((rows, o.log_width), np.int8)
     means = np.full((rows, MOVES, 64), np.nan, np.float32)
     study.call_kernel(play_search_deals_nb, study.seed, deals, study.rules, seats, study.search_worlds,
                       study.rollout_id, out, hands, logs, means, study.user_callback(searched=True), first=deals,
@@ -63,7 +64,7 @@ def _searched(state, means: np.ndarray):
     deal."""
     for t, (_, cards, _) in enumerate(state.tricks):
         for k, (seat, played) in enumerate(cards):
-            candidates = ranked(means[PLAYERS * t + k], lowest_first=True)
+            candidates = ranked(means[state.options.players * t + k], lowest_first=True)
             if candidates:
                 yield t, seat, played, candidates
 
