@@ -26,7 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim.columns import Column, kernel_columns
+from cardlab.sim.columns import Column, expand
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, imported_when_called
 from cardlab.sim.hearts.referee import HeartsState
 from cardlab.sim.hearts.rules import HeartsOptions, kernel_rules, pass_offset
@@ -42,7 +42,7 @@ def columns(out: np.ndarray) -> dict:
     from cardlab.sim.hearts.kernels import row_fields
 
     n, keep = row_fields(out)
-    return kernel_columns(out[..., keep], _DEAL, {"seat": range(n)})
+    return {name: out[:, k].astype(dtype) for k, (name, dtype) in zip(keep, expand(_DEAL, {"seat": range(n)}).items())}
 
 
 @dataclass(frozen=True)

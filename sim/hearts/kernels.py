@@ -119,6 +119,8 @@ def deal_offset_nb(rules, k):
         return 0
     if rules[R_CYCLE]:
         n = rules[R_PLAYERS]
+        if n == 4:  # a division by a constant: no division instruction
+            return CYCLE_OFFSETS[1, k % 4]
         return CYCLE_OFFSETS[n - 3, k % n]
     return rules[R_FIXED_PASS]
 
@@ -128,19 +130,21 @@ def deal_nb(rules, stream, scratch, hands):
     """Deal the rules' deck (four players the 52 cards, three without the 2♦, five without the 2♦ and 2♣) to its
     players from ``stream`` into ``hands`` (``dealing.deal_hands_nb``). Returns the stream."""
     n = rules[R_PLAYERS]
-    deck = DECK
-    if n == 3:
-        deck = DECK3
-    elif n == 5:
-        deck = DECK5
-    return deal_hands_nb(stream, deck, scratch, n, hands)
+    if n == 4:
+        return deal_hands_nb(stream, DECK, scratch, 4, hands)
+    return deal_hands_nb(stream, DECK3 if n == 3 else DECK5, scratch, n, hands)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def start_nb(rules, cards, st):
     """Set up the play once the hands are final: nothing taken or played, the 2♣'s holder (the lead card's, the 3♣
     with five players) to lead."""
-    n = rules[R_PLAYERS]
+    start_at_nb(rules, cards, st, rules[R_PLAYERS])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def start_at_nb(rules, cards, st, n):
+    """:func:`start_nb` at a table of ``n``."""
     lead = bit(rules[R_LEAD])
     st[S_PLAYERS] = n
     for p in range(n):
@@ -211,7 +215,8 @@ def pass_nb(cards, n, offset, policies, stream, log, pass_rules):
     for p in range(n):
         cards[p] &= ~cards[PASSED + p]
     for p in range(n):
-        cards[(p + offset) % n] |= cards[PASSED + p]
+        to = p + offset
+        cards[to - n if to >= n else to] |= cards[PASSED + p]
     return stream
 
 
@@ -225,18 +230,18 @@ def to_move(st):
 @njit(cache=True, error_model="numpy", inline="always")
 def legal_now(rules, cards, st):
     """The cards the seat to move may play."""
-    return legal_nb(rules, cards[to_move(st)], st[S_N], st[S_LED], st[S_COUNT], st[S_BROKEN] != 0)
+    return legal_nb(rules, cards[to_move(st)], st[S_N], st[S_LED], st[S_COUNT], st[S_BROKEN] != 0, st[S_PLAYERS])
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def choose_nb(rules, policy, p, hand, legal, n, led, win_card, trick, seen, broken, stream, card_fn, fault):
+def choose_nb(rules, policy, p, hand, legal, n, led, win_card, trick, seen, broken, stream, card_fn, fault, players):
     """The card seat ``p`` plays from ``legal`` under ``policy`` (random from ``stream``, the heuristic, or the
-    run's Numba function), as the ``n``-th card of the trick: ``(stream, card)``."""
+    run's Numba function), as the ``n``-th card of the trick of ``players``: ``(stream, card)``."""
     if policy == RANDOM:
         return random_card_nb(stream, legal)
     if user_seat(card_fn, policy):
         return stream, user_card(card_fn, fault, p, hand, legal, n, led, win_card, trick, seen, broken)
-    return stream, heuristic_card_nb(hand, legal, n, win_card, trick, seen, rules[R_PLAYERS])
+    return stream, heuristic_card_nb(hand, legal, n, win_card, trick, seen, players)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -244,7 +249,7 @@ def move_nb(rules, policy, cards, st, stream, card_fn, fault):
     """The card of the seat to move under ``policy`` (:func:`choose_nb`): ``(stream, card)``."""
     p = to_move(st)
     return choose_nb(rules, policy, p, cards[p], legal_now(rules, cards, st), st[S_N], st[S_LED], st[S_WIN_CARD],
-                     cards[TRICK], cards[SEEN], st[S_BROKEN] != 0, stream, card_fn, fault)
+                     cards[TRICK], cards[SEEN], st[S_BROKEN] != 0, stream, card_fn, fault, st[S_PLAYERS])
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -291,6 +296,20 @@ def play_out_nb(rules, policies, cards, st, stream, log, card_fn, fault):
     """Play the deal from where it stands to its last card, each seat by its policy; the cards go to the log's
     play part (when it has entries). Returns the stream.
 
+    The moves are :func:`play_out_at_nb`'s, inlined twice: with the constant 4 (OpenSpiel's table, whose seat
+    arithmetic then compiles as it did when 4 was the only table) and with the table's size read from ``st``. Measured
+    (``benchmarks/bench_hearts.py``, one thread, deals per CPU-second, old and new in turns): with the size read from
+    ``st`` at every table, four players' heuristic deals ran about 12% slower (726,000 against 824,000)."""
+    players = st[S_PLAYERS]
+    if players == 4:
+        return play_out_at_nb(rules, policies, cards, st, stream, log, card_fn, fault, 4, 52)
+    return play_out_at_nb(rules, policies, cards, st, stream, log, card_fn, fault, players, rules[R_MOVES])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_out_at_nb(rules, policies, cards, st, stream, log, card_fn, fault, players, moves):
+    """:func:`play_out_nb` at a table of ``players``, whose deal plays ``moves`` cards.
+
     The moves are :func:`put_card_nb`'s (the same :func:`choose_nb` and :func:`trick_step_nb`), with the trick's
     state held in local variables from the first card to the last and written back to ``st`` at the end, and the
     ``qs_breaks_hearts`` rule read once: a store to one of the arrays obliges the compiled code to read every other
@@ -300,16 +319,13 @@ def play_out_nb(rules, policies, cards, st, stream, log, card_fn, fault):
     leader, n, led, win_seat, win_card = st[S_LEADER], st[S_N], st[S_LED], st[S_WIN_SEAT], st[S_WIN_CARD]
     count, broken, trick, seen = st[S_COUNT], st[S_BROKEN], cards[TRICK], cards[SEEN]
     qs_breaks = rules[R_QS_BREAKS] != 0
-    players, moves = st[S_PLAYERS], rules[R_MOVES]
     plays_at = PASS * players  # the log's first play
     while count < moves:
-        p = leader + n
-        if p >= players:
-            p -= players
+        p = (leader + n) % players
         hand = cards[p]
-        legal = legal_nb(rules, hand, n, led, count, broken != 0)
+        legal = legal_nb(rules, hand, n, led, count, broken != 0, players)
         stream, c = choose_nb(rules, policies[p], p, hand, legal, n, led, win_card, trick, seen, broken != 0, stream,
-                              card_fn, fault)
+                              card_fn, fault, players)
         if log.shape[0] > 0:
             log[plays_at + count] = c
         cards[p] = hand & ~bit(c)
@@ -346,9 +362,14 @@ def score_nb(rules, cards, st, row):
     that took every heart and the Q♠ scores their worth, 13 + ``queen_points``, less, and every other seat that much
     more; or, with ``moon_scoring="shooter_subtracts"``, the shooter twice that less and the others nothing more)
     or, without a moon and with ``avoid_all_tricks_bonus``, -5 to each seat that took no trick."""
+    score_at_nb(rules, cards, st, row, rules[R_PLAYERS])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def score_at_nb(rules, cards, st, row, n):
+    """:func:`score_nb` at a table of ``n``."""
     moon = -1
     worth = 13 + rules[R_QUEEN_POINTS]
-    n = rules[R_PLAYERS]
     row[C_PLAYERS] = n
     for p in range(n):
         taken = cards[TAKEN + p]
@@ -375,19 +396,33 @@ def score_nb(rules, cards, st, row):
 @njit(cache=True, error_model="numpy", inline="always")
 def play_deal_nb(rules, policies, stream, offset, cards, st, row, hands_log, log, card_fn, fault):
     """One deal from the dealt hands in ``cards`` (their copy goes to ``hands_log`` when it has entries): the
-    pass to seat + ``offset``, every card, the score into ``row``. Returns the stream."""
+    pass to seat + ``offset``, every card, the score into ``row``. Returns the stream.
+
+    Its steps are :func:`play_deal_at_nb`'s, inlined with the constant 4 (OpenSpiel's table: its seat arithmetic
+    compiles without a division, as when four was the only table) and with the rules' table size, as
+    :func:`play_out_nb`'s."""
     n = rules[R_PLAYERS]
+    if n == 4:
+        return play_deal_at_nb(rules, policies, stream, offset, cards, st, row, hands_log, log, card_fn, fault, 4,
+                               52)
+    return play_deal_at_nb(rules, policies, stream, offset, cards, st, row, hands_log, log, card_fn, fault, n,
+                           rules[R_MOVES])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def play_deal_at_nb(rules, policies, stream, offset, cards, st, row, hands_log, log, card_fn, fault, n, moves):
+    """:func:`play_deal_nb` at a table of ``n``, whose deal plays ``moves`` cards."""
     if hands_log.shape[0] > 0:
         for p in range(n):
             hands_log[p] = cards[p]
     if log.shape[0] > 0:
         log[:] = -1
     stream = pass_nb(cards, n, offset, policies, stream, log, BY_POLICY_RULES)
-    start_nb(rules, cards, st)
+    start_at_nb(rules, cards, st, n)
     row[C_PASS] = offset
     row[C_LEADER] = st[S_LEADER]
-    stream = play_out_nb(rules, policies, cards, st, stream, log, card_fn, fault)
-    score_nb(rules, cards, st, row)
+    stream = play_out_at_nb(rules, policies, cards, st, stream, log, card_fn, fault, n, moves)
+    score_at_nb(rules, cards, st, row, n)
     return stream
 
 

@@ -26,8 +26,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, below, ctz, highest_card, lowest_card, nth_card, popcount
-from cardlab.sim.hearts.rules import (QUEEN_SPADES, R_ANY_CLUB, R_HEARTS_INSTEAD_OF_QS, R_LEAD, R_NO_PTS_FIRST,
-                                      R_PLAYERS, TWO_CLUBS)
+from cardlab.sim.hearts.rules import QUEEN_SPADES, R_ANY_CLUB, R_HEARTS_INSTEAD_OF_QS, R_LEAD, R_NO_PTS_FIRST, TWO_CLUBS
 from cardlab.sim.rng import below_n
 
 SUIT_MASK = np.uint64(0x1FFF)
@@ -48,16 +47,17 @@ def suit_cards(suit):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def legal_nb(rules, hand, n, led, played_count, broken):
+def legal_nb(rules, hand, n, led, played_count, broken, players):
     """The cards ``hand`` may play as the ``n``-th card of the trick (``led`` its suit, -1 when leading), the
-    ``played_count``-th card of the deal, with hearts ``broken`` or not (see the module docstring)."""
+    ``played_count``-th card of the deal, with hearts ``broken`` or not, at a table of ``players`` (the first trick's
+    cards are the first ``players``; see the module docstring)."""
     if n > 0:
         follow = hand & suit_cards(led)
         if follow != ZERO:
             return follow
     if played_count == 0:
         return hand & CLUB_CARDS if rules[R_ANY_CLUB] else bit(rules[R_LEAD])
-    if rules[R_NO_PTS_FIRST] and played_count < rules[R_PLAYERS]:
+    if rules[R_NO_PTS_FIRST] and played_count < players:
         clean = hand & ~PENALTY_CARDS
         if clean != ZERO:
             return clean

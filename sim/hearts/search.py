@@ -65,7 +65,7 @@ def shown_absent_nb(rules, c, candidates, n, led, count, broken):
     while m != ZERO:
         x = lowest_card(m)
         m &= m - ONE
-        if legal_nb(rules, bit(c) | bit(x), n, led, count, broken) & bit(c) == ZERO:
+        if legal_nb(rules, bit(c) | bit(x), n, led, count, broken, rules[R_PLAYERS]) & bit(c) == ZERO:
             out |= bit(x)
     return out
 
