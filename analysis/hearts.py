@@ -48,7 +48,7 @@ def pass_name(offset: int, n: int = PLAYERS) -> str:
     with five players 2 is ``two left`` and 3 ``two right``, with three 2 is ``right``."""
     if n == PLAYERS or offset == 0:
         return PASS_NAMES[offset]
-    return {1: "left", n - 1: "right", 2: "two left"}.get(offset, "two right")
+    return {2: "two left", 1: "left", n - 1: "right"}.get(offset, "two right")  # with three, 2 is the right
 
 
 def points_matrix(df: pd.DataFrame, prefix: str = "points_") -> np.ndarray:

@@ -244,3 +244,16 @@ def test_records_of_three_and_five_validate_against_the_schema(n):
     for record in records:
         validator.validate(record)
         assert len(record["hands"]) == n and len(record["scores"]) == n
+
+
+@pytest.mark.parametrize("n,names", [(3, ["none", "left", "right"]),
+                                     (5, ["none", "left", "two left", "two right", "right"])])
+def test_the_reports_read_the_table_size_from_the_columns(n, names):
+    from cardlab import analysis
+
+    df = HEARTS.simulate(deals=500, seed=7, players=n)
+    assert analysis.hearts.by_position(df)["position"].tolist() == list(range(1, n + 1))
+    assert analysis.hearts.by_pass_direction(df).index.tolist() == names
+    games = HEARTS.simulate_games(games=10, seed=7, players=n)
+    assert analysis.hearts.seat_results(games).index.tolist() == list(range(n))
+    assert "by pass direction" in analysis.hearts.format_deal_report(df)
