@@ -298,8 +298,10 @@ def play_out_nb(rules, policies, cards, st, stream, log, card_fn, fault):
 
     The moves are :func:`play_out_at_nb`'s, inlined twice: with the constant 4 (OpenSpiel's table, whose seat
     arithmetic then compiles as it did when 4 was the only table) and with the table's size read from ``st``. Measured
-    (``benchmarks/bench_hearts.py``, one thread, deals per CPU-second, old and new in turns): with the size read from
-    ``st`` at every table, four players' heuristic deals ran about 12% slower (726,000 against 824,000)."""
+    (``benchmarks/bench_hearts.py``, one thread, kernel deals per CPU-second, medians of three runs, old and new in
+    turns, load 2 to 4 on two cores): with the size read from ``st`` at every table four players' heuristic deals ran
+    about 12% slower than the four-only kernel (726,000 against 824,000); with the constant 4 to 5% slower (heuristic
+    778,000 against 814,000, random 783,000 against 828,000), a gap not traced further."""
     players = st[S_PLAYERS]
     if players == 4:
         return play_out_at_nb(rules, policies, cards, st, stream, log, card_fn, fault, 4, 52)
