@@ -3,7 +3,8 @@ strength ladder are every game's, the ladder read through :data:`STRENGTH`.
 
 Points are penalties (fewer is better). Deals are independent, so every interval is a normal (``mean_ci``) or
 Wilson (``proportion_ci``) interval over deals (over games for game figures). A seat's position counts from the
-deal's 2♣ leader: position 1 leads the first trick, 4 plays last to it.
+deal's 2♣ leader: position 1 leads the first trick, 4 plays last to it (3 or 5 with three or five players, whose
+runs have ``points_0`` … ``points_2`` or ``points_4``: the table's size is read from the columns).
 
 Input columns as written by ``cardlab.sim.hearts`` (``pass_direction``, ``leader``, ``points_0`` … ``points_3``,
 ``tricks_*``, ``hearts_*``, ``queen``, ``jack``, ``moon``; whole games add ``game``, ``deal`` and ``total_*``).
@@ -20,7 +21,7 @@ from .strength import Figure, Ladder, format_strength_study, plot_strength_study
 from .variants import format_variants, plot_variants
 
 PLAYERS = 4
-PASS_NAMES = ("none", "left", "across", "right")
+PASS_NAMES = ("none", "left", "across", "right")  # four players' (pass_name for any table)
 _EXPECTED = "expected a Hearts run: deal rows with pass_direction, leader, points_0 … points_3, queen and moon"
 
 
@@ -34,9 +35,25 @@ def _require(df, names=("pass_direction", "leader", "points_0", "queen", "moon")
         raise ValueError("the DataFrame has no rows: there are no deals to analyse")
 
 
+def players(df: pd.DataFrame, prefix: str = "points_") -> int:
+    """The table's size: how many per-seat columns ``points_0``, ``points_1`` … (or another prefix) the run has."""
+    n = 0
+    while f"{prefix}{n}" in df.columns:
+        n += 1
+    return n
+
+
+def pass_name(offset: int, n: int = PLAYERS) -> str:
+    """A pass direction's name (``pass_direction``: seat + offset receives), as ``cardlab.sim.hearts.rules.pass_name``:
+    with five players 2 is ``two left`` and 3 ``two right``, with three 2 is ``right``."""
+    if n == PLAYERS or offset == 0:
+        return PASS_NAMES[offset]
+    return {2: "two left", 1: "left", n - 1: "right"}.get(offset, "two right")  # with three, 2 is the right
+
+
 def points_matrix(df: pd.DataFrame, prefix: str = "points_") -> np.ndarray:
-    """The (deals, 4) matrix of ``points_0`` … ``points_3`` (or another per-seat prefix)."""
-    return np.stack([df[f"{prefix}{p}"].to_numpy(np.float64) for p in range(PLAYERS)], axis=1)
+    """The (deals, players) matrix of ``points_0`` … ``points_3`` (or another per-seat prefix)."""
+    return np.stack([df[f"{prefix}{p}"].to_numpy(np.float64) for p in range(players(df, prefix))], axis=1)
 
 
 def by_position(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
@@ -44,9 +61,9 @@ def by_position(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     _require(df)
     points = points_matrix(df)
     leader = df["leader"].to_numpy(np.int64)
-    rows, idx = [], np.arange(len(df))
-    for k in range(PLAYERS):
-        seat = (leader + k) % PLAYERS
+    rows, idx, n = [], np.arange(len(df)), points.shape[1]
+    for k in range(n):
+        seat = (leader + k) % n
         mean, low, high = mean_ci(points[idx, seat], level=level)
         q, qlow, qhigh = proportion_ci(int((df["queen"].to_numpy() == seat).sum()), len(df), level=level)
         rows.append(dict(position=k + 1, points=mean, ci_low=low, ci_high=high, queen=q, queen_low=qlow,
@@ -59,7 +76,8 @@ def by_pass_direction(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     _require(df)
     rows = []
     points = points_matrix(df)
-    for code, name in enumerate(PASS_NAMES):
+    for code in range(points.shape[1]):
+        name = pass_name(code, points.shape[1])
         sel = df["pass_direction"].to_numpy() == code
         if not sel.any():
             continue
@@ -126,7 +144,7 @@ def game_results(df: pd.DataFrame) -> pd.DataFrame:
     low = totals.min(axis=1, keepdims=True)
     credit = (totals == low) / (totals == low).sum(axis=1, keepdims=True)
     out = pd.DataFrame({"deals": df.groupby("game", sort=True).size().to_numpy()}, index=last.index)
-    for p in range(PLAYERS):
+    for p in range(totals.shape[1]):
         out[f"total_{p}"] = totals[:, p]
         out[f"win_{p}"] = credit[:, p]
     return out
@@ -137,7 +155,7 @@ def seat_results(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     intervals over games."""
     games = game_results(df)
     rows = []
-    for p in range(PLAYERS):
+    for p in range(players(games, "total_")):
         w, wlow, whigh = mean_ci(games[f"win_{p}"].to_numpy(float), level=level)
         t, tlow, thigh = mean_ci(games[f"total_{p}"].to_numpy(float), level=level)
         rows.append(dict(seat=p, win=w, ci_low=wlow, ci_high=whigh, total=t, total_low=tlow, total_high=thigh))
@@ -168,9 +186,9 @@ def plot_game_report(df: pd.DataFrame, *, fig=None, level: float = 0.95):
     ax1.set_ylabel("% of games")
     ax1.set_title("Game length")
     seats = seat_results(df, level=level)
-    ax2.bar(range(PLAYERS), 100 * seats["win"], yerr=100 * _yerr(seats, "win", "ci_low", "ci_high"),
+    ax2.bar(range(len(seats)), 100 * seats["win"], yerr=100 * _yerr(seats, "win", "ci_low", "ci_high"),
             color="tab:green", capsize=3, ecolor="0.3")
-    ax2.set_xticks(range(PLAYERS), [f"seat {p}" for p in range(PLAYERS)])
+    ax2.set_xticks(range(len(seats)), [f"seat {p}" for p in range(len(seats))])
     ax2.set_ylabel(f"% of games won ({level:.0%} CI)")
     ax2.set_title("Wins by seat")
     return fig

@@ -2,8 +2,9 @@
 facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
 
 Deal ``i`` is dealt from the stream ``(seed, i)`` and passes by ``i % 4`` (left, right, across, none; or one
-direction, ``pass_direction``). Columns of a deal: ``deal``, ``pass_direction`` (0 none, 1 left, 2 across, 3 right),
-``leader`` (the 2♣'s holder after the pass), ``points_0`` … ``points_3`` (fewer is better), ``tricks_<seat>``,
+direction, ``pass_direction``; with 3 or 5 players by ``i % players``, ``rules.CYCLES``). Columns of a deal: ``deal``,
+``pass_direction`` (0 none, 1 left, 2 across, 3 right: the offset of the receiving seat), ``leader`` (the 2♣'s holder
+after the pass), ``points_0`` … ``points_3`` (fewer is better; one per player), ``tricks_<seat>``,
 ``hearts_<seat>``, ``queen`` (the Q♠'s taker), ``jack`` (the J♦'s) and ``moon`` (the seat that shot it, -1).
 Whole games (to ``target``) put ``game`` and ``deal`` (the deal within its game) first and add the running
 ``total_<seat>``; game ``g`` deals from the one stream ``(seed, g)``. The strength ladder changes one seat, seat
@@ -25,10 +26,10 @@ from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim.columns import Column, deal_schema
+from cardlab.sim.columns import Column, deal_schema, expand
 from cardlab.sim.game import Figure, Game, Log, Replay, Study, StudyKind
 from cardlab.sim.hearts.referee import HeartsState
-from cardlab.sim.hearts.rules import LOG_WIDTH, PLAYERS, TRICKS, HeartsOptions, kernel_rules, pass_offset
+from cardlab.sim.hearts.rules import PLAYERS, TRICKS, HeartsOptions, kernel_rules, pass_offset
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.signatures import numba_seat
 
@@ -39,8 +40,14 @@ class HeartsStudy(LoneSeat, Study):
     ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points (and each table's moons)."""
 
     ladder_score, ladder_extras = "points", {"moon": "moon"}
-    logged = (Log("hands", (PLAYERS,), np.uint64), Log("moves", (LOG_WIDTH,), np.int8),  # each searched card's candidates'
-              Log("search_means", (PLAYERS * TRICKS, 64), np.float32, np.nan, searched=True))  # means, NaN elsewhere
+
+    @property
+    def logged(self) -> tuple:
+        """A recorded deal's hands and moves (as many as the table's players and cards), and each searched card's
+        candidates' means (room for 52 cards, NaN elsewhere)."""
+        o = self.options
+        return (Log("hands", (o.players,), np.uint64), Log("moves", (o.log_width,), np.int8),
+                Log("search_means", (PLAYERS * TRICKS, 64), np.float32, np.nan, searched=True))
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -66,7 +73,7 @@ class HeartsStudy(LoneSeat, Study):
 
         deals = np.asarray(deals, np.int64)
         seats = np.asarray(self.policy_ids if policies is None else policies, np.int64)
-        seats = np.ascontiguousarray(np.broadcast_to(seats, (len(deals), PLAYERS)))
+        seats = np.ascontiguousarray(np.broadcast_to(seats, (len(deals), self.options.players)))
         out, logs = np.zeros((len(deals), N_COLS), np.int16), self.logs(len(deals) if record else 0, searched=True)
         self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, self.search_worlds,
                          self.rollout_id, out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
@@ -83,7 +90,7 @@ class HeartsStudy(LoneSeat, Study):
         m = self.options.max_deals
 
         def play(first, count, slot):
-            out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, PLAYERS), np.int16)
+            out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, self.options.players), np.int16)
             lengths, logs = np.zeros(count, np.int64), self.logs(count if record else 0, m, searched=self.searching)
             kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id)) if self.searching else \
                 (play_games_nb, ())  # the search kernel takes the search's settings after the policies
@@ -112,12 +119,13 @@ def state_rows(states: list) -> np.ndarray:
 
     out = np.zeros((len(states), K.N_COLS), np.int16)
     for row, s in zip(out, states):
-        row[K.C_PASS], row[K.C_LEADER] = s.offset, s.tricks[0][0]
-        row[K.C_POINTS:K.C_POINTS + PLAYERS] = s.scores()
-        row[K.C_TRICKS:K.C_TRICKS + PLAYERS] = [sum(w == p for *_, w in s.tricks) for p in range(PLAYERS)]
-        row[K.C_HEARTS:K.C_HEARTS + PLAYERS] = [sum(c // 16 == 2 for c in t) for t in s.taken]
-        row[K.C_QUEEN] = next(p for p in range(PLAYERS) if QUEEN_SPADES in s.taken[p])
-        row[K.C_JACK] = next(p for p in range(PLAYERS) if JACK_DIAMONDS in s.taken[p])
+        n = s.options.players
+        row[K.C_PASS], row[K.C_LEADER], row[K.C_PLAYERS] = s.offset, s.tricks[0][0], n
+        row[K.C_POINTS:K.C_POINTS + n] = s.scores()
+        row[K.C_TRICKS:K.C_TRICKS + n] = [sum(w == p for *_, w in s.tricks) for p in range(n)]
+        row[K.C_HEARTS:K.C_HEARTS + n] = [sum(c // 16 == 2 for c in t) for t in s.taken]
+        row[K.C_QUEEN] = next(p for p in range(n) if QUEEN_SPADES in s.taken[p])
+        row[K.C_JACK] = next(p for p in range(n) if JACK_DIAMONDS in s.taken[p])
         row[K.C_MOON] = s.moon()
     return out
 
@@ -135,8 +143,9 @@ def checked_states(study: HeartsStudy, cols: dict, indices) -> list:
     return states
 
 
-_DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left, 2 across, 3 right"),
-         Column("leader", "int8", "the seat that led the 2♣"),
+_DEAL = (Column("pass_direction", "int8", "where the passes went, seat + this: 0 none, 1 left, 2 across, 3 right (3 "
+                                           "players: 2 right; 5: 2 two left, 3 two right, 4 right)"),
+         Column("leader", "int8", "the seat that led the 2♣ (the 3♣ with 5 players)"),
          Column("points_{seat}", "int8", "the seat's points on the deal, the moon and bonuses included (fewer is "
                                          "better)"),
          Column("tricks_{seat}", "int8", "tricks the seat took"),
@@ -144,7 +153,8 @@ _DEAL = (Column("pass_direction", "int8", "where the passes went: 0 none, 1 left
          Column("queen", "int8", "the seat that took the Q♠"),
          Column("jack", "int8", "the seat that took the J♦"),
          Column("moon", "int8", "the seat that shot the moon (took every heart and the Q♠), -1 none"))
-SCHEMA = deal_schema(Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % 4)"), _DEAL,
+SCHEMA = deal_schema(Column("deal", "int64", "the deal's number (dealt from (seed, deal), passing by deal % players)"),
+                     _DEAL,
                      totals="the seat's total after this deal")
 
 
@@ -158,7 +168,7 @@ NUMBA_SEAT = numba_seat(
 
 
 class Hearts(Game):
-    """Hearts for four, OpenSpiel's rules and options, games to 100."""
+    """Hearts for four (or three, or five), OpenSpiel's rules and options, games to 100."""
 
     name, title = "hearts", "Hearts"
     oracle = search_beside_python = True  # the search over the true deal; search seats beside a Python seat
@@ -172,7 +182,16 @@ class Hearts(Game):
                                              "same deals (paired)", "cardlab.sim.hearts.passing", "passing_study",
                                              "passing_metadata")}  # a module that imports the kernels
     study_deals = {"strength": 4_000}  # searched deals are slow
-    state_rows = staticmethod(state_rows)  # with the declared row_columns, a Python seat's rows (Game.state_columns)
+    state_rows = staticmethod(state_rows)  # with row_columns, a Python seat's rows (Game.state_columns)
+
+    def row_columns(self, rows: np.ndarray) -> dict:
+        """Named columns of the kernels' deal rows (``kernels.C_*``: the declared deal columns, one per seat of the
+        rows' table, which the rows carry)."""
+        from cardlab.sim.hearts.kernels import row_fields
+
+        n, keep = row_fields(rows)
+        named = expand(tuple(c for c in self.columns["deals"] if c.name != "deal"), {"seat": range(n)})
+        return {name: rows[:, k].astype(dtype) for k, (name, dtype) in zip(keep, named.items())}
 
     def replay_deals(self, study, deals: range) -> Replay:
         from cardlab.sim.hearts.referee import describe
@@ -221,11 +240,12 @@ def dealt_state(study, stream, deal: int) -> HeartsState:
     """The deal the kernels deal from ``stream`` as deal ``deal`` of a run or a game (its number, and its pass
     direction's), as a state holding the stream after the deal for its random seats."""
     from cardlab.sim.dealing import deal_hands_nb
-    from cardlab.sim.hearts.rules import DECK, pass_offset
+    from cardlab.sim.hearts.rules import pass_offset
     from cardlab.sim.state import as_stream
 
-    hands = np.zeros(PLAYERS, np.uint64)
-    stream = deal_hands_nb(np.uint64(stream), DECK, np.empty(DECK.shape[0], np.int8), PLAYERS, hands)
+    o = study.options
+    hands = np.zeros(o.players, np.uint64)
+    stream = deal_hands_nb(np.uint64(stream), o.deck, np.empty(o.deck.shape[0], np.int8), o.players, hands)
     state = HeartsState(study.options, [int(h) for h in hands], deal=deal, offset=pass_offset(study.options, deal),
                         study=study)
     state.stream = as_stream(stream)

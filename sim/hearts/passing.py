@@ -3,7 +3,8 @@
 On deal ``i`` seat ``i % 4`` (every seat equally often) passes by each rule of :data:`PASS_RULES` in turn, the
 other seats passing as their policies do, and every seat then plays the deal by its policy (search seats search);
 the deal passes left, right or across as ``(i // 4) % 3`` is 0, 1 or 2 under ``pass_direction="cycle"`` (a deal
-without passing has nothing to study), or in the fixed direction. The rules (``kernels.pass_choice_nb``):
+without passing has nothing to study), or in the fixed direction. With ``n`` players (three or five), seat ``i % n``
+passes, in the ``(i // n) % (n - 1)``-th direction of their rotation without its ``none``. The rules (``kernels.pass_choice_nb``):
 
 * ``heuristic``: the heuristic's pass, the Q♠, then the A♠ and K♠, then the highest cards (a heart first);
 * ``highest``: the three highest cards (the higher suit first among equal ranks);
@@ -22,14 +23,15 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.sim import runner
-from cardlab.sim.dealing import deal_hands_nb
-from cardlab.sim.hearts.kernels import (C_JACK, C_MOON, C_POINTS, C_QUEEN, N_CARDS_ROWS, N_COLS, N_ST, pass_nb,
-                                        play_out_nb, score_nb, start_nb)
-from cardlab.sim.hearts.rules import CYCLE, DECK, PASS_NAMES, PASS_RULES, PLAYERS, R_CYCLE, R_FIXED_PASS
+from cardlab.sim.hearts.kernels import (C_JACK, C_MOON, C_POINTS, C_QUEEN, N_CARDS_ROWS, N_COLS, N_ST, deal_nb,
+                                        pass_nb, play_out_nb, score_nb, start_nb)
+from cardlab.sim.hearts.rules import (CYCLES, DECK, MAX_PLAYERS, PASS_RULES, R_CYCLE, R_FIXED_PASS, R_PLAYERS,
+                                      TABLE_SIZES, fixed_offset)
 from cardlab.sim.hearts.search import play_searched_nb, searches_nb
 from cardlab.sim.rng import deal_state
 
-STUDY_CYCLE = np.array([d for d in CYCLE if d != 0], np.int64)  # left, right, across
+#: Row ``n - 3``: the directions ``n`` players pass in, their rotation without ``none`` (four: left, right, across).
+STUDY_CYCLES = np.array([[d for d in CYCLES[n] if d != 0] + [0] * (MAX_PLAYERS - n) for n in TABLE_SIZES], np.int64)
 N_DECK = len(DECK)
 
 
@@ -38,32 +40,33 @@ def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, 
     """Deals ``first .. first+count-1`` of the passing study: ``out[j, r]`` the row (``kernels.C_*``) of deal ``j``
     with its studied seat passing by rule ``r`` (module docstring)."""
     n_rules = out.shape[1]
+    n = rules[R_PLAYERS]
     searchers = 0
-    for p in range(PLAYERS):
+    for p in range(n):
         searchers += searches_nb(policies[p])
     for j in prange(count):
         i = first + j
-        seat = i % PLAYERS
-        offset = STUDY_CYCLE[(i // PLAYERS) % 3] if rules[R_CYCLE] else rules[R_FIXED_PASS]
+        seat = i % n
+        offset = STUDY_CYCLES[n - 3, (i // n) % (n - 1)] if rules[R_CYCLE] else rules[R_FIXED_PASS]
         cards = np.zeros(N_CARDS_ROWS, np.uint64)
         st = np.zeros(N_ST, np.int64)
-        dealt = np.zeros(PLAYERS, np.uint64)
-        pass_rules = np.full(PLAYERS, -1, np.int64)
+        dealt = np.zeros(n, np.uint64)
+        pass_rules = np.full(n, -1, np.int64)
         no_log = np.zeros(0, np.int8)
         no_means = np.zeros((0, 64), np.float32)
         scratch = np.empty(N_DECK, np.int8)
         for r in range(n_rules):
-            stream = deal_hands_nb(deal_state(np.uint64(seed), np.uint64(i)), DECK, scratch, PLAYERS, cards)
-            dealt[:] = cards[:PLAYERS]
+            stream = deal_nb(rules, deal_state(np.uint64(seed), np.uint64(i)), scratch, cards)
+            dealt[:] = cards[:n]
             pass_rules[seat] = r
-            stream = pass_nb(cards, offset, policies, stream, no_log, pass_rules)
+            stream = pass_nb(cards, n, offset, policies, stream, no_log, pass_rules)
             start_nb(rules, cards, st)
             row = out[j, r]
             row[C_QUEEN] = -1
             row[C_JACK] = -1
             if searchers > 0:
-                passed = np.zeros(PLAYERS, np.uint64)
-                for p in range(PLAYERS):
+                passed = np.zeros(n, np.uint64)
+                for p in range(n):
                     passed[p] = dealt[p] & ~cards[p]
                 play_searched_nb(seed, i, 0, rules, policies, cards, st, passed, offset, stream, worlds, rollout,
                                  no_log, no_means, card_fn, faults[j], -1)
@@ -80,10 +83,11 @@ def study_columns(study, first: int, count: int) -> dict:
                      study.rollout_id if study.searching else 1, out, study.user_callback(), faults)
     study.check_faults(faults, first)
     deal = np.arange(first, first + count, dtype=np.int64)
-    seat = (deal % PLAYERS).astype(np.int8)
     o = study.options
-    offset = STUDY_CYCLE[(deal // PLAYERS) % 3] if o.pass_direction == "cycle" else \
-        np.full(count, PASS_NAMES.index(o.pass_direction))
+    n = o.players
+    seat = (deal % n).astype(np.int8)
+    offset = STUDY_CYCLES[n - 3][(deal // n) % (n - 1)] if o.pass_direction == "cycle" else \
+        np.full(count, fixed_offset(o.pass_direction, n))
     cols = {"deal": deal, "pass_direction": offset.astype(np.int8), "seat": seat}
     rows = np.arange(count)
     for r, name in enumerate(PASS_RULES):

@@ -2,7 +2,8 @@
 
 Cards are ids ``16 * suit + rank`` (:mod:`cardlab.sim.cards`), a hand one ``uint64``. The rules' one
 legality function, :func:`legal_nb`, is OpenSpiel's order of checks (``docs/rules/hearts.md``): follow the
-led suit; the deal's first card is the 2♣ (any club with ``can_lead_any_club``); on the first trick no
+led suit; the deal's first card is the 2♣ (the 3♣ with five players, who play without the 2♣; any club with
+``can_lead_any_club``); on the first trick (its first card a player) no
 heart and no Q♠ while the seat holds anything else (``no_pts_on_first_trick``); no heart led before
 hearts are broken while the leader holds anything else (and, with ``can_lead_hearts_instead_of_qs``, a
 leader left with only the Q♠ and hearts may lead either); otherwise any card.
@@ -13,7 +14,8 @@ The heuristic is a plain avoidance player, deterministic:
   before another suit's card of the same rank;
 * **lead** the lowest card, ♣ before ♦ before ♠ before ♥ among equal ranks;
 * **follow** with the highest card that loses to the trick's winner (the Q♠ first, onto a higher
-  spade); when every card wins, the last seat takes a trick without penalty cards with its highest card,
+  spade); when every card wins, the last seat (of three, four or five) takes a trick without penalty cards with its
+  highest card,
   any other seat plays its lowest; the Q♠ only when nothing else is left;
 * **discard** (void in the led suit) the Q♠, else the A♠ or K♠ while the Q♠ is out, else the highest
   heart, else the highest card, from the shortest suit among equal ranks.
@@ -24,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, below, ctz, highest_card, lowest_card, nth_card, popcount
-from cardlab.sim.hearts.rules import QUEEN_SPADES, R_ANY_CLUB, R_HEARTS_INSTEAD_OF_QS, R_NO_PTS_FIRST, TWO_CLUBS
+from cardlab.sim.hearts.rules import QUEEN_SPADES, R_ANY_CLUB, R_HEARTS_INSTEAD_OF_QS, R_LEAD, R_NO_PTS_FIRST, TWO_CLUBS
 from cardlab.sim.rng import below_n
 
 SUIT_MASK = np.uint64(0x1FFF)
@@ -45,16 +47,17 @@ def suit_cards(suit):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def legal_nb(rules, hand, n, led, played_count, broken):
+def legal_nb(rules, hand, n, led, played_count, broken, players):
     """The cards ``hand`` may play as the ``n``-th card of the trick (``led`` its suit, -1 when leading), the
-    ``played_count``-th card of the deal, with hearts ``broken`` or not (see the module docstring)."""
+    ``played_count``-th card of the deal, with hearts ``broken`` or not, at a table of ``players`` (the first trick's
+    cards are the first ``players``; see the module docstring)."""
     if n > 0:
         follow = hand & suit_cards(led)
         if follow != ZERO:
             return follow
     if played_count == 0:
-        return hand & CLUB_CARDS if rules[R_ANY_CLUB] else TWO_CLUBS_BIT
-    if rules[R_NO_PTS_FIRST] and played_count < 4:
+        return hand & CLUB_CARDS if rules[R_ANY_CLUB] else bit(rules[R_LEAD])
+    if rules[R_NO_PTS_FIRST] and played_count < players:
         clean = hand & ~PENALTY_CARDS
         if clean != ZERO:
             return clean
@@ -118,9 +121,10 @@ def shortest_suit_of_rank(hand, legal, rank):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def heuristic_card_nb(hand, legal, n, win_card, trick, seen):
+def heuristic_card_nb(hand, legal, n, win_card, trick, seen, players):
     """The heuristic's card (see the module docstring) from ``legal``, as the ``n``-th card of a trick holding the
-    cards ``trick`` and won so far by ``win_card``; ``seen``: every card played before this trick."""
+    cards ``trick`` and won so far by ``win_card``; ``seen``: every card played before this trick; ``players``: the
+    table's (its last seat plays card ``players - 1``)."""
     if legal & (legal - ONE) == ZERO:
         return ctz(legal)
     if n == 0:
@@ -136,7 +140,7 @@ def heuristic_card_nb(hand, legal, n, win_card, trick, seen):
         safe = legal & ~QS_BIT
         if safe == ZERO:
             return QUEEN_SPADES
-        if n == 3 and trick & PENALTY_CARDS == ZERO:
+        if n == players - 1 and trick & PENALTY_CARDS == ZERO:
             return highest_card(safe)
         return lowest_card(safe)
     if legal & QS_BIT != ZERO:  # discarding

@@ -4,7 +4,8 @@
 sharing nothing with the kernels but the card numbering; :func:`check_log` runs a kernel's move log
 through it, so agreement between the two is evidence that both are right. Its moves are OpenSpiel's, one
 card at a time: each seat in turn (seat 0 first) passes three cards, one action each (``pass Q♠``, id
-``64 + card``), then the 52 cards are played (``Q♠``, id the card id).
+``64 + card``), then the 52 cards are played (``Q♠``, id the card id). Three or five players play the same way with
+the deck the options name (``rules.REMOVED``: 51 or 50 cards), the lowest club dealt leading.
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import numpy as np
 
 from cardlab.sim.cards import (CLUBS, HEARTS, SUIT_SYMBOLS, card_name, cards_of, mask_of, parse_card, rank_of,
                                suit_of)
-from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, HAND, JACK_DIAMONDS, LOG_PLAYS, PASS, PASS_ID,
-                                      PASS_NAMES, PLAYERS, QUEEN_SPADES, TRICKS, TWO_CLUBS, HeartsOptions, pass_offset)
+from cardlab.sim.hearts.rules import (AVOID_ALL_TRICKS_POINTS, JACK_DIAMONDS, PASS, PASS_ID, QUEEN_SPADES, REMOVED,
+                                      HeartsOptions, pass_name, pass_offset)
 from cardlab.sim.replay import hand_names
 from cardlab.sim.state import Action, State, shown_absent
 
@@ -48,9 +49,10 @@ class HeartsState(State):
     """One Hearts deal in progress.
 
     * **Passing** (unless the deal's direction is ``none``): seat 0 passes three cards, one move each, then
-      seats 1, 2 and 3; a passed card leaves the hand at once; once all twelve are chosen each seat's three
-      go to seat + offset (1 left, 2 across, 3 right).
-    * **Play**: the 2♣'s holder leads; the legal cards are :meth:`legal_cards`'; the highest card of the led
+      seats 1, 2 and 3 (and 4, with five); a passed card leaves the hand at once; once every seat's are chosen each
+      seat's three go to seat + offset, modulo the players (1 left, 2 across, 3 right; the last seat is the right).
+    * **Play**: the 2♣'s holder leads (the lowest club dealt: the 3♣ with five players, who play without the 2♣);
+      the legal cards are :meth:`legal_cards`'; the trick has a card from each seat; the highest card of the led
       suit takes the trick, and its seat leads the next.
     * **Score** (:meth:`scores`): each seat's hearts and Q♠ (and J♦ with ``jd_bonus``); a seat that took all
       14 penalty cards scores their worth (26) less and every other seat that much more (with
@@ -62,20 +64,22 @@ class HeartsState(State):
     """
 
     def __init__(self, options: HeartsOptions, hands, *, deal: int = 0, offset: int | None = None, study=None):
-        """``hands``: the four dealt hands (sets of card ids, or bitmasks); ``offset``: where the passes go (default:
-        deal ``deal``'s direction under ``options``)."""
+        """``hands``: the dealt hands, one a player (sets of card ids, or bitmasks); ``offset``: where the passes go
+        (default: deal ``deal``'s direction under ``options``)."""
         self.options, self.deal, self.study = options, int(deal), study
+        self.players = options.players
         self.dealt = [set(cards_of(int(h))) if not isinstance(h, (set, list, tuple, frozenset)) else set(h)
                       for h in hands]
-        check_hands(self.dealt)
+        check_hands(self.dealt, options)
+        self.lead_card = min(c for h in self.dealt for c in h if suit_of(c) == CLUBS)
         self.offset = pass_offset(options, deal) if offset is None else int(offset)
         self.hands = [set(h) for h in self.dealt]
-        self.passed = [[] for _ in range(PLAYERS)]  # each seat's passed cards, in the order chosen
+        self.passed = [[] for _ in range(self.players)]  # each seat's passed cards, in the order chosen
         self.passing = self.offset != 0
         self.entries = []  # the moves as record entries
         self.trick = []  # (seat, card) of the trick under way
         self.tricks = []  # finished tricks: (leader, [(seat, card)...], winner)
-        self.taken = [set() for _ in range(PLAYERS)]
+        self.taken = [set() for _ in range(self.players)]
         self.broken = not options.must_break_hearts
         self.played = 0
         self.leader = None if self.passing else self._two_clubs_holder()
@@ -84,11 +88,12 @@ class HeartsState(State):
     # ---------------------------------------------------------------- the rules
 
     def _two_clubs_holder(self) -> int:
-        return next(p for p in range(PLAYERS) if TWO_CLUBS in self.hands[p])
+        """The seat holding the lead card (the 2♣, or the lowest club dealt)."""
+        return next(p for p in range(self.players) if self.lead_card in self.hands[p])
 
     @property
     def is_over(self) -> bool:
-        return self.played == PLAYERS * TRICKS
+        return self.played == sum(len(h) for h in self.dealt)
 
     @property
     def current_player(self) -> int:
@@ -96,11 +101,11 @@ class HeartsState(State):
             return -1
         if self.passing:
             return sum(len(p) for p in self.passed) // PASS
-        return (self.leader + len(self.trick)) % PLAYERS
+        return (self.leader + len(self.trick)) % self.players
 
     def legal_cards(self) -> set:
-        """The cards the seat to play may play: follow the led suit when able; the deal's first card is the 2♣ (any
-        club with ``can_lead_any_club``); on the first trick no heart nor Q♠ while the seat holds another card
+        """The cards the seat to play may play: follow the led suit when able; the deal's first card is the 2♣ (the
+        lowest club dealt; any club with ``can_lead_any_club``); on the first trick no heart nor Q♠ while the seat holds another card
         (``no_pts_on_first_trick``); a leader may not lead a heart before hearts are broken while it holds another
         card (with ``can_lead_hearts_instead_of_qs``, a leader holding only the Q♠ besides hearts may lead either);
         otherwise any card."""
@@ -112,7 +117,7 @@ class HeartsState(State):
             if follow:
                 return follow
         if self.played == 0:
-            return {c for c in hand if suit_of(c) == CLUBS} if o.can_lead_any_club else {TWO_CLUBS}
+            return {c for c in hand if suit_of(c) == CLUBS} if o.can_lead_any_club else {self.lead_card}
         if o.no_pts_on_first_trick and not self.tricks:
             clean = {c for c in hand if suit_of(c) != HEARTS and c != QUEEN_SPADES}
             if clean:
@@ -150,7 +155,7 @@ class HeartsState(State):
         if self.trick and any(suit_of(x) == suit_of(self.trick[0][1]) for x in hand):
             return f"a seat holding {SUIT_SYMBOLS[suit_of(self.trick[0][1])]} must follow suit"
         if self.played == 0:
-            return "the 2♣ leads the first trick" + ("" if not self.options.can_lead_any_club else " (or a club)")
+            return f"the {card_name(self.lead_card)} leads the first trick" + ("" if not self.options.can_lead_any_club else " (or a club)")
         if not self.tricks and self.options.no_pts_on_first_trick:
             return "no heart or Q♠ on the first trick (no_pts_on_first_trick)"
         return "hearts may not be led before they are broken (must_break_hearts)"
@@ -162,9 +167,9 @@ class HeartsState(State):
             c = action.id - PASS_ID
             self.hands[seat].remove(c)
             self.passed[seat].append(c)
-            if sum(len(p) for p in self.passed) == PLAYERS * PASS:
-                for p in range(PLAYERS):
-                    self.hands[(p + self.offset) % PLAYERS].update(self.passed[p])
+            if sum(len(p) for p in self.passed) == self.players * PASS:
+                for p in range(self.players):
+                    self.hands[(p + self.offset) % self.players].update(self.passed[p])
                 self.passing = False
                 self.leader = self._two_clubs_holder()
             return
@@ -174,7 +179,7 @@ class HeartsState(State):
         self.played += 1
         if suit_of(c) == HEARTS or (self.options.qs_breaks_hearts and c == QUEEN_SPADES):
             self.broken = True
-        if len(self.trick) == PLAYERS:
+        if len(self.trick) == self.players:
             led = suit_of(self.trick[0][1])
             winner = max((x for x in self.trick if suit_of(x[1]) == led), key=lambda x: rank_of(x[1]))[0]
             self.tricks.append((self.leader, self.trick, winner))
@@ -190,7 +195,7 @@ class HeartsState(State):
         if not self.is_over:
             return -1
         penalty_cards = {c for c in range(64) if suit_of(c) == HEARTS and rank_of(c) < 13} | {QUEEN_SPADES}
-        return next((p for p in range(PLAYERS) if penalty_cards <= self.taken[p]), -1)
+        return next((p for p in range(self.players) if penalty_cards <= self.taken[p]), -1)
 
     def scores(self) -> list:
         """Each seat's points: the cards taken so far; once the deal is over, with the moon or the no-trick bonus."""
@@ -198,7 +203,7 @@ class HeartsState(State):
         if not self.is_over:
             return points
         shooter = self.moon()
-        for p in range(PLAYERS):
+        for p in range(self.players):
             if shooter >= 0 and self.options.moon_scoring == "shooter_subtracts":
                 points[p] -= 2 * self.options.moon if p == shooter else 0
             elif shooter >= 0:
@@ -213,31 +218,32 @@ class HeartsState(State):
         """The cards ``seat`` received, once every seat has passed (empty before, and without passing)."""
         if self.offset == 0 or self.passing:
             return []
-        return sorted(self.passed[(seat - self.offset) % PLAYERS])
+        return sorted(self.passed[(seat - self.offset) % self.players])
 
     def observation(self, seat: int) -> dict:
         """What ``seat`` knows: its hand, the cards it passed and received, every move with the other seats' passed
         cards hidden, the tricks each seat has taken, the points so far, whether hearts are broken."""
         actions = [e if e["kind"] == "play" or e["seat"] == seat else {"seat": e["seat"], "kind": "pass"}
                    for e in self.entries]
-        return {"seat": seat, "pass_direction": PASS_NAMES[self.offset], "hand": hand_names(self.hands[seat]),
+        return {"seat": seat, "pass_direction": pass_name(self.offset, self.players),
+                "hand": hand_names(self.hands[seat]),
                 "passed": [card_name(c) for c in self.passed[seat]],
                 "received": [card_name(c) for c in self.received(seat)], "actions": [dict(a) for a in actions],
                 "hand_sizes": [len(h) for h in self.hands], "tricks_taken": [sum(w == p for *_, w in self.tricks)
-                                                                             for p in range(PLAYERS)],
+                                                                             for p in range(self.players)],
                 "points": self.points(), "hearts_broken": self.broken, "to_move": self.current_player}
 
     def known(self, seat: int) -> dict:
         """Card -> seat for the cards ``seat`` knows the holder of besides its own: those it passed, not yet played."""
         if self.passing:
             return {}
-        receiver = (seat + self.offset) % PLAYERS
+        receiver = (seat + self.offset) % self.players
         return {c: receiver for c in self.passed[seat] if c in self.hands[receiver]}
 
     def hidden_cards(self, seat: int) -> list[int]:
         """The cards in other seats' hands (and their pending passes) ``seat`` cannot place."""
-        pending = {c for p in range(PLAYERS) if p != seat and self.passing for c in self.passed[p]}
-        held = {c for p in range(PLAYERS) if p != seat for c in self.hands[p]}
+        pending = {c for p in range(self.players) if p != seat and self.passing for c in self.passed[p]}
+        held = {c for p in range(self.players) if p != seat for c in self.hands[p]}
         return sorted((held | pending) - set(self.passed[seat]))
 
     def excluded(self, seat: int) -> list[set]:
@@ -257,29 +263,30 @@ class HeartsState(State):
         out = self.clone()
         if self.passing:
             return out
+        n = self.players
         known = self.known(seat)
         excluded = self.excluded(seat)
         for c, holder in known.items():
-            for p in range(PLAYERS):
+            for p in range(n):
                 if p != holder:
                     excluded[p].add(c)
         hands = np.array([mask_of(h) for h in self.hands], np.uint64)
-        world = np.zeros(PLAYERS, np.uint64)
-        sample_world_nb(rng.integers(2 ** 63, dtype=np.uint64), seat, PLAYERS, hands,
+        world = np.zeros(n, np.uint64)
+        sample_world_nb(rng.integers(2 ** 63, dtype=np.uint64), seat, n, hands,
                         np.array([mask_of(x) for x in excluded], np.uint64), world, 0)
         played = [{c for _, t, _ in self.tricks for q, c in t if q == p} | {c for q, c in self.trick if q == p}
-                  for p in range(PLAYERS)]
-        for p in range(PLAYERS):
+                  for p in range(n)]
+        for p in range(n):
             out.hands[p] = set(cards_of(int(world[p])))
         # The passes the seat did not see are redrawn among the receiver's cards (its hand and the cards it played),
         # so that the copy's history stays a deal that could have been: dealt = held + played + passed - received.
-        for p in range(PLAYERS):
-            r = (p + self.offset) % PLAYERS
+        for p in range(n):
+            r = (p + self.offset) % n
             if self.offset and seat not in (p, r):
                 pool = sorted((out.hands[r] | played[r]) - set(self.passed[seat]))
                 out.passed[p] = [int(c) for c in rng.choice(pool, PASS, replace=False)]
-        for p in range(PLAYERS):
-            got = set(out.passed[(p - self.offset) % PLAYERS]) if self.offset else set()
+        for p in range(n):
+            got = set(out.passed[(p - self.offset) % n]) if self.offset else set()
             out.dealt[p] = (out.hands[p] | played[p] | set(out.passed[p] if self.offset else ())) - got
         out.entries = [e if e["kind"] == "play" else {**e, "card": card_name(out.passed[e["seat"]][i % PASS])}
                        for i, e in enumerate(self.entries)]
@@ -295,7 +302,7 @@ class HeartsState(State):
     def record(self) -> dict:
         """The deal's JSON record: ``deal``, ``pass_direction``, the dealt ``hands``, every move (``actions``), the
         final ``scores`` (once over), the ``moon`` shooter (or null)."""
-        out = {"deal": self.deal, "pass_direction": PASS_NAMES[self.offset],
+        out = {"deal": self.deal, "pass_direction": pass_name(self.offset, self.players),
                "hands": [hand_names(h) for h in self.dealt], "actions": [dict(e) for e in self.entries],
                "scores": self.scores()}
         if self.is_over:
@@ -325,27 +332,32 @@ class HeartsState(State):
         return policy_action(self, policy)
 
 
-def check_hands(hands: list) -> None:
-    """Four hands of 13, every card of the 52 once."""
-    if len(hands) != PLAYERS or any(len(h) != HAND for h in hands):
-        raise RefereeError(f"hands have sizes {[len(h) for h in hands]}, expected 4 hands of 13")
-    if sorted(c for h in hands for c in h) != sorted(16 * s + r for s in range(4) for r in range(13)):
+def check_hands(hands: list, options: HeartsOptions) -> None:
+    """One hand a player, every card of the 52 once (but the 2♦ with three players, the 2♦ and 2♣ with five), the
+    same number in each: four hands of 13, three of 17, five of 10."""
+    n = options.players
+    deck = sorted(16 * s + r for s in range(4) for r in range(13) if 16 * s + r not in REMOVED[n])
+    size = len(deck) // n
+    if len(hands) != n or any(len(h) != size for h in hands):
+        raise RefereeError(f"hands have sizes {[len(h) for h in hands]}, expected {n} hands of {size}")
+    if sorted(c for h in hands for c in h) != deck:
         raise RefereeError("the hands do not hold every card of the deck exactly once")
 
 
 def check_log(options: HeartsOptions, deal: int, hands, log, offset: int | None = None) -> HeartsState:
-    """Replay a kernel's move log (:data:`~cardlab.sim.hearts.rules.LOG_WIDTH` entries: 12 passes, -1 without
-    passing, then 52 cards) from the dealt ``hands`` (bitmasks) through a :class:`HeartsState`; raises
-    :class:`RefereeError` on an illegal move."""
+    """Replay a kernel's move log (``HeartsOptions.log_width`` entries: three passes a player, -1 without passing,
+    then every card of the deal: 12 and 52 with four) from the dealt ``hands`` (bitmasks) through a
+    :class:`HeartsState`; raises :class:`RefereeError` on an illegal move."""
     state = HeartsState(options, [int(h) for h in hands], deal=deal, offset=offset)
     moves = [int(m) for m in log]
-    passes = moves[:LOG_PLAYS]
+    plays = PASS * state.players
+    passes = moves[:plays]
     if state.passing:
-        moves = [PASS_ID + c for c in passes] + moves[LOG_PLAYS:]
+        moves = [PASS_ID + c for c in passes] + moves[plays:]
     else:
         if any(c >= 0 for c in passes):
             raise RefereeError(f"deal {deal}: the log passes cards in a deal without passing")
-        moves = moves[LOG_PLAYS:]
+        moves = moves[plays:]
     for m in moves:
         legal = {a.id: a for a in state.legal_actions()}
         if m not in legal:
@@ -359,13 +371,13 @@ def check_log(options: HeartsOptions, deal: int, hands, log, offset: int | None 
 
 def describe(state: HeartsState) -> str:
     """The deal move by move, readable: the hands, the passes, each trick and its taker, the scores."""
-    lines = [f"deal {state.deal}: passing {PASS_NAMES[state.offset]}"]
+    lines = [f"deal {state.deal}: passing {pass_name(state.offset, state.players)}"]
     for p, hand in enumerate(state.dealt):
         lines.append(f"  seat {p}: " + " ".join(hand_names(hand)))
     if state.offset:
-        for p in range(PLAYERS):
+        for p in range(state.players):
             lines.append(f"  seat {p} passes " + " ".join(card_name(c) for c in state.passed[p])
-                         + f" to seat {(p + state.offset) % PLAYERS}")
+                         + f" to seat {(p + state.offset) % state.players}")
     for t, (leader, cards, winner) in enumerate(state.tricks, 1):
         played = "  ".join(f"S{seat} {card_name(c):>3}" for seat, c in cards)
         points = sum(penalty(c, state.options) for _, c in cards)

@@ -4,7 +4,8 @@ At each card decision with more than one legal card, a ``search`` seat
 
 1. samples ``worlds`` deals of the cards it cannot place, exactly uniformly among those consistent with what it
    has seen (:mod:`cardlab.sim.worlds`): each other seat keeps its number of cards; the cards the searcher passed
-   stay with their receiver until played; the 2♣ stays with the seat that led the first trick; and no seat gets a
+   stay with their receiver until played; the 2♣ (the 3♣ with five players) stays with the seat that led the first
+   trick; and no seat gets a
    card it has shown it cannot hold. A card ``x`` is excluded from seat ``p`` once ``p`` played a card that
    would have been illegal had ``p`` held ``x`` (the rules' own :func:`~cardlab.sim.hearts.policies.legal_nb` on
    the two-card hand): a void in the led suit, a heart or the Q♠ on the first trick (then it held nothing else),
@@ -27,13 +28,12 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card
-from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.hearts.kernels import (BY_POLICY_RULES, C_JACK, C_LEADER, C_PASS, C_POINTS, C_QUEEN, N_CARDS_ROWS,
-                                        N_COLS, N_ST, S_BROKEN, S_COUNT, S_LEADER, S_LED, S_N, deal_offset_nb,
-                                        game_over_nb, legal_now, move_nb, pass_nb, play_out_nb, put_card_nb, score_nb,
-                                        start_nb, to_move)
+                                        N_COLS, N_ST, S_BROKEN, S_COUNT, S_LEADER, S_LED, S_N, deal_nb,
+                                        deal_offset_nb, game_over_nb, legal_now, move_nb, pass_nb, play_out_nb,
+                                        put_card_nb, score_nb, start_nb, to_move)
 from cardlab.sim.hearts.policies import legal_nb
-from cardlab.sim.hearts.rules import DECK, LOG_PLAYS, PLAYERS, TRICKS, TWO_CLUBS
+from cardlab.sim.hearts.rules import DECK, MAX_PLAYERS, PASS, PLAYERS, R_LEAD, R_MOVES, R_PLAYERS, TRICKS
 from cardlab.sim.policy import POLICY
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
@@ -41,7 +41,7 @@ from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 SEARCH, ORACLE, HEURISTIC = POLICY.SEARCH, POLICY.ORACLE, POLICY.HEURISTIC
 SEARCH_SALT = np.uint64(0x4EA27C0DE5EA2C11)
 ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
-MOVES = PLAYERS * TRICKS
+MOVES = PLAYERS * TRICKS  # the most cards a deal plays (52, four players; 51 with three, 50 with five)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -65,18 +65,20 @@ def shown_absent_nb(rules, c, candidates, n, led, count, broken):
     while m != ZERO:
         x = lowest_card(m)
         m &= m - ONE
-        if legal_nb(rules, bit(c) | bit(x), n, led, count, broken) & bit(c) == ZERO:
+        if legal_nb(rules, bit(c) | bit(x), n, led, count, broken, rules[R_PLAYERS]) & bit(c) == ZERO:
             out |= bit(x)
     return out
 
 
 @njit(cache=True, error_model="numpy")
-def view_nb(s, cards, excluded, passed, offset, first_leader, oracle, view):
+def view_nb(rules, s, cards, excluded, passed, offset, first_leader, oracle, view):
     """The cards each seat may not hold in searcher ``s``'s worlds (``view``): what the table has shown
-    (``excluded``), the cards ``s`` passed (each with its receiver while unplayed), the unplayed 2♣ with the seat
-    that led the first trick; for the ``oracle``, every card a seat does not hold."""
-    receiver = (s + offset) % PLAYERS
-    for p in range(PLAYERS):
+    (``excluded``), the cards ``s`` passed (each with its receiver while unplayed), the unplayed 2♣ (the lead card:
+    the 3♣ with five players) with the seat that led the first trick; for the ``oracle``, every card a seat does
+    not hold."""
+    n = rules[R_PLAYERS]
+    receiver = (s + offset) % n
+    for p in range(n):
         if oracle:
             view[p] = ~cards[p] if p != s else ZERO
             continue
@@ -84,7 +86,7 @@ def view_nb(s, cards, excluded, passed, offset, first_leader, oracle, view):
         if offset != 0 and p != receiver:
             view[p] |= passed[s]
         if p != first_leader:
-            view[p] |= bit(TWO_CLUBS)
+            view[p] |= bit(rules[R_LEAD])
     return view
 
 
@@ -94,13 +96,14 @@ def search_card_nb(stream, rules, s, cards, st, legal, fallback, view, worlds, r
     ``worlds`` worlds (negated: higher is better)."""
     for c in range(64):
         totals[c] = 0.0
-    hands = cards[:PLAYERS].copy()
-    plan = plan_world_nb(s, PLAYERS, hands, view)
-    world = np.empty(PLAYERS, np.uint64)
+    n = rules[R_PLAYERS]
+    hands = cards[:n].copy()
+    plan = plan_world_nb(s, n, hands, view)
+    world = np.empty(n, np.uint64)
     work = np.empty(N_CARDS_ROWS, np.uint64)
     wst = np.empty(N_ST, np.int64)
     row = np.zeros(N_COLS, np.int64)
-    rollouts = np.full(PLAYERS, rollout, np.int64)
+    rollouts = np.full(n, rollout, np.int64)
     no_log = np.zeros(0, np.int8)
     no_fault = np.zeros(2, np.int64)
     rounds = 1 if oracle and rollout == HEURISTIC else worlds
@@ -112,7 +115,7 @@ def search_card_nb(stream, rules, s, cards, st, legal, fallback, view, worlds, r
             c = lowest_card(m)
             m &= m - ONE
             work[:] = cards
-            work[:PLAYERS] = world
+            work[:n] = world
             wst[:] = st
             put_card_nb(rules, work, wst, c)
             play_out_nb(rules, rollouts, work, wst, roll, no_log, None, no_fault)
@@ -131,26 +134,28 @@ def play_searched_nb(seed, key, base, rules, policies, cards, st, passed, offset
     offset``) as :func:`~cardlab.sim.hearts.kernels.play_out_nb` does, ``search`` and ``oracle`` seats searching
     (decision ``base + move`` of the stream keyed ``(seed, key)``). ``means`` (52 x 64, or 0 rows) receives each
     searched move's candidates' mean points (NaN elsewhere). With ``stop >= 0`` the first ``stop`` cards are
-    given (``log[LOG_PLAYS:LOG_PLAYS + stop]``, a step-API state's) and the deal stops once card ``stop`` is chosen,
+    given (the log's plays, from entry ``3 * players``: a step-API state's) and the deal stops once card ``stop`` is chosen,
     into the log. Returns the deal stream."""
-    excluded = np.zeros(PLAYERS, np.uint64)
-    view = np.empty(PLAYERS, np.uint64)
+    n = rules[R_PLAYERS]
+    plays_at = PASS * n  # the log's first play
+    excluded = np.zeros(n, np.uint64)
+    view = np.empty(n, np.uint64)
     totals = np.empty(64, np.float64)
     first_leader = st[S_LEADER]
     in_hands = ZERO
-    for p in range(PLAYERS):
+    for p in range(n):
         in_hands |= cards[p]
     record = log.shape[0] > 0
-    while st[S_COUNT] < MOVES:
+    while st[S_COUNT] < rules[R_MOVES]:
         i = st[S_COUNT]
         p = to_move(st)
         if i < stop:  # a card already played
-            c = log[LOG_PLAYS + i]
+            c = log[plays_at + i]
         else:
             stream, c = move_nb(rules, policies[p], cards, st, stream, card_fn, fault)
             legal = legal_now(rules, cards, st)
             if searches_nb(policies[p]) and legal & (legal - ONE) != ZERO:
-                view_nb(p, cards, excluded, passed, offset, first_leader, policies[p] == ORACLE, view)
+                view_nb(rules, p, cards, excluded, passed, offset, first_leader, policies[p] == ORACLE, view)
                 c = search_card_nb(search_state(seed, key, base + i), rules, p, cards, st, legal, c, view, worlds,
                                    rollout, policies[p] == ORACLE, totals)
                 if means.shape[0] > 0:
@@ -160,7 +165,7 @@ def play_searched_nb(seed, key, base, rules, policies, cards, st, passed, offset
                         m &= m - ONE
                         means[i, x] = -totals[x] / worlds
             if record:
-                log[LOG_PLAYS + i] = c
+                log[plays_at + i] = c
             if i == stop:
                 return stream
         in_hands &= ~bit(c)
@@ -174,16 +179,17 @@ def play_searched_nb(seed, key, base, rules, policies, cards, st, passed, offset
 def searched_deal_nb(seed, key, base, rules, policies, stream, offset, cards, st, row, hands_log, log, means, worlds,
                      rollout, card_fn, fault):
     """One deal from the dealt hands in ``cards`` with search seats, as ``kernels.play_deal_nb`` plays it without."""
+    n = rules[R_PLAYERS]
     if hands_log.shape[0] > 0:
-        for p in range(PLAYERS):
+        for p in range(n):
             hands_log[p] = cards[p]
     if log.shape[0] > 0:
         log[:] = -1
-    passed = np.zeros(PLAYERS, np.uint64)
-    for p in range(PLAYERS):
+    passed = np.zeros(n, np.uint64)
+    for p in range(n):
         passed[p] = cards[p]
-    stream = pass_nb(cards, offset, policies, stream, log, BY_POLICY_RULES)
-    for p in range(PLAYERS):  # what each seat passed: its dealt cards gone from its hand, less what it got
+    stream = pass_nb(cards, n, offset, policies, stream, log, BY_POLICY_RULES)
+    for p in range(n):  # what each seat passed: its dealt cards gone from its hand, less what it got
         passed[p] &= ~cards[p]
     start_nb(rules, cards, st)
     row[C_PASS] = offset
@@ -206,8 +212,7 @@ def play_search_deals_nb(seed, deals, rules, policies, worlds, rollout, out, han
         cards = np.zeros(N_CARDS_ROWS, np.uint64)
         st = np.zeros(N_ST, np.int64)
         i = deals[j]
-        stream = deal_hands_nb(deal_state(np.uint64(seed), np.uint64(i)), DECK, np.empty(DECK.shape[0], np.int8),
-                               PLAYERS, cards)
+        stream = deal_nb(rules, deal_state(np.uint64(seed), np.uint64(i)), np.empty(DECK.shape[0], np.int8), cards)
         searched_deal_nb(seed, i, 0, rules, policies[j], stream, deal_offset_nb(rules, i), cards, st, out[j],
                          hands_log[j] if record else np.zeros(0, np.uint64),
                          logs[j] if record else np.zeros(0, np.int8),
@@ -226,12 +231,12 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, o
         cards = np.zeros(N_CARDS_ROWS, np.uint64)
         st = np.zeros(N_ST, np.int64)
         scratch = np.empty(DECK.shape[0], np.int8)
-        sums = np.zeros(PLAYERS, np.int64)
+        sums = np.zeros(MAX_PLAYERS, np.int64)
         g = first + j
         stream = deal_state(np.uint64(seed), np.uint64(g))
         k = 0
         while True:
-            stream = deal_hands_nb(stream, DECK, scratch, PLAYERS, cards)
+            stream = deal_nb(rules, stream, scratch, cards)
             row = out[j, min(k, slot - 1)]
             stream = searched_deal_nb(seed, g, 64 * k, rules, policies, stream, deal_offset_nb(rules, k), cards, st,
                                       row, hands_log[j, k] if record else np.zeros(0, np.uint64),

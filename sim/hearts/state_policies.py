@@ -39,7 +39,8 @@ def policy_action(state: HeartsState, policy: str) -> Action:
         win_card = max(c for c in trick if c // 16 == led)
     seen = mask_of(c for _, cards, _ in state.tricks for _, c in cards)
     return play_action(int(heuristic_card_nb(np.uint64(mask_of(state.hands[seat])), np.uint64(legal), len(trick),
-                                             win_card, np.uint64(mask_of(trick)), np.uint64(seen))))
+                                             win_card, np.uint64(mask_of(trick)), np.uint64(seen),
+                                             state.options.players)))
 
 
 
@@ -49,20 +50,20 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     deal so far and stopped at this move, its search drawing from the stream it draws from in a whole run, so a
     search seat beside a Python seat plays as it does in the kernels. ``worlds``: the study's by default."""
     from cardlab.sim.hearts.kernels import N_CARDS_ROWS, N_ST, start_nb
-    from cardlab.sim.hearts.rules import LOG_PLAYS, LOG_WIDTH, PLAYERS
     from cardlab.sim.hearts.search import play_searched_nb
     from cardlab.sim.state import search_settings
 
     study = state.study
+    o = study.options
     plays = [(seat, c) for _, cards, _ in state.tricks for seat, c in cards] + list(state.trick)
     cards = np.zeros(N_CARDS_ROWS, np.uint64)
-    for p in range(PLAYERS):
+    for p in range(o.players):
         cards[p] = mask_of(state.hands[p] | {c for seat, c in plays if seat == p})
     st = np.zeros(N_ST, np.int64)
     start_nb(study.rules, cards, st)
-    log = np.full(LOG_WIDTH, -1, np.int8)
-    log[LOG_PLAYS:LOG_PLAYS + len(plays)] = [c for _, c in plays]
-    means = np.full((PLAYERS * 13, 64), np.nan, np.float32)
+    log = np.full(o.log_width, -1, np.int8)
+    log[o.log_plays:o.log_plays + len(plays)] = [c for _, c in plays]
+    means = np.full((o.moves, 64), np.nan, np.float32)
     policies, worlds, rollout = search_settings(state, policy, worlds)
     passed = np.array([mask_of(p) for p in state.passed], np.uint64)
     key, base = state.search_key
@@ -72,4 +73,4 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
                      len(plays))
     row = means[len(plays)]
     means_of = {int(c): float(row[c]) for c in np.flatnonzero(~np.isnan(row))}
-    return play_action(int(log[LOG_PLAYS + len(plays)])), means_of
+    return play_action(int(log[o.log_plays + len(plays)])), means_of
