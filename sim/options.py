@@ -301,7 +301,8 @@ def add_option_flags(parser, options_cls, *, skip=()) -> None:
         text = f"{meta['help']} (default {shown})"
         if isinstance(default, bool) or (default is None and meta["parse"] is None and meta["choices"] is None
                                          and meta["between"] is None):
-            group.add_argument(flag, dest=f.name, action=_switch_action(), default=argparse.SUPPRESS, help=text)
+            group.add_argument(flag, dest=f.name, action=_switch_action(), default=argparse.SUPPRESS,
+                               help=text.replace("%", "%%"))  # argparse formats help with %
         else:
             if meta["choices"] is not None:
                 text = f"{meta['help']}: {', '.join('none' if c is None else str(c) for c in meta['choices'])} " \
@@ -309,7 +310,7 @@ def add_option_flags(parser, options_cls, *, skip=()) -> None:
             elif meta["between"] is not None:
                 text = f"{meta['help']}: {meta['between'][0]} to {meta['between'][1]} (default {shown})"
             group.add_argument(flag, dest=f.name, type=_deferred(_parse_for(f)), default=argparse.SUPPRESS,
-                               metavar=f.name.upper(), help=text)
+                               metavar=f.name.upper(), help=text.replace("%", "%%"))
 
 
 @functools.cache

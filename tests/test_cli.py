@@ -417,3 +417,14 @@ def test_errors_spell_values_as_the_command_line_does(capsys, argv, message):
     value, not an unknown option (#21 item 20)."""
     code, stdout, stderr = run_cli(capsys, *argv)
     assert code == 2 and stdout == "" and message in stderr and len(stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["simulate", "replay", "study"])
+@pytest.mark.parametrize("name", ["barbu", "euchre5", "hearts", "minchiate", "rami"])
+def test_every_command_gives_its_help(name, command, capsys):
+    """Each game's flags come from its options' help texts: a ``%`` in one (``deal i % 4``) must not break argparse."""
+    from cardlab.sim.games import GAMES
+
+    assert name in GAMES
+    code, out, _ = run_cli(capsys, command, name, "--help")
+    assert code == 0 and "--seed" in out
