@@ -95,8 +95,9 @@ class Replay(NamedTuple):
 
 
 class Log(NamedTuple):
-    """One of the kernels' logs of a recorded deal (:attr:`Study.logged`): its column's name, its shape for one deal,
-    its type, what it holds where the kernels write nothing, and whether only the search kernels write it."""
+    """One of the kernels' logs of a recorded deal (:attr:`Study.logged`): its column's name, its shape for one deal
+    (a length may name an option: ``("players",)``), its type, what it holds where the kernels write nothing, and
+    whether only the search kernels write it."""
 
     name: str
     shape: tuple
@@ -259,8 +260,9 @@ class Study:
     def logs(self, *shape: int, searched: bool = False) -> tuple:
         """The kernels' logs of ``shape`` deals (no rows: nothing recorded), as :attr:`logged` lays them out (with
         ``searched``, those of the search kernels too)."""
-        return tuple(np.full((*shape, *log.shape), log.fill, log.dtype) for log in self.logged
-                     if searched or not log.searched)
+        o = self.options
+        return tuple(np.full((*shape, *(getattr(o, d) if isinstance(d, str) else d for d in log.shape)), log.fill,
+                             log.dtype) for log in self.logged if searched or not log.searched)
 
     def logs_columns(self, logs) -> dict:
         """A recorded run's columns of the kernels' ``logs`` (:meth:`logs`), each named as :attr:`logged` names it."""

@@ -40,14 +40,8 @@ class HeartsStudy(LoneSeat, Study):
     ladder one seat changes (:class:`~cardlab.sim.ladder.LoneSeat`), judged by its points (and each table's moons)."""
 
     ladder_score, ladder_extras = "points", {"moon": "moon"}
-
-    @property
-    def logged(self) -> tuple:
-        """A recorded deal's hands and moves (as many as the table's players and cards), and each searched card's
-        candidates' means (room for 52 cards, NaN elsewhere)."""
-        o = self.options
-        return (Log("hands", (o.players,), np.uint64), Log("moves", (o.log_width,), np.int8),
-                Log("search_means", (PLAYERS * TRICKS, 64), np.float32, np.nan, searched=True))
+    logged = (Log("hands", ("players",), np.uint64), Log("moves", ("log_width",), np.int8),  # each searched card's
+              Log("search_means", (PLAYERS * TRICKS, 64), np.float32, np.nan, searched=True))  # candidates' means
 
     @cached_property
     def rules(self) -> np.ndarray:
