@@ -298,39 +298,12 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
         start = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # one uniform in [0, 1): systematic resampling
     races = racing != 0 and not inferring and rounds == worlds  # inference keeps worlds with weights: no race
     raced, alive, played = race_start_nb(rounds, popcount(legal))  # each candidate's gain in each world
-    play_worlds_nb(state, s, hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, legal, excluded,
-                   worlds, rounds, inferring, races, trump, values, trick_value, last_two, point_mask, positive, rule,
-                   kh_discard, may_stop, duties, rollouts, gains, no_moves, rollout_fault, plan, world, work, work_trick,
-                   totals, raced, alive, played, eps, history, history_remaining, count, pool_worlds, pool_states,
-                   cumulative, likelihoods, later, total, start)
-    if races:
-        return raced_card_nb(legal, totals, worlds, raced, alive, played, fallback)
-    if rounds < worlds:
-        for c in range(64):
-            totals[c] *= worlds
-    return best_candidate_nb(legal, totals, fallback)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def play_worlds_nb(state, s, hands, n, t, k, leader, led, best, winner, trick, remaining, hearts_broken, legal, excluded,
-                   worlds, rounds, inferring, races, trump, values, trick_value, last_two, point_mask, positive, rule,
-                   kh_discard, may_stop, duties, rollouts, gains, no_moves, rollout_fault, plan, world, work, work_trick,
-                   totals, raced, alive, played, eps, history, history_remaining, count, pool_worlds, pool_states,
-                   cumulative, likelihoods, later, total, start):
-    """The worlds of :func:`search_card_nb`: ``rounds`` worlds (drawn from ``plan``, or with inference resampled from
-    the weighed pool and moved), each candidate of ``legal`` still racing rolled out in each, its gain added to
-    ``totals`` and written to ``raced`` (``alive`` and ``played`` race them).
-
-    Compiled without reference counting (``_nrt=False``; it allocates nothing, its caller allocates the work
-    space): with it, every rollout's call counted a reference to each of the dozen arrays it hands on, an atomic
-    increment and decrement each, about an eighth of a searched deal's time.
-    """
     w = 0  # distinct worlds played
     pick = 0  # the pool world the next resampled one falls in
     r = 0  # resampled worlds so far
     while r < rounds:
         if inferring:  # the pool world hit by the systematic comb's next tooth, then moved by card swaps
-            while cumulative[pick] <= (r + start) * total / worlds and pick < pool_worlds.shape[0] - 1:
+            while cumulative[pick] <= (r + start) * total / worlds and pick < pool - 1:
                 pick += 1
             for p in range(n):
                 world[p] = pool_worlds[pick, p]
@@ -363,6 +336,12 @@ def play_worlds_nb(state, s, hands, n, t, k, leader, led, best, winner, trick, r
         if race_world_nb(raced, w, alive, played, races):
             break
         w += 1
+    if races:
+        return raced_card_nb(legal, totals, worlds, raced, alive, played, fallback)
+    if rounds < worlds:
+        for c in range(64):
+            totals[c] *= worlds
+    return best_candidate_nb(legal, totals, fallback)
 
 
 @njit(cache=True, error_model="numpy")
