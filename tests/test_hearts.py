@@ -106,10 +106,11 @@ def test_the_numba_seat_plays_as_its_python_twin_on_deals_without_passing():
     assert numba.equals(python[numba.columns])
 
 
-def _decisions(policy, deals=range(6), **rules):
-    """Every card decision with a choice of seat 0 playing ``policy``, on deals played by search seats: the state."""
+def _decisions(policy, deals=range(6), players=4, **rules):
+    """Every card decision with a choice of seat 0 playing ``policy`` among heuristic seats: the state."""
     worlds = {"search_worlds": 8} if policy == "search" else {}
-    study = HEARTS.build("deals", seed=4, policy=[policy, "heuristic", "heuristic", "heuristic"], **worlds, **rules)
+    study = HEARTS.build("deals", seed=4, policy=[policy] + ["heuristic"] * (players - 1), players=players, **worlds,
+                         **rules)
     for deal in deals:
         state = HEARTS.new_state(study, deal)
         while not state.is_over:
@@ -129,18 +130,21 @@ def test_search_seats_in_the_step_api_play_the_kernels_moves():
     assert state.equals(kernel[list(state.columns)])
 
 
-def test_hidden_cards_never_change_the_search_decision():
-    """At every searched card, a deal redealt consistently with the seat's view (its hidden cards moved) gives the
-    same card and the same candidate means; the oracle, which sees the deal, does not."""
-    checked, differ = hidden_cards_checked(_decisions("search"), searched_move)
-    assert checked > 30 and differ > 0
+@pytest.mark.parametrize("players,deals,least", [(4, range(6), 30), (3, range(3), 15), (5, range(3), 15)])
+def test_hidden_cards_never_change_the_search_decision(players, deals, least):
+    """At every searched card, a deal redealt consistently with the seat's view (its hidden cards moved: voids, the
+    cards it passed and the lead card with the first leader respected) gives the same card and the same candidate
+    means; the oracle, which sees the deal, does not."""
+    checked, differ = hidden_cards_checked(_decisions("search", deals, players), searched_move)
+    assert checked > least and differ > 0
 
 
-def test_resampled_deals_keep_the_observation_and_every_rule():
+@pytest.mark.parametrize("players,deals", [(4, range(3)), (3, range(2)), (5, range(2))])
+def test_resampled_deals_keep_the_observation_and_every_rule(players, deals):
     """A resample keeps the seat's view, moves only cards hidden from it, and replays legally from its deal."""
     rng = np.random.default_rng(1)
-    for state in _decisions("heuristic", deals=range(3), can_lead_any_club=True):
-        for seat in range(4):
+    for state in _decisions("heuristic", deals, players, can_lead_any_club=True):
+        for seat in range(players):
             other = state.resample(seat, rng)
             assert other.observation(seat) == state.observation(seat)
             replay = HeartsState(state.options, other.dealt, deal=state.deal, offset=state.offset)
@@ -148,7 +152,7 @@ def test_resampled_deals_keep_the_observation_and_every_rule():
                 replay.apply(entry)
             assert replay.hands == other.hands
             known = set(state.passed[seat]) | set(state.hands[seat])
-            moved = {c for p in range(4) for c in state.hands[p] ^ other.hands[p]}
+            moved = {c for p in range(players) for c in state.hands[p] ^ other.hands[p]}
             assert not moved & known
 
 
