@@ -503,13 +503,16 @@ def score_hand_nb(res, rules, maker, trump, rnd, alone, partner, maker_tricks, c
     res[RES_CALLED] = called
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_hand_nb(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res):
     """Play one hand from the deal (``hands``: five uint64 masks, changed in place; ``kitty``: three
     card ids, the upcard first). ``force_maker >= 0`` skips the bidding: that seat makes
     ``force_trump`` (round one with the exchange when it is the upcard's suit, else round two).
     Writes the result row ``res`` and the log; returns the advanced random stream. (No seat is a
-    Numba seat: the search's rollouts; the batch kernels inline :func:`play_hand_inline`.)"""
+    Numba seat: the search's rollouts; the batch kernels inline :func:`play_hand_inline`.)
+
+    Compiled without reference counting (``_nrt=False``; it allocates nothing), as :func:`play_tricks_nb`: the
+    rollouts hand ``rules`` and ``policies`` on at every card."""
     return play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_trump, state, log, res, None,
                             None, None)
 
@@ -567,11 +570,12 @@ def play_hand_inline(hands, kitty, dealer, rules, policies, force_maker, force_t
     return state
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_tricks_nb(hands, trump, maker, partner, called, alone_public, revealed, remaining, t, k, leader, suit, beat,
                    winner, in_trick, maker_tricks, first_card, policies, state, log):
     """:func:`play_tricks_inline` as one call (the search's rollouts, ``log`` with no rows; no Numba seat).
-    Returns (the attackers' tricks, state)."""
+    Returns (the attackers' tricks, state). Compiled without reference counting (``_nrt=False``; it allocates
+    nothing)."""
     state, maker_tricks, _ = play_tricks_inline(hands, trump, maker, partner, called, alone_public, revealed,
                                                 remaining, t, k, leader, suit, beat, winner, in_trick, maker_tricks,
                                                 first_card, policies, state, log, 0, None, None, -1, -1, -1, 0)
