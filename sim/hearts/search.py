@@ -90,6 +90,31 @@ def view_nb(rules, s, cards, excluded, passed, offset, first_leader, oracle, vie
     return view
 
 
+@njit(cache=True, error_model="numpy", _nrt=False)
+def play_worlds_nb(stream, rules, s, n, cards, st, legal, plan, hands, rounds, rollouts, world, work, wst, row, no_log,
+                   no_fault, totals):
+    """The worlds of :func:`search_card_nb`: ``rounds`` worlds drawn from ``plan``, every candidate of ``legal`` rolled
+    out in each from the deal in play (``cards``, ``st``), seat ``s``'s points taken off ``totals``.
+
+    Compiled without reference counting (``_nrt=False``; it allocates nothing, copying an element at a time): with it,
+    the inlined play-out counted a reference to the rules and the seats' arrays at every card."""
+    for _ in range(rounds):
+        stream = draw_world_nb(stream, plan, s, hands, world)
+        roll = mix64(stream ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
+        m = legal
+        while m != ZERO:
+            c = lowest_card(m)
+            m &= m - ONE
+            for k in range(work.shape[0]):
+                work[k] = world[k] if k < n else cards[k]
+            for k in range(wst.shape[0]):
+                wst[k] = st[k]
+            put_card_nb(rules, work, wst, c)
+            play_out_nb(rules, rollouts, work, wst, roll, no_log, None, no_fault)
+            score_nb(rules, work, wst, row)
+            totals[c] -= row[C_POINTS + s]
+
+
 @njit(cache=True, error_model="numpy")
 def search_card_nb(stream, rules, s, cards, st, legal, fallback, view, worlds, rollout, oracle, totals):
     """The searched card of seat ``s`` (module docstring); ``totals[c]`` gets each candidate's summed points over
@@ -107,20 +132,8 @@ def search_card_nb(stream, rules, s, cards, st, legal, fallback, view, worlds, r
     no_log = np.zeros(0, np.int8)
     no_fault = np.zeros(2, np.int64)
     rounds = 1 if oracle and rollout == HEURISTIC else worlds
-    for _ in range(rounds):
-        stream = draw_world_nb(stream, plan, s, hands, world)
-        roll = mix64(stream ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
-        m = legal
-        while m != ZERO:
-            c = lowest_card(m)
-            m &= m - ONE
-            work[:] = cards
-            work[:n] = world
-            wst[:] = st
-            put_card_nb(rules, work, wst, c)
-            play_out_nb(rules, rollouts, work, wst, roll, no_log, None, no_fault)
-            score_nb(rules, work, wst, row)
-            totals[c] -= row[C_POINTS + s]
+    play_worlds_nb(stream, rules, s, n, cards, st, legal, plan, hands, rounds, rollouts, world, work, wst, row, no_log,
+                   no_fault, totals)
     if rounds < worlds:
         for c in range(64):
             totals[c] *= worlds
