@@ -3,8 +3,11 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 from numba import njit
 
+import llvmlite.binding as llvm
+import pytest
+
 from cardlab.sim.cards import (ACE, HEARTS, KING, card, card_name, cards_of, clz, ctz, french_deck, highest_card,
-                       lowest_card, nth_card, parse_card, popcount)
+                               lowest_card, nth_card, nth_card_deposit, nth_card_loop, parse_card, popcount)
 from cardlab.sim.rng import below_n, deal_state
 
 
@@ -20,6 +23,19 @@ def test_bit_tricks_match_python(x, k):
     k = k % bin(x).count("1")
     ids = cards_of(x)
     assert _bits(np.uint64(x), k) == (len(ids), ids[0], 64 - x.bit_length(), ids[0], ids[-1], ids[k])
+
+
+@njit(cache=True)
+def _nth_both(x, k):
+    return nth_card_loop(x, k), nth_card_deposit(x, k)
+
+
+@pytest.mark.skipif(not llvm.get_host_cpu_features().get("bmi2", False), reason="pdep needs BMI2")
+@settings(deadline=None)
+@given(st.integers(min_value=1, max_value=2**64 - 1), st.integers(min_value=0, max_value=63))
+def test_both_ways_to_the_kth_card_agree(x, k):
+    k = k % bin(x).count("1")
+    assert _nth_both(np.uint64(x), k) == (cards_of(x)[k],) * 2
 
 
 def test_names_round_trip_over_every_card():
