@@ -30,7 +30,7 @@ import contextvars
 import importlib
 import json
 from dataclasses import dataclass, fields, replace
-from functools import partial
+from functools import cached_property, partial
 from typing import Callable, ClassVar, NamedTuple
 
 import numpy as np
@@ -175,6 +175,11 @@ class Study:
         game's :attr:`Game.races_by_default`; never in a game whose search does not race."""
         default = self.game.races_by_default if self.search_racing is None else self.search_racing
         return bool(self.game.races and default)
+
+    @cached_property
+    def rules(self) -> np.ndarray:
+        """The options as the kernels take them: :attr:`Game.kernel_rules` of :attr:`options`."""
+        return self.game.kernel_rules(self.options)
 
     @property
     def numba_function(self) -> str:
@@ -380,6 +385,7 @@ class Game:
     balance_figures: dict = {}  # name -> Figure: what a balance target may name beyond the variant figures
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
     numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
+    kernel_rules: Callable  # options -> the integer array the kernels take them as (Study.rules), a staticmethod
     #: whether search (and oracle) seats play beside a Python seat: the state's ``policy_action("search")`` is the
     #: kernels' own search, given the deal so far
     search_beside_python: bool = False

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import partial
 
 import numpy as np
 
@@ -63,10 +63,6 @@ class Euchre5Study(LoneSeat, Study):
     logged = (Log("hands", (PLAYERS,), np.uint64), Log("kitty", (KITTY,), np.int8),
               Log("moves", (MAX_ACTIONS, 3), np.int8),  # and each searched candidate's mean edge, NaN elsewhere:
               Log("search_means", (MAX_ACTIONS, 64), np.float32, np.nan, searched=True))
-
-    @cached_property
-    def rules(self) -> np.ndarray:
-        return kernel_rules(self.options)
 
     def callbacks(self, searched: bool = False) -> tuple:
         """What the kernels take for the seats of the run's Numba functions: ``(bid_fn, card_fn)``, the bid's
@@ -280,7 +276,7 @@ class Euchre5(Game):
     races_by_default = False  # racing cost about 4% of search's gain over the heuristic (docs/search.md): opt in
     oracle = True  # the search over the true deal (search.world_nb)
     search_beside_python = True  # state_policies.searched_move: the searched hand given the hand so far
-    Options, Study = Euchre5Options, Euchre5Study
+    Options, Study, kernel_rules = Euchre5Options, Euchre5Study, staticmethod(kernel_rules)
     numba_seat = NUMBA_SEAT
     ladder_chunk = 512
     study_deals = {"strength": 10_000}  # searched hands are slow

@@ -22,14 +22,15 @@ deal 2: passing across
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
+from cardlab.sim.cards import card_name
 from cardlab.sim.columns import Column, deal_schema, expand
 from cardlab.sim.game import Figure, Game, Log, Replay, Study, StudyKind
 from cardlab.sim.hearts.referee import HeartsState
-from cardlab.sim.hearts.rules import PLAYERS, TRICKS, HeartsOptions, kernel_rules, pass_offset
+from cardlab.sim.hearts.rules import (JACK_DIAMONDS, PLAYERS, QUEEN_SPADES, TRICKS, HeartsOptions, kernel_rules,
+                                      pass_offset)
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.signatures import numba_seat
 
@@ -42,10 +43,6 @@ class HeartsStudy(LoneSeat, Study):
     ladder_score, ladder_extras = "points", {"moon": "moon"}
     logged = (Log("hands", ("players",), np.uint64), Log("moves", ("log_width",), np.int8),  # each searched card's
               Log("search_means", (PLAYERS * TRICKS, 64), np.float32, np.nan, searched=True))  # candidates' means
-
-    @cached_property
-    def rules(self) -> np.ndarray:
-        return kernel_rules(self.options)
 
     def raw(self, first: int, count: int, *, record: bool = False):
         """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
@@ -81,10 +78,10 @@ class HeartsStudy(LoneSeat, Study):
         from cardlab.sim.hearts.search import play_search_games_nb
         from cardlab.sim.whole_games import seat_totals, slot_rows
 
-        m = self.options.max_deals
+        m, n = self.options.max_deals, self.options.players
 
         def play(first, count, slot):
-            out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, self.options.players), np.int16)
+            out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, n), np.int16)
             lengths, logs = np.zeros(count, np.int64), self.logs(count if record else 0, m, searched=self.searching)
             kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id)) if self.searching else \
                 (play_games_nb, ())  # the search kernel takes the search's settings after the policies
@@ -109,7 +106,6 @@ class HeartsStudy(LoneSeat, Study):
 def state_rows(states: list) -> np.ndarray:
     """The kernels' deal rows (``kernels.C_*``) of finished :class:`HeartsState`\\ s, as the referee scores them."""
     from cardlab.sim.hearts import kernels as K
-    from cardlab.sim.hearts.rules import JACK_DIAMONDS, QUEEN_SPADES
 
     out = np.zeros((len(states), K.N_COLS), np.int16)
     for row, s in zip(out, states):
@@ -166,15 +162,15 @@ class Hearts(Game):
 
     name, title = "hearts", "Hearts"
     oracle = search_beside_python = True  # the search over the true deal; search seats beside a Python seat
-    Options, Study = HeartsOptions, HeartsStudy
+    Options, Study, kernel_rules = HeartsOptions, HeartsStudy, staticmethod(kernel_rules)
     numba_seat = NUMBA_SEAT
     variant_figures = ("points_*", "moon")
     balance_figures = {"leader_edge": Figure("leader_edge", "the 2♣ leader's points minus the mean of the others'",
                                              sides="points")}
     columns = SCHEMA
-    studies = {"passing": StudyKind.imported("every way of choosing the three cards to pass, one seat at a time, on the "
-                                             "same deals (paired)", "cardlab.sim.hearts.passing", "passing_study",
-                                             "passing_metadata")}  # a module that imports the kernels
+    studies = {"passing": StudyKind.imported(
+        "every way of choosing the three cards to pass, one seat at a time, on the same deals (paired)",
+        "cardlab.sim.hearts.passing", "passing_study", "passing_metadata")}  # a module that imports the kernels
     study_deals = {"strength": 4_000}  # searched deals are slow
     state_rows = staticmethod(state_rows)  # with row_columns, a Python seat's rows (Game.state_columns)
 
@@ -188,13 +184,16 @@ class Hearts(Game):
         return {name: rows[:, k].astype(dtype) for k, (name, dtype) in zip(keep, named.items())}
 
     def replay_deals(self, study, deals: range) -> Replay:
+        """The deals, each checked by the referee, with each searched card's candidates ranked by their mean
+        points for the searcher over the sampled worlds."""
         from cardlab.sim.hearts.referee import describe
-        from cardlab.sim.hearts.search_play import SEARCHES
-        from cardlab.sim.search_play import search_parts
+        from cardlab.sim.search_play import TrickSearches, search_parts
 
+        shown = TrickSearches("cards (mean points for the searcher over the sampled worlds; * = played)", card_name,
+                              lambda m: f"{m + 0.0:.2f}", lambda m: round(m, 3) + 0.0, lowest_first=True)
         cols, parts = study.play(deals.start, len(deals), record=True), []
         for j, state in enumerate(checked_states(study, cols, deals)):
-            text, searches = search_parts(cols, j, SEARCHES.text, SEARCHES.records, [t for _, t, _ in state.tricks])
+            text, searches = search_parts(cols, j, shown.text, shown.records, [t for _, t, _ in state.tricks])
             parts.append((describe(state) + text, {**state.record(), **searches}))
         return Replay.joined(parts)
 
@@ -234,14 +233,12 @@ def dealt_state(study, stream, deal: int) -> HeartsState:
     """The deal the kernels deal from ``stream`` as deal ``deal`` of a run or a game (its number, and its pass
     direction's), as a state holding the stream after the deal for its random seats."""
     from cardlab.sim.dealing import deal_hands_nb
-    from cardlab.sim.hearts.rules import pass_offset
     from cardlab.sim.state import as_stream
 
     o = study.options
     hands = np.zeros(o.players, np.uint64)
     stream = deal_hands_nb(np.uint64(stream), o.deck, np.empty(o.deck.shape[0], np.int8), o.players, hands)
-    state = HeartsState(study.options, [int(h) for h in hands], deal=deal, offset=pass_offset(study.options, deal),
-                        study=study)
+    state = HeartsState(o, [int(h) for h in hands], deal=deal, offset=pass_offset(o, deal), study=study)
     state.stream = as_stream(stream)
     return state
 
