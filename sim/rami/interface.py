@@ -74,7 +74,7 @@ class RamiStudy(LoneSeat, Study):
         else:
             ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
             searches, first = None, int(deals[0]) if len(deals) else 0
-            self.call_kernel(play_rounds_nb, self.seed, first, len(deals), self.options.kernel_ints(), pols, *ints,
+            self.call_kernel(play_rounds_nb, self.seed, first, len(deals), self.rules, pols, *ints,
                              *seats, *logs, self.user_callbacks(), first=first, count=len(deals), unit="round")
         cols = round_columns(deals, *ints, *seats)
         if record:
@@ -100,7 +100,7 @@ class RamiStudy(LoneSeat, Study):
         else:
             ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
             rounds, searches = np.zeros(count, np.int64), None
-            self.call_kernel(play_games_nb, self.seed, first, count, self.options.kernel_ints(), self.policy_ids,
+            self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids,
                              MAX_ROUNDS, rounds, *ints, *seats, *logs, self.user_callbacks(), first=first, count=count,
                              unit="game")
         if (rounds > MAX_ROUNDS).any():
@@ -287,7 +287,7 @@ class Rami(Game):
     """Rami (French rami 51, scored the Catalan way): 2 to 6 players, two packs and jokers."""
 
     name, title, unit = "rami", "Rami", "round"
-    Options, Study = RamiOptions, RamiStudy
+    Options, Study, kernel_rules = RamiOptions, RamiStudy, staticmethod(RamiOptions.kernel_ints)
     oracle = True  # the search over the true hands and stock (search.search_nb)
     search_beside_python = True  # the state plays a search seat's turn by the searched kernel (state_policies)
     numba_seat = NUMBA_SEAT

@@ -25,7 +25,7 @@ def search_rounds(study, deals: np.ndarray, *, record: bool = False, policies=No
     searches = search_buffers(len(logs[1]))
     pols = study.policy_ids if policies is None else np.asarray(policies, np.int64)
     deals = np.asarray(deals, np.int64)
-    study.call_kernel(play_search_rounds_nb, study.seed, deals, study.options.kernel_ints(), pols, study.search_worlds,
+    study.call_kernel(play_search_rounds_nb, study.seed, deals, study.rules, pols, study.search_worlds,
                       ROLLOUT_NAMES.index(study.search_rollout), shortlist, *ints, *seats, *logs, *searches,
                       study.user_callbacks(searched=True), first=deals, count=len(deals), unit="round")
     return ints, seats, logs, searches
@@ -37,7 +37,7 @@ def search_games(study, first: int, count: int, max_rounds: int, *, record: bool
     ints, seats, logs = round_buffers(count * max_rounds, study.options.players, record=record, totals=True)
     searches = search_buffers(len(logs[1]))
     rounds = np.zeros(count, np.int64)
-    study.call_kernel(play_search_games_nb, study.seed, first, count, study.options.kernel_ints(), study.policy_ids,
+    study.call_kernel(play_search_games_nb, study.seed, first, count, study.rules, study.policy_ids,
                       study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout), SHORTLIST, max_rounds, rounds,
                       *ints, *seats, *logs, *searches, study.user_callbacks(searched=True), first=first, count=count,
                       unit="game")
