@@ -218,9 +218,8 @@ def threshold_study(game, *, deals: int, threads=None, first_deal: int = 0, chun
                 cols[f"score_{name}_{p}"] = c[f"score_{p}"]
         return cols
 
-    return runner.run_study(play_chunk, {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS},
-                            deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
-                            progress=progress, out=out)
+    return runner.run_study(play_chunk, threshold_metadata(game, **keywords), deals=deals, threads=threads,
+                            first_deal=first_deal, chunk_size=chunk_size, progress=progress, out=out)
 
 
 def threshold_metadata(game, **keywords) -> dict:
