@@ -90,16 +90,13 @@ def test_a_rami_numba_seat_discards_by_its_rule_and_the_referee_replays_its_roun
 
 
 def test_rami_numba_seat_rows_do_not_depend_on_threads_and_it_plays_games_and_beside_search():
-    from cardlab.sim.rami.search_play import search_rounds
-
     rami = game("rami")
     keywords = dict(deals=300, seed=2, policy=[rami_discards.highest, "heuristic", rami_discards.highest, "random"])
     assert rami.simulate(threads=1, chunk_size=70, **keywords).equals(rami.simulate(threads=2, **keywords))
     games = rami.simulate_games(games=4, seed=1, policy=[rami_discards.highest] + HEURISTIC3)
     assert games.attrs["cardlab"]["policies"][0].startswith("numba:") and games["game"].nunique() == 4
     study = rami.build("deals", seed=4, policy=[rami_discards.highest] + HEURISTIC3)
-    ints, seats, *_ = search_rounds(study, np.arange(30))
-    np.testing.assert_array_equal(seats[3], np.stack([study.play(0, 30)[f"score_{p}"] for p in range(4)], 1))
+    np.testing.assert_array_equal(study.searched(np.arange(30))[0], study.raw(0, 30)[0])  # the search kernel's rows
     searched = rami.simulate(deals=3, seed=1, policy=[rami_discards.highest, "search", "heuristic", "heuristic"],
                              search_worlds=2)
     assert len(searched) == 3
@@ -109,8 +106,6 @@ def test_a_rami_numba_player_draws_and_melds_by_its_functions_and_leaves_the_res
     """A player whose draw and meld functions make the heuristic's choices (or leave them to it) plays the discard
     function's rounds exactly, in rounds, whole games and the searched loop; one that never takes the discard and
     never melds does neither, every round replayed by the referee; a draw that is not 0, 1 or -1 stops the run."""
-    from cardlab.sim.rami.search_play import search_rounds
-
     rami = game("rami")
     same = {"discard": rami_discards.highest, "draw": rami_discards.take_when_usable,
             "meld": rami_discards.heuristics_melds}
@@ -133,8 +128,7 @@ def test_a_rami_numba_player_draws_and_melds_by_its_functions_and_leaves_the_res
     assert "take" not in kinds and "take" in others
     assert "open" not in kinds and "open" in others
     study = rami.build("deals", seed=4, policy=hold)
-    ints, seats, *_ = search_rounds(study, np.arange(30))
-    np.testing.assert_array_equal(seats[3], np.stack([study.play(0, 30)[f"score_{p}"] for p in range(4)], 1))
+    np.testing.assert_array_equal(study.searched(np.arange(30))[0], study.raw(0, 30)[0])  # the search kernel's rows
 
     with pytest.raises(ValueError, match=r"^policy: seat 0 \(numba:.*bad_draw\) returned 7 in round \d+, which is not"):
         rami.simulate(deals=50, seed=1, policy=[{"discard": rami_discards.highest, "draw": rami_discards.bad_draw}]

@@ -12,7 +12,6 @@ from cardlab.sim.rami.melds import MAX_MELDS, MELD_W, new_scratch
 from cardlab.sim.rami.policies import choose_discard
 from cardlab.sim.rami.referee import check_round
 from cardlab.sim.rami.rules import HAND_W, JOKER
-from cardlab.sim.rami.search_play import search_rounds
 from cardlab.sim.rami.interface import RAMI
 from tests.test_rami_referee import kernel_result
 from cardlab.sim.rami.interface import RamiStudy as Study
@@ -33,15 +32,14 @@ def test_a_table_without_search_seats_plays_as_the_plain_kernel(opts):
     for policy in ("heuristic", "random"):
         study = Study.build(policy=policy, seed=40 + opts, **rules)
         plain = study.play(0, 60, record=True)
-        ints, seats, (logs, log_rows, decks), _ = search_rounds(study, np.arange(60), record=True)
-        assert (ints[1] == plain["turns"]).all()
-        assert (seats[3] == np.stack([plain[f"score_{p}"] for p in range(n)], 1)).all()
+        rows, logs, log_rows, decks, *_ = study.searched(np.arange(60), record=True)
+        assert (rows == study.raw(0, 60)[0]).all()  # every round column: dealer, turns, ... scores
         assert (log_rows == plain["log_rows"]).all() and (logs == plain["logs"]).all()
         assert (decks == plain["decks"]).all()
     mixed = Study.build(policy=",".join((["random", "heuristic"] * 3)[:n]), seed=9, **rules)
     cols = mixed.play(0, 60)
-    ints, seats, *_ = search_rounds(mixed, np.arange(60))
-    assert (seats[3] == np.stack([cols[f"score_{p}"] for p in range(n)], 1)).all()
+    searched = RAMI.row_columns(mixed.searched(np.arange(60))[0])
+    assert all((searched[f"score_{p}"] == cols[f"score_{p}"]).all() for p in range(n))
 
 
 @pytest.mark.parametrize("opts", range(len(OPTION_SETS)))

@@ -18,34 +18,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardlab.sim import runner
-from cardlab.sim.columns import GAME, Column
-from cardlab.sim.game import Figure, Game, Study, StudyKind
+from cardlab.sim.columns import GAME, Column, kernel_columns
+from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
-from cardlab.sim.rami.rules import RamiOptions, card_name
-from cardlab.sim.policy import POLICY
+from cardlab.sim.rami.rules import RamiOptions
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
 
 
-def round_columns(deal, *arrays) -> dict:
-    """The documented columns of a round's kernel arrays (``dealer``, ``turns``, ``blocked``, ``rami_sec``, then per
-    seat ``won``, ``opened``, ``hand_value``, ``score``): each under its declared name and type (``_ROUND``, in
-    order), a seat column's array (rounds x seats) expanded to ``won_0`` … one column per seat."""
-    cols = {"deal": deal}
-    for col, arr in zip(_ROUND, arrays):
-        seats = {col.name.format(seat=p): arr[:, p] for p in range(arr.shape[1])} if arr.ndim == 2 else {col.name: arr}
-        cols.update({name: a.astype(col.dtype) for name, a in seats.items()})
-    return cols
-
-
-def _log_columns(logs, searches) -> dict:
-    """A recorded run's extra columns: ``logs``, ``log_rows``, ``decks`` (and ``search_means``, ``search_rows``)."""
-    cols = dict(zip(("logs", "log_rows", "decks"), logs))
-    if searches is not None:
-        cols.update(zip(("search_means", "search_rows"), searches))
-    return cols
+def kernel_rows(ints, seats) -> np.ndarray:
+    """The round kernels' arrays (``ints``: dealer, turns, blocked, rami_sec; then ``seats``' won, opened, hand_value,
+    score, a column per seat; :func:`~cardlab.sim.rami.kernels.round_buffers`) as one row per round, its columns the
+    declared round columns in order (:meth:`Rami.row_columns`)."""
+    return np.column_stack([*ints, *seats[:4]])
 
 
 @dataclass(frozen=True)
@@ -56,91 +43,81 @@ class RamiStudy(LoneSeat, Study):
 
     ladder_extras = {"turns": "turns", "rami_sec": "rami_sec", "blocked": "blocked"}
 
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Rounds ``first .. first+count-1`` as columns (with ``logs``, ``log_rows``, ``decks`` when ``record``;
-        with search seats also ``search_means``, ``search_rows``)."""
-        return self.play_rounds(np.arange(first, first + count, dtype=np.int64), record=record)
+    @property
+    def logged(self) -> tuple:
+        """A recorded round's event log, its length and its deck (and with search seats each searched candidate's
+        mean, and their number), sized by the kernels (imported when a run needs them)."""
+        from cardlab.sim.rami.kernels import DECK_MAX, LOG_ROWS, LOG_W
+        from cardlab.sim.rami.search import MEAN_ROWS, MEAN_W
 
-    def play_rounds(self, deals: np.ndarray, *, record: bool = False, policies=None, searched: bool = False) -> dict:
-        """Rounds ``deals``, each seat's policy from ``policies`` (kernel ids) or the study's. The search kernel
-        plays tables with a search seat, and any table with ``searched`` (any round numbers); the plain kernel
-        (consecutive rounds) the others: both give the same rounds."""
+        return (Log("logs", (LOG_ROWS, LOG_W), np.int64), Log("log_rows", (), np.int64),
+                Log("decks", (DECK_MAX,), np.int64),
+                Log("search_means", (MEAN_ROWS, MEAN_W), np.float64, searched=True),
+                Log("search_rows", (), np.int64, searched=True))
+
+    def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
+        """Kernel rows (:func:`kernel_rows`) of rounds ``first .. first+count-1``, then their :meth:`logs` (rows only
+        with ``record``)."""
         from cardlab.sim.rami.kernels import play_rounds_nb, round_buffers
-        from cardlab.sim.rami.search_play import search_rounds
 
-        pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
-        if searched or np.isin(pols, (POLICY.SEARCH, POLICY.ORACLE)).any():
-            ints, seats, logs, searches = search_rounds(self, deals, record=record, policies=pols)
-        else:
-            ints, seats, logs = round_buffers(len(deals), self.options.players, record=record)
-            searches, first = None, int(deals[0]) if len(deals) else 0
-            self.call_kernel(play_rounds_nb, self.seed, first, len(deals), self.rules, pols, *ints,
-                             *seats, *logs, self.user_callbacks(), first=first, count=len(deals), unit="round")
-        cols = round_columns(deals, *ints, *seats)
-        if record:
-            cols.update(_log_columns(logs, searches))
-        return cols
-
-    def play_games(self, first: int, count: int) -> dict:
-        """Whole games ``first .. first+count-1``: one row per round (``game``, ``round``, ... ``total_i``)."""
-        parts = [self._games_block(g, min(GAME_BLOCK, first + count - g))
-                 for g in range(first, first + count, GAME_BLOCK)]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-    def _games_block(self, first, count, *, record: bool = False):
-        """Games ``first .. first+count-1`` in one kernel call; ``record`` adds each round's log, deck (and
-        searched candidates) as :meth:`play_rounds` does."""
-        from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb, round_buffers
-        from cardlab.sim.rami.search_play import search_games
-        from cardlab.sim.whole_games import game_slots, seat_totals
-
-        n = self.options.players
         if self.searching:
-            rounds, ints, seats, logs, searches = search_games(self, first, count, MAX_ROUNDS, record=record)
-        else:
-            ints, seats, logs = round_buffers(count * MAX_ROUNDS, n, record=record, totals=True)
-            rounds, searches = np.zeros(count, np.int64), None
-            self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids,
-                             MAX_ROUNDS, rounds, *ints, *seats, *logs, self.user_callbacks(), first=first, count=count,
-                             unit="game")
-        if (rounds > MAX_ROUNDS).any():
-            raise RuntimeError(f"a game lasted more than {MAX_ROUNDS} rounds")
-        keep, game, round_ = game_slots(first, rounds, MAX_ROUNDS, np.int64)
-        keep = keep.ravel()  # the buffers hold a row per game and round slot
-        cols = {"game": game, "round": round_}
-        cols.update(round_columns(None, *(a[keep] for a in ints), *(a[keep] for a in seats[:4])))
-        del cols["deal"]
-        cols.update(seat_totals(seats[4][keep]))
-        if record:
-            cols.update(_log_columns([a[keep] for a in logs], searches and [a[keep] for a in searches]))
-        return cols
+            return self.searched(np.arange(first, first + count), record=record)
+        (ints, seats, _), logs = round_buffers(count, self.options.players), self.logs(count if record else 0)
+        self.call_kernel(play_rounds_nb, self.seed, first, count, self.rules, self.policy_ids, *ints, *seats, *logs,
+                         self.user_callbacks(), first=first, count=count, unit="round")
+        return (kernel_rows(ints, seats), *logs)
+
+    def searched(self, deals, *, record: bool = False, policies=None) -> tuple:
+        """:meth:`raw` of the round numbers ``deals`` by the search kernel (``sim.rami.search``), which plays the seats
+        without search as the plain kernel does (the same rounds); ``policies``: kernel ids per seat (the study's by
+        default)."""
+        from cardlab.sim.rami.kernels import round_buffers
+        from cardlab.sim.rami.search import SHORTLIST, play_search_rounds_nb
+
+        deals = np.asarray(deals, np.int64)
+        (ints, seats, _), logs = round_buffers(len(deals), self.options.players), \
+            self.logs(len(deals) if record else 0, searched=True)
+        pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
+        self.call_kernel(play_search_rounds_nb, self.seed, deals, self.rules, pols, self.search_worlds,
+                         self.rollout_id, SHORTLIST, *ints, *seats, *logs, self.user_callbacks(searched=True),
+                         first=deals, count=len(deals), unit="round")
+        return (kernel_rows(ints, seats), *logs)
+
+    def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
+        """Whole games ``first .. first+count-1``: one row per round (``game``, ``round``, the round's columns, then
+        each seat's running ``total_i``; with ``record`` its logs as :meth:`raw`), :data:`GAME_BLOCK` games a kernel
+        call, which keeps ``MAX_ROUNDS`` rounds a game (a longer game is an error)."""
+        from cardlab.sim.rami.kernels import MAX_ROUNDS, play_games_nb, round_buffers
+        from cardlab.sim.rami.search import SHORTLIST, play_search_games_nb
+        from cardlab.sim.whole_games import seat_totals, slot_rows
+
+        def play(first, count, slot):
+            ints, seats, _ = round_buffers(count * slot, self.options.players, totals=True)
+            rounds, logs = np.zeros(count, np.int64), self.logs(count * slot if record else 0, searched=self.searching)
+            kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, SHORTLIST)) \
+                if self.searching else (play_games_nb, ())  # the search kernel takes its settings after the policies
+            self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *search, slot, rounds, *ints,
+                             *seats, *logs, self.user_callbacks(self.searching), first=first, count=count, unit="game")
+            if (rounds > slot).any():
+                raise RuntimeError(f"a game lasted more than {slot} rounds")
+            return rounds, [a.reshape(count, slot, *a.shape[1:]) for a in (*ints, *seats, *(logs if record else ()))]
+
+        parts = []
+        for g in range(first, first + count, GAME_BLOCK):
+            game, round_, rows = slot_rows(play, g, min(GAME_BLOCK, first + count - g), MAX_ROUNDS, MAX_ROUNDS)
+            parts.append({"game": game, "round": round_.astype(np.int64),
+                          **self.game.row_columns(kernel_rows(rows[:4], rows[4:8])), **seat_totals(rows[8]),
+                          **self.logs_columns(rows[9:])})
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
     # ---------------------------------------------------------------- the strength ladder's hooks
 
     def play_tables(self, deals, policies) -> dict:
-        return by_table(deals, policies, lambda d, row: self.play_rounds(d, policies=row, searched=True))
-
-    def state_tables(self, states: list) -> dict:
-        """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat)."""
-        return self.game.state_columns(states)
+        """Each table (row of seat policies) in one call of the search kernel (:func:`~cardlab.sim.ladder.by_table`)."""
+        return by_table(deals, policies, lambda d, row: self.game.row_columns(self.searched(d, policies=row)[0]))
 
 
 # ---------------------------------------------------------------- replay
-
-
-def _chosen(log) -> dict:
-    """Each turn's draw ('stock' or 'discard pile') and discard (card name), keyed by (turn, phase)."""
-    from cardlab.sim.rami.kernels import EV_DISCARD, EV_DRAW, EV_TAKE
-
-    out, turn = {}, 0
-    for r in log:
-        code = int(r[0])
-        if code in (EV_DRAW, EV_TAKE):
-            out[(turn, "draw")] = "stock" if code == EV_DRAW else "discard pile"
-        elif code == EV_DISCARD:
-            out[(turn, "discard")] = card_name(int(r[2]))
-            turn += 1
-    return out
 
 
 def replay_round(study: RamiStudy, deal: int) -> tuple[str, dict]:
@@ -156,7 +133,7 @@ def replay_game(study: RamiStudy, game: int) -> tuple[str, list[dict]]:
     from cardlab.sim.rami.kernels import game_over_nb
     from cardlab.sim.rami.referee import RefereeError
 
-    cols = study._games_block(game, 1, record=True)
+    cols = study.play_games(game, 1, record=True)
     n, texts, records = study.options.players, [], []
     totals = np.zeros(n, np.int64)
     for r in range(len(cols["round"])):
@@ -189,10 +166,9 @@ def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) 
     head = f"{title}: dealer seat {dealer}, {study.options.players} players"
     record = state.record()
     text = "\n".join([head] + lines)
-    if "search_means" in cols:  # searched decisions: each candidate's mean (sim.rami.search_play)
-        searches = search_records(cols["search_means"][i][: cols["search_rows"][i]])
-        record.update(search_worlds=study.search_worlds, search_rollout=study.search_rollout, searches=searches)
-        text += describe_searches(searches, _chosen(log))
+    if "search_means" in cols:  # searched decisions: each candidate's mean (the record's search settings: metadata)
+        record["searches"] = search_records(cols["search_means"][i][: cols["search_rows"][i]])
+        text += describe_searches(record["searches"], log)
     return text, record
 
 
@@ -242,9 +218,8 @@ def threshold_study(game, *, deals: int, threads=None, first_deal: int = 0, chun
                 cols[f"score_{name}_{p}"] = c[f"score_{p}"]
         return cols
 
-    return runner.run_study(play_chunk, {**base.metadata(), "study": "threshold", "variants": THRESHOLD_VARIANTS},
-                            deals=deals, threads=threads, first_deal=first_deal, chunk_size=chunk_size,
-                            progress=progress, out=out)
+    return runner.run_study(play_chunk, threshold_metadata(game, **keywords), deals=deals, threads=threads,
+                            first_deal=first_deal, chunk_size=chunk_size, progress=progress, out=out)
 
 
 def threshold_metadata(game, **keywords) -> dict:
@@ -345,15 +320,15 @@ class Rami(Game):
         cols = super().game_state_columns(games)  # a round's number within its game is its deal's
         return {"game": cols.pop("game"), "round": cols.pop("deal").astype(np.int64), **cols}
 
-    def state_columns(self, states: list) -> dict:
-        """The round rows (the kernel's columns and types) of finished states: a run with a Python seat."""
-        results = [s.result() for s in states]
-        ints = [np.array([r[k] for r in results], np.int64) for k in ("turns", "blocked", "rami_sec")]
-        seats = [np.array([r[k] for r in results], np.int64).reshape(len(states), -1)
-                 for k in ("won", "opened", "hand_value", "score")]
-        return round_columns(np.array([s.deal for s in states], np.int64), np.array([s.dealer for s in states]),
-                             *ints, *seats)
+    def row_columns(self, rows: np.ndarray) -> dict:
+        """Named columns of the kernels' round rows (:func:`kernel_rows`): the declared round columns, one per seat of
+        the rows' table (four, then four a seat)."""
+        return kernel_columns(rows, _ROUND, {"seat": range((rows.shape[1] - 4) // 4)})
 
+    def state_rows(self, states: list) -> np.ndarray:
+        """The kernels' round rows (:func:`kernel_rows`) of finished states, as the referee scores them."""
+        return np.array([[s.dealer, r["turns"], r["blocked"], r["rami_sec"], *r["won"], *r["opened"], *r["hand_value"],
+                          *r["score"]] for s, r in ((s, s.result()) for s in states)], np.int64)
 
 RAMI = Rami()
 RamiStudy.game = RAMI
