@@ -26,7 +26,6 @@ import numpy as np
 
 from cardlab.sim.minchiate import Study
 from cardlab.sim.minchiate.interface import check_record
-from cardlab.sim.minchiate.search_play import search_raw
 
 TABLES = {"every seat searching": "search", "one search seat": "search,heuristic,heuristic,heuristic"}
 
@@ -35,7 +34,7 @@ def bench(policy, *, deals, repeats, threads, worlds):
     study = Study.build(policy=policy, seed=1, search_worlds=worlds)
     numba.set_num_threads(threads)
     first = 10**6
-    out, logs, declared, means = search_raw(study, np.arange(first, first + deals), record=True)  # warm-up
+    out, logs, declared, means = study.searched(np.arange(first, first + deals), record=True)  # warm-up
     for j in range(deals):  # the referee replays every searched deal
         check_record(study, first + j, out[j:j + 1], logs[j:j + 1], declared[j:j + 1])
     per_deal = int((~np.isnan(means).all(axis=2)).sum()) / deals

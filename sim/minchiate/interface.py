@@ -89,28 +89,42 @@ class MinchiateStudy(Study):
                 Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
 
     def raw(self, first: int, count: int, *, record: bool = False):
-        """Kernel output ``(out, logs, declared)`` of deals ``first .. first+count-1`` (logs: 0 rows unless ``record``)."""
+        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
         from cardlab.sim.minchiate.kernels import COL, play_deals_nb
-        from cardlab.sim.minchiate.search_play import search_raw
 
-        if self.searching:  # search seats: sim.minchiate.search_play
-            return search_raw(self, np.arange(first, first + count), record=record)[:3]
+        if self.searching:
+            return self.searched(np.arange(first, first + count), record=record)
         out, logs = np.zeros((count, COL.WIDTH), np.int32), self.logs(count if record else 0)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)
         return (out, *logs)
 
-    def play_games(self, first: int, count: int) -> dict:
-        """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
-        from cardlab.sim.minchiate.kernels import COL, play_games_nb
-        from cardlab.sim.minchiate.search_play import search_games
+    def searched(self, deals, *, record: bool = False, policies=None) -> tuple:
+        """:meth:`raw` of the deal numbers ``deals`` by the search kernel (``search.play_search_deals_nb``), which
+        deals deal ``i`` from ``(seed, i)`` and plays the seats without search as the plain kernels do; ``policies``:
+        kernel ids per seat (the study's by default). The logs end with the search's means (deals x 84 moves x 97
+        cards: each searched candidate's, NaN elsewhere)."""
+        from cardlab.sim.minchiate.kernels import COL
+        from cardlab.sim.minchiate.search import play_search_deals_nb
 
-        if self.searching:
-            out = search_games(self, first, count)
-        else:
-            out = np.zeros((count, COL.WIDTH), np.int32)
-            self.call_kernel(play_games_nb, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids,
-                             out, self.user_callback(), first=first, count=count, unit="game")
+        deals = np.asarray(deals, np.int64)
+        out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.flags,
+                         self.policy_ids if policies is None else policies, self.search_worlds, self.rollout_id,
+                         int(self.racing), out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
+        return (out, *logs)
+
+    def play_games(self, first: int, count: int) -> dict:
+        """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals; with a search seat
+        by ``search.play_search_games_nb``, which plays the seats without search as the plain kernels do)."""
+        from cardlab.sim.minchiate.kernels import COL, play_games_nb
+        from cardlab.sim.minchiate.search import play_search_games_nb
+
+        kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, int(self.racing))) \
+            if self.searching else (play_games_nb, ())  # the search kernel takes the search's settings after policies
+        out = np.zeros((count, COL.WIDTH), np.int32)
+        self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, *search,
+                         out, self.user_callback(self.searching), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
     # ---------------------------------------------------------------- the strength ladder's hooks
@@ -122,9 +136,8 @@ class MinchiateStudy(Study):
         return team, np.arange(PLAYERS)[None, :] % 2 == team[:, None]
 
     def play_tables(self, deals, policies) -> dict:
-        from cardlab.sim.minchiate.search_play import search_raw
-
-        return by_table(deals, policies, lambda d, row: columns(search_raw(self, d, policies=row)[0]))
+        """Each table (a row of seat policies) in one call of the search kernel."""
+        return by_table(deals, policies, lambda d, row: columns(self.searched(d, policies=row)[0]))
 
     def ladder_head(self, deals, sides) -> dict:
         return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
@@ -154,19 +167,19 @@ def check_record(study: MinchiateStudy, deal: int, out, logs, declared) -> tuple
 
 def kernel_record(study: MinchiateStudy, deal: int) -> tuple[dict, dict]:
     """:func:`check_record` of deal ``deal`` played alone."""
-    return check_record(study, deal, *study.raw(deal, 1, record=True))
+    return check_record(study, deal, *study.raw(deal, 1, record=True)[:3])
 
 
 def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
     decisions when a seat searches)."""
     from cardlab.sim.minchiate.referee import describe, json_record
-    from cardlab.sim.minchiate.search_play import SEARCHES, search_raw
+    from cardlab.sim.minchiate.search_play import SEARCHES
 
     if not study.searching:
         rec, _ = kernel_record(study, deal)
         return describe(rec), json_record(rec)
-    out, logs, declared, means = search_raw(study, [deal], record=True)
+    out, logs, declared, means = study.searched([deal], record=True)
     rec, _ = check_record(study, deal, out, logs, declared)
     return (describe(rec) + SEARCHES.text(rec["tricks"], means[0]),
             dict(json_record(rec), searched=SEARCHES.records(rec["tricks"], means[0])))
