@@ -34,10 +34,10 @@ def bench(policy, *, deals, repeats, threads, worlds):
     study = Study.build(policy=policy, seed=1, search_worlds=worlds)
     numba.set_num_threads(threads)
     first = 10**6
-    out, logs, declared, means = study.searched(np.arange(first, first + deals), record=True)  # warm-up
+    cols = study.play(first, deals, record=True)  # warm-up
     for j in range(deals):  # the referee replays every searched deal
-        check_record(study, first + j, out[j:j + 1], logs[j:j + 1], declared[j:j + 1])
-    per_deal = int((~np.isnan(means).all(axis=2)).sum()) / deals
+        check_record(study, cols, j)
+    per_deal = int((~np.isnan(cols["search_means"]).all(axis=2)).sum()) / deals
     times = []
     for r in range(repeats):
         t0 = time.perf_counter()

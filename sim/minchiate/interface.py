@@ -152,37 +152,36 @@ class MinchiateStudy(Study):
 # ---------------------------------------------------------------- replay
 
 
-def check_record(study: MinchiateStudy, deal: int, out, logs, declared) -> tuple[dict, dict]:
-    """The referee's record of one recorded deal (card ids) and the kernel's row, after checking that they agree."""
+def check_record(study: MinchiateStudy, cols: dict, j: int) -> tuple[dict, dict]:
+    """The referee's record (card ids) of recorded deal ``j`` of ``cols`` (``play(record=True)``), its kernel log
+    replayed move by move, and the deal's row of ``cols``, after checking that they agree."""
     from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
     from cardlab.sim.minchiate.referee import check_agreement, referee_deal
 
-    log = logs[0].astype(np.int64)
+    row = {k: v[j] for k, v in cols.items()}
+    deal, log = int(row["deal"]), row["logs"].astype(np.int64)
     rec = referee_deal(study.options, deal, log[LOG_PERM:LOG_PERM + 97], log[LOG_CUTTER_DISCARDS:LOG_DEALER_DISCARDS],
-                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], declared[0], log[LOG_PLAYS:LOG_PLAYS + 84])
-    row = {k: v[0] for k, v in columns(out).items()}
+                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], row["declared"], log[LOG_PLAYS:LOG_PLAYS + 84])
     check_agreement(rec, row, deal)
     return rec, row
 
 
 def kernel_record(study: MinchiateStudy, deal: int) -> tuple[dict, dict]:
     """:func:`check_record` of deal ``deal`` played alone."""
-    return check_record(study, deal, *study.raw(deal, 1, record=True)[:3])
+    return check_record(study, study.play(deal, 1, record=True), 0)
 
 
 def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
-    decisions when a seat searches)."""
+    decisions, ``searched``, when a seat searches)."""
     from cardlab.sim.minchiate.referee import describe, json_record
     from cardlab.sim.minchiate.search_play import SEARCHES
+    from cardlab.sim.search_play import search_parts
 
-    if not study.searching:
-        rec, _ = kernel_record(study, deal)
-        return describe(rec), json_record(rec)
-    out, logs, declared, means = study.searched([deal], record=True)
-    rec, _ = check_record(study, deal, out, logs, declared)
-    return (describe(rec) + SEARCHES.text(rec["tricks"], means[0]),
-            dict(json_record(rec), searched=SEARCHES.records(rec["tricks"], means[0])))
+    cols = study.play(deal, 1, record=True)
+    rec, _ = check_record(study, cols, 0)
+    text, searched = search_parts(cols, 0, SEARCHES.text, SEARCHES.records, rec["tricks"], key="searched")
+    return describe(rec) + text, {**json_record(rec), **searched}
 
 
 def _deal_columns(dtype: str) -> tuple:
