@@ -31,7 +31,7 @@ import numpy as np
 
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Log, Replay, Study
-from cardlab.sim.ladder import by_table
+from cardlab.sim.ladder import Partnerships, by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.signatures import numba_seat
@@ -71,8 +71,12 @@ def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
 
 
 @dataclass(frozen=True)
-class MinchiateStudy(Study):
-    """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
+class MinchiateStudy(Partnerships, Study):
+    """Minchiate's rules, policies, seed and search settings; plays deals and whole games. On the strength ladder a
+    partnership changes (:class:`~cardlab.sim.ladder.Partnerships`), judged by ``net_<table>`` and ``diff_<table>``:
+    net resti and points, team 0 minus team 1."""
+
+    ladder_figures = {"net": "net_resti", "diff": "points_{team}"}
 
     @cached_property
     def flags(self) -> np.ndarray:
@@ -127,26 +131,9 @@ class MinchiateStudy(Study):
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
-    # ---------------------------------------------------------------- the strength ladder's hooks
-
-    def ladder_sides(self, deals):
-        """Team ``(i // 4) % 2`` (seats t and t + 2) changes policy on deal ``i``: each team meets each dealer
-        equally often."""
-        team = (deals // 4) % 2
-        return team, np.arange(PLAYERS)[None, :] % 2 == team[:, None]
-
     def play_tables(self, deals, policies) -> dict:
-        """Each table (a row of seat policies) in one call of the search kernel."""
+        """The strength ladder's tables, each (a row of seat policies) in one call of the search kernel."""
         return by_table(deals, policies, lambda d, row: columns(self.searched(d, policies=row)[0]))
-
-    def ladder_head(self, deals, sides) -> dict:
-        return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
-
-    def ladder_columns(self, cols, x, y, sides) -> dict:
-        """``net_<table>`` and ``diff_<table>``: net resti and points, team 0 minus team 1, at the whole table
-        ``<X>`` or at ``<X>_vs_<Y>`` (the changed team plays X, the other Y)."""
-        table = x if y is None else f"{x}_vs_{y}"
-        return {f"net_{table}": cols["net_resti"], f"diff_{table}": cols["points_0"] - cols["points_1"]}
 
 
 # ---------------------------------------------------------------- replay
