@@ -30,15 +30,15 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Log, Replay, Study
+from cardlab.sim.game import Figure, Game, Log, Study
 from cardlab.sim.ladder import Partnerships, by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.signatures import numba_seat
 
 
-def columns(out: np.ndarray, wide: bool = False) -> dict:
-    """Named columns of the kernel's per-deal output; ``int16``, or ``int32`` with ``wide`` (whole games)."""
+def row_columns(out: np.ndarray, wide: bool = False) -> dict:
+    """Named columns of the kernels' deal rows; ``int16``, or ``int32`` with ``wide`` (whole games)."""
     from cardlab.sim.minchiate.kernels import COL
 
     small = np.int32 if wide else np.int16
@@ -65,7 +65,7 @@ def columns(out: np.ndarray, wide: bool = False) -> dict:
 def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
     """Named columns of whole games ``games`` from their summed kernel rows ``out`` (``int32``; ``dealer``: the
     first dealer, named ``first_dealer`` and put last)."""
-    cols = columns(out, wide=True)
+    cols = row_columns(out, wide=True)
     cols["first_dealer"] = cols.pop("dealer")
     return dict(game=games, n_deals=np.full(len(games), n_deals, np.int32), **cols)
 
@@ -133,7 +133,7 @@ class MinchiateStudy(Partnerships, Study):
 
     def play_tables(self, deals, policies) -> dict:
         """The strength ladder's tables, each (a row of seat policies) in one call of the search kernel."""
-        return by_table(deals, policies, lambda d, row: columns(self.searched(d, policies=row)[0]))
+        return by_table(deals, policies, lambda d, row: row_columns(self.searched(d, policies=row)[0]))
 
 
 # ---------------------------------------------------------------- replay
@@ -222,6 +222,7 @@ class Minchiate(Game):
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
     replayed_deal = staticmethod(replay_deal)
+    row_columns = staticmethod(row_columns)  # the deal columns of the kernels' rows (with state_rows, a Python seat's)
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`
@@ -237,10 +238,6 @@ class Minchiate(Game):
         state = MinchiateState(study.options, deal, perm.tolist(), study=study)
         state.stream = as_stream(stream)
         return state
-
-    def row_columns(self, rows: np.ndarray) -> dict:
-        """The deal columns of the kernel's rows (with :meth:`state_rows`, a Python seat's rows)."""
-        return columns(rows)
 
     def next_deal(self, study, index: int, finished: list):
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
@@ -278,17 +275,14 @@ class Minchiate(Game):
             row[COL.MAX_DELTA], row[COL.MATTO_OWED] = led.max_delta, s.matto_owed
         return out
 
-    def replay_games(self, study, games: range) -> Replay:
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);
         each deal's record gains ``game``."""
-        n, texts, records = study.options.n_deals, [], []
-        for g in games:
-            replay = self.replay_deals(study, range(g * n, (g + 1) * n))
-            net = sum(r["net_resti"] for r in replay.records)
-            texts.append(f"game {g}: deals {g * n} to {(g + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
-                         + replay.text)
-            records += [{"game": g, **r} for r in replay.records]
-        return Replay("\n\n".join(texts), records)
+        n = study.options.n_deals
+        replay = self.replay_deals(study, range(game * n, (game + 1) * n))
+        net = sum(r["net_resti"] for r in replay.records)
+        return (f"game {game}: deals {game * n} to {(game + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
+                + replay.text, [{"game": game, **r} for r in replay.records])
 
 
 MINCHIATE = Minchiate()
