@@ -153,11 +153,6 @@ def check_record(study: MinchiateStudy, cols: dict, j: int) -> tuple[dict, dict]
     return rec, row
 
 
-def kernel_record(study: MinchiateStudy, deal: int) -> tuple[dict, dict]:
-    """:func:`check_record` of deal ``deal`` played alone."""
-    return check_record(study, study.play(deal, 1, record=True), 0)
-
-
 def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
     decisions, ``searched``, when a seat searches)."""
