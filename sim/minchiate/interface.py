@@ -93,11 +93,12 @@ class MinchiateStudy(Partnerships, Study):
                 Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
 
     def raw(self, first: int, count: int, *, record: bool = False):
-        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
+        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``; the
+        recorded columns of a run have no ``search_means``: :meth:`searched` gives them)."""
         from cardlab.sim.minchiate.kernels import COL, play_deals_nb
 
         if self.searching:
-            return self.searched(np.arange(first, first + count), record=record)
+            return self.searched(np.arange(first, first + count), record=record)[:3]
         out, logs = np.zeros((count, COL.WIDTH), np.int32), self.logs(count if record else 0)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)
@@ -160,7 +161,8 @@ def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     from cardlab.sim.minchiate.search_play import SEARCHES
     from cardlab.sim.search_play import search_parts
 
-    cols = study.play(deal, 1, record=True)
+    out, *logs = study.searched([deal], record=True) if study.searching else study.raw(deal, 1, record=True)
+    cols = {"deal": np.array([deal], np.int64), **row_columns(out), **study.logs_columns(logs)}  # with the means
     rec, _ = check_record(study, cols, 0)
     text, searched = search_parts(cols, 0, SEARCHES.text, SEARCHES.records, rec["tricks"], key="searched")
     return describe(rec) + text, {**json_record(rec), **searched}
