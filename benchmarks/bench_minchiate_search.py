@@ -25,8 +25,7 @@ import numba
 import numpy as np
 
 from cardlab.sim.minchiate import Study
-from cardlab.sim.minchiate.interface import check_record
-from cardlab.sim.minchiate.search_play import search_raw
+from cardlab.sim.minchiate.interface import check_record, row_columns
 
 TABLES = {"every seat searching": "search", "one search seat": "search,heuristic,heuristic,heuristic"}
 
@@ -35,10 +34,11 @@ def bench(policy, *, deals, repeats, threads, worlds):
     study = Study.build(policy=policy, seed=1, search_worlds=worlds)
     numba.set_num_threads(threads)
     first = 10**6
-    out, logs, declared, means = search_raw(study, np.arange(first, first + deals), record=True)  # warm-up
+    out, *logs = study.searched(np.arange(first, first + deals), record=True)  # warm-up
+    cols = {"deal": np.arange(first, first + deals), **row_columns(out), **study.logs_columns(logs)}
     for j in range(deals):  # the referee replays every searched deal
-        check_record(study, first + j, out[j:j + 1], logs[j:j + 1], declared[j:j + 1])
-    per_deal = int((~np.isnan(means).all(axis=2)).sum()) / deals
+        check_record(study, cols, j)
+    per_deal = int((~np.isnan(cols["search_means"]).all(axis=2)).sum()) / deals
     times = []
     for r in range(repeats):
         t0 = time.perf_counter()

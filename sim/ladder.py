@@ -12,8 +12,8 @@ at the whole-Y table (same cards, same opponents' policy): what a player gains b
 instead of Y at a table of Y players. Gains are paired, so their intervals are narrow.
 
 A game's :class:`~cardlab.sim.game.Study` provides four hooks (:class:`LoneSeat` gives three of them to a game
-whose changed side is one seat): ``ladder_sides(deals)`` (the
-changed side of each deal and a ``(deals, seats)`` mask of its seats), ``play_tables(deals,
+whose changed side is one seat, :class:`Partnerships` to one whose changed side is a partnership):
+``ladder_sides(deals)`` (the changed side of each deal and a ``(deals, seats)`` mask of its seats), ``play_tables(deals,
 policies)`` (each deal with its own row of seat policies, search included), ``ladder_head(deals,
 sides)`` (the row's first columns) and ``ladder_columns(columns, x, y, sides)`` (what a table adds
 to the row: the whole table's figures for ``y=None``, the changed side's result otherwise).
@@ -243,6 +243,33 @@ class LoneSeat:
         mine = scores[np.arange(len(sides)), sides]
         others = {f"others_{x}_in_{y}": scores.sum(axis=1) - mine} if self.ladder_others else {}
         return {f"lone_{x}_in_{y}": mine, **others}
+
+
+class Partnerships:
+    """The ladder's hooks for a game of two partnerships, even seats against odd ones (a
+    :class:`~cardlab.sim.game.Study` mixin).
+
+    Partnership ``(i // n) % 2`` (seats ``t``, ``t + 2`` ...) changes on deal ``i`` (``n`` seats, dealer ``i % n``), so
+    each partnership meets every dealer equally often. A row starts ``deal``, ``dealer``, ``team``; each table adds
+    every figure of :attr:`ladder_figures`, ``<name>_<table>`` (the table ``X`` of a whole table, ``X_vs_Y`` of a pair:
+    the changed partnership plays X, the other Y), a column of the run or, for one per team (``points_{team}``), team
+    0's minus team 1's."""
+
+    ladder_figures: dict = {}  # name in the row -> the run's column
+
+    def ladder_sides(self, deals):
+        n = self.game.players(self.options)
+        team = (deals // n) % 2
+        return team, np.arange(n)[None, :] % 2 == team[:, None]
+
+    def ladder_head(self, deals, sides) -> dict:
+        n = self.game.players(self.options)
+        return {"deal": deals, "dealer": (deals % n).astype(np.int8), "team": sides.astype(np.int8)}
+
+    def ladder_columns(self, cols, x, y, sides) -> dict:
+        table = x if y is None else f"{x}_vs_{y}"
+        return {f"{name}_{table}": cols[c.format(team=0)] - cols[c.format(team=1)] if "{team}" in c else cols[c]
+                for name, c in self.ladder_figures.items()}
 
 
 def _metadata(study, names, oracle: bool = False) -> dict:

@@ -32,14 +32,15 @@ def searched_text(what: str, lines: list) -> str:
     return f"\nsearched {what}:\n" + "\n".join(lines) if lines else ""
 
 
-def search_parts(cols: dict, j: int, describe: Callable, records: Callable, *args) -> tuple[str, dict]:
+def search_parts(cols: dict, j: int, describe: Callable, records: Callable, *args,
+                 key: str = "searches") -> tuple[str, dict]:
     """Recorded deal ``j``'s searched decisions: the text ``describe(*args, means)`` gives and the record's
-    ``searches`` (``records(*args, means)``), its means row of the run's ``search_means``; nothing in a run
-    without them (no search seat)."""
+    ``searches`` (``records(*args, means)``; named ``key``: Minchiate's records say ``searched``), its means row of
+    the run's ``search_means``; nothing in a run without them (no search seat)."""
     if "search_means" not in cols:
         return "", {}
     means = cols["search_means"][j]
-    return describe(*args, means), {"searches": records(*args, means)}
+    return describe(*args, means), {key: records(*args, means)}
 
 
 class TrickSearches(NamedTuple):

@@ -4,7 +4,7 @@ import pytest
 
 from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
 from cardlab.sim.minchiate import Study, simulate
-from cardlab.sim.minchiate.interface import columns
+from cardlab.sim.minchiate.interface import row_columns
 from cardlab.sim.minchiate.referee import RefereeError, check_agreement, referee_deal
 from cardlab.sim.minchiate.rules import MATTO, SOURCES, MinchiateOptions
 
@@ -27,7 +27,7 @@ DEALS = 1000
 def referee_rows(study, first, count):
     """Referee every deal of a recorded batch against the kernel's row; returns the records."""
     out, logs, declared = study.raw(first, count, record=True)
-    cols = columns(out)
+    cols = row_columns(out)
     records = []
     for j in range(count):
         log = logs[j].astype(np.int64)

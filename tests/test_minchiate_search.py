@@ -21,17 +21,23 @@ from cardlab.sim.minchiate.kernels import play_games_nb
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO
 from cardlab.sim.minchiate.referee import legal_plays
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, TRUMP_29, CARD_VALUES, join, split, suit_of
-from cardlab.sim.minchiate.search import combo_cards_nb, search_card_nb, search_state, shown_absent_nb, unseen_cards_nb
+from cardlab.sim.minchiate.search import (combo_cards_nb, play_search_games_nb, search_card_nb, search_state,
+                                          shown_absent_nb, unseen_cards_nb)
 from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 from cardlab.sim.minchiate import MINCHIATE, Study
-from cardlab.sim.minchiate.interface import kernel_record
-from cardlab.sim.minchiate.search_play import search_raw
+from cardlab.sim.minchiate.interface import check_record
 from cardlab.sim.policy import POLICY
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
 SWITCHED = dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_fola="counting+trumps_above_20",
                 discards_to="own_team_pile", declarations="mandatory_all", c5_merge=False, combos_may_share=False,
                 matto_bonus_on_c3=True, score_pile_combos=False, cappotto_double=True)
+
+
+def kernel_record(study, deal: int) -> tuple[dict, dict]:
+    """The referee's record of deal ``deal`` played alone and recorded, and its row, checked to agree
+    (:func:`~cardlab.sim.minchiate.interface.check_record`)."""
+    return check_record(study, study.play(deal, 1, record=True), 0)
 
 
 def test_declared_cards_are_the_combinations_the_referee_finds():
@@ -67,7 +73,7 @@ def _hand_after_discards(rec, p):
 ])
 def test_searched_deals_pass_the_referee(rules, policy):
     study = Study.build(policy=policy, seed=11, search_worlds=WORLDS, **rules)
-    out, logs, declared, means = search_raw(study, np.arange(12), record=True)
+    out, logs, declared, means = study.searched(np.arange(12), record=True)
     searchers = [p for p, name in enumerate(study.policies) if name == "search"]
     for j in range(12):
         rec, row = kernel_record(study, j)  # the referee replays every move and rescores the deal
@@ -87,15 +93,16 @@ def test_searched_deals_pass_the_referee(rules, policy):
 def test_without_search_seats_the_search_kernels_play_like_the_deal_kernels(policy, rules):
     study = Study.build(policy=policy, seed=17, **rules)
     plain = study.raw(0, 300, record=True)
-    searched = search_raw(study, np.arange(300), record=True)
+    searched = study.searched(np.arange(300), record=True)
     for a, b in zip(plain, searched):
         np.testing.assert_array_equal(a, b)
     study4 = Study.build(policy=policy, seed=17, n_deals=4, **rules)
     games = np.zeros((40, 39), np.int32)
     play_games_nb(17, 0, 40, 4, study4.flags, study4.policy_ids, games, None, np.zeros((40, 2), np.int64))
-    from cardlab.sim.minchiate.search_play import search_games
-
-    np.testing.assert_array_equal(games, search_games(study4, 0, 40))
+    searched = np.zeros((40, 39), np.int32)
+    play_search_games_nb(17, 0, 40, 4, study4.flags, study4.policy_ids, study4.search_worlds, study4.rollout_id,
+                         int(study4.racing), searched, None, np.zeros((40, 2), np.int64))
+    np.testing.assert_array_equal(games, searched)
 
 
 def test_same_results_for_any_thread_count_chunk_and_slice():

@@ -54,14 +54,13 @@ def test_a_python_seat_beside_search_seats_gives_its_numba_twins_rows():
     """The searches decide from what their seats have seen, so beside a Python seat and beside its Numba twin (the
     search kernel's own run) they play the same cards: seat 0 neither cuts nor deals in deals 2, 3, 6, 7, ..."""
     from cardlab.sim.example_players import minchiate_lowest
-    from cardlab.sim.minchiate.interface import columns
-    from cardlab.sim.minchiate.search_play import search_raw
+    from cardlab.sim.minchiate.interface import row_columns
     from cardlab.sim.python_seats import play_deal
 
     deals = np.array([2, 3, 6, 7, 10, 11])
     table = ["search", "heuristic", "oracle"]
     numba = MINCHIATE.build("deals", seed=3, policy=[minchiate_lowest, *table], search_worlds=4)
     python = MINCHIATE.build("deals", seed=3, policy=[lowest_declaring_all, *table], search_worlds=4)
-    kernel = to_frame(columns(search_raw(numba, deals)[0]))
-    state = to_frame(columns(MINCHIATE.state_rows([play_deal(python, int(d)) for d in deals])))
+    kernel = to_frame(row_columns(numba.searched(deals)[0]))
+    state = to_frame(row_columns(MINCHIATE.state_rows([play_deal(python, int(d)) for d in deals])))
     pd.testing.assert_frame_equal(state, kernel)

@@ -50,11 +50,9 @@ def test_rows_do_not_depend_on_threads_or_chunks_and_whole_games_take_it():
 
 
 def test_search_seats_play_beside_it_and_the_search_kernels_play_it_as_the_plain_ones():
-    from cardlab.sim.minchiate.search_play import search_raw
-
     minchiate = game("minchiate")
     study = minchiate.build("deals", seed=4, policy=[minchiate_cards.lowest] + HEURISTIC3)
-    np.testing.assert_array_equal(study.raw(0, 60)[0], search_raw(study, np.arange(60))[0])
+    np.testing.assert_array_equal(study.raw(0, 60)[0], study.searched(np.arange(60))[0])
     searched = minchiate.simulate(deals=4, seed=1, policy=[minchiate_cards.lowest, "search", "heuristic", "heuristic"],
                                   search_worlds=2)
     assert len(searched) == 4

@@ -30,15 +30,15 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.columns import Column
-from cardlab.sim.game import Figure, Game, Log, Replay, Study
-from cardlab.sim.ladder import by_table
+from cardlab.sim.game import Figure, Game, Log, Study
+from cardlab.sim.ladder import Partnerships, by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.signatures import numba_seat
 
 
-def columns(out: np.ndarray, wide: bool = False) -> dict:
-    """Named columns of the kernel's per-deal output; ``int16``, or ``int32`` with ``wide`` (whole games)."""
+def row_columns(out: np.ndarray, wide: bool = False) -> dict:
+    """Named columns of the kernels' deal rows; ``int16``, or ``int32`` with ``wide`` (whole games)."""
     from cardlab.sim.minchiate.kernels import COL
 
     small = np.int32 if wide else np.int16
@@ -65,14 +65,18 @@ def columns(out: np.ndarray, wide: bool = False) -> dict:
 def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
     """Named columns of whole games ``games`` from their summed kernel rows ``out`` (``int32``; ``dealer``: the
     first dealer, named ``first_dealer`` and put last)."""
-    cols = columns(out, wide=True)
+    cols = row_columns(out, wide=True)
     cols["first_dealer"] = cols.pop("dealer")
     return dict(game=games, n_deals=np.full(len(games), n_deals, np.int32), **cols)
 
 
 @dataclass(frozen=True)
-class MinchiateStudy(Study):
-    """Minchiate's rules, policies, seed and search settings; plays deals and whole games."""
+class MinchiateStudy(Partnerships, Study):
+    """Minchiate's rules, policies, seed and search settings; plays deals and whole games. On the strength ladder a
+    partnership changes (:class:`~cardlab.sim.ladder.Partnerships`), judged by ``net_<table>`` and ``diff_<table>``:
+    net resti and points, team 0 minus team 1."""
+
+    ladder_figures = {"net": "net_resti", "diff": "points_{team}"}
 
     @cached_property
     def flags(self) -> np.ndarray:
@@ -89,87 +93,79 @@ class MinchiateStudy(Study):
                 Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
 
     def raw(self, first: int, count: int, *, record: bool = False):
-        """Kernel output ``(out, logs, declared)`` of deals ``first .. first+count-1`` (logs: 0 rows unless ``record``)."""
+        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``; the
+        recorded columns of a run have no ``search_means``: :meth:`searched` gives them)."""
         from cardlab.sim.minchiate.kernels import COL, play_deals_nb
-        from cardlab.sim.minchiate.search_play import search_raw
 
-        if self.searching:  # search seats: sim.minchiate.search_play
-            return search_raw(self, np.arange(first, first + count), record=record)[:3]
+        if self.searching:
+            return self.searched(np.arange(first, first + count), record=record)[:3]
         out, logs = np.zeros((count, COL.WIDTH), np.int32), self.logs(count if record else 0)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)
         return (out, *logs)
 
-    def play_games(self, first: int, count: int) -> dict:
-        """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals)."""
-        from cardlab.sim.minchiate.kernels import COL, play_games_nb
-        from cardlab.sim.minchiate.search_play import search_games
+    def searched(self, deals, *, record: bool = False, policies=None) -> tuple:
+        """:meth:`raw` of the deal numbers ``deals`` by the search kernel (``search.play_search_deals_nb``), which
+        deals deal ``i`` from ``(seed, i)`` and plays the seats without search as the plain kernels do; ``policies``:
+        kernel ids per seat (the study's by default). The logs end with the search's means (deals x 84 moves x 97
+        cards: each searched candidate's, NaN elsewhere)."""
+        from cardlab.sim.minchiate.kernels import COL
+        from cardlab.sim.minchiate.search import play_search_deals_nb
 
-        if self.searching:
-            out = search_games(self, first, count)
-        else:
-            out = np.zeros((count, COL.WIDTH), np.int32)
-            self.call_kernel(play_games_nb, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids,
-                             out, self.user_callback(), first=first, count=count, unit="game")
+        deals = np.asarray(deals, np.int64)
+        out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.flags,
+                         self.policy_ids if policies is None else policies, self.search_worlds, self.rollout_id,
+                         int(self.racing), out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
+        return (out, *logs)
+
+    def play_games(self, first: int, count: int) -> dict:
+        """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals; with a search seat
+        by ``search.play_search_games_nb``, which plays the seats without search as the plain kernels do)."""
+        from cardlab.sim.minchiate.kernels import COL, play_games_nb
+        from cardlab.sim.minchiate.search import play_search_games_nb
+
+        kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, int(self.racing))) \
+            if self.searching else (play_games_nb, ())  # the search kernel takes the search's settings after policies
+        out = np.zeros((count, COL.WIDTH), np.int32)
+        self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, *search,
+                         out, self.user_callback(self.searching), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
-    # ---------------------------------------------------------------- the strength ladder's hooks
-
-    def ladder_sides(self, deals):
-        """Team ``(i // 4) % 2`` (seats t and t + 2) changes policy on deal ``i``: each team meets each dealer
-        equally often."""
-        team = (deals // 4) % 2
-        return team, np.arange(PLAYERS)[None, :] % 2 == team[:, None]
-
     def play_tables(self, deals, policies) -> dict:
-        from cardlab.sim.minchiate.search_play import search_raw
-
-        return by_table(deals, policies, lambda d, row: columns(search_raw(self, d, policies=row)[0]))
-
-    def ladder_head(self, deals, sides) -> dict:
-        return {"deal": deals, "dealer": (deals % PLAYERS).astype(np.int8), "team": sides.astype(np.int8)}
-
-    def ladder_columns(self, cols, x, y, sides) -> dict:
-        """``net_<table>`` and ``diff_<table>``: net resti and points, team 0 minus team 1, at the whole table
-        ``<X>`` or at ``<X>_vs_<Y>`` (the changed team plays X, the other Y)."""
-        table = x if y is None else f"{x}_vs_{y}"
-        return {f"net_{table}": cols["net_resti"], f"diff_{table}": cols["points_0"] - cols["points_1"]}
+        """The strength ladder's tables, each (a row of seat policies) in one call of the search kernel."""
+        return by_table(deals, policies, lambda d, row: row_columns(self.searched(d, policies=row)[0]))
 
 
 # ---------------------------------------------------------------- replay
 
 
-def check_record(study: MinchiateStudy, deal: int, out, logs, declared) -> tuple[dict, dict]:
-    """The referee's record of one recorded deal (card ids) and the kernel's row, after checking that they agree."""
+def check_record(study: MinchiateStudy, cols: dict, j: int) -> tuple[dict, dict]:
+    """The referee's record (card ids) of recorded deal ``j`` of ``cols`` (``play(record=True)``), its kernel log
+    replayed move by move, and the deal's row of ``cols``, after checking that they agree."""
     from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
     from cardlab.sim.minchiate.referee import check_agreement, referee_deal
 
-    log = logs[0].astype(np.int64)
+    row = {k: v[j] for k, v in cols.items()}
+    deal, log = int(row["deal"]), row["logs"].astype(np.int64)
     rec = referee_deal(study.options, deal, log[LOG_PERM:LOG_PERM + 97], log[LOG_CUTTER_DISCARDS:LOG_DEALER_DISCARDS],
-                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], declared[0], log[LOG_PLAYS:LOG_PLAYS + 84])
-    row = {k: v[0] for k, v in columns(out).items()}
+                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], row["declared"], log[LOG_PLAYS:LOG_PLAYS + 84])
     check_agreement(rec, row, deal)
     return rec, row
 
 
-def kernel_record(study: MinchiateStudy, deal: int) -> tuple[dict, dict]:
-    """:func:`check_record` of deal ``deal`` played alone."""
-    return check_record(study, deal, *study.raw(deal, 1, record=True))
-
-
 def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
     """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
-    decisions when a seat searches)."""
+    decisions, ``searched``, when a seat searches)."""
     from cardlab.sim.minchiate.referee import describe, json_record
-    from cardlab.sim.minchiate.search_play import SEARCHES, search_raw
+    from cardlab.sim.minchiate.search_play import SEARCHES
+    from cardlab.sim.search_play import search_parts
 
-    if not study.searching:
-        rec, _ = kernel_record(study, deal)
-        return describe(rec), json_record(rec)
-    out, logs, declared, means = search_raw(study, [deal], record=True)
-    rec, _ = check_record(study, deal, out, logs, declared)
-    return (describe(rec) + SEARCHES.text(rec["tricks"], means[0]),
-            dict(json_record(rec), searched=SEARCHES.records(rec["tricks"], means[0])))
+    out, *logs = study.searched([deal], record=True) if study.searching else study.raw(deal, 1, record=True)
+    cols = {"deal": np.array([deal], np.int64), **row_columns(out), **study.logs_columns(logs)}  # with the means
+    rec, _ = check_record(study, cols, 0)
+    text, searched = search_parts(cols, 0, SEARCHES.text, SEARCHES.records, rec["tricks"], key="searched")
+    return describe(rec) + text, {**json_record(rec), **searched}
 
 
 def _deal_columns(dtype: str) -> tuple:
@@ -223,6 +219,7 @@ class Minchiate(Game):
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
 
     replayed_deal = staticmethod(replay_deal)
+    row_columns = staticmethod(row_columns)  # the deal columns of the kernels' rows (with state_rows, a Python seat's)
 
     def new_state(self, study, deal: int):
         """Deal ``deal`` from the pack as the kernel shuffles it (:func:`~cardlab.sim.minchiate.kernels.shuffle_pack_nb`
@@ -238,10 +235,6 @@ class Minchiate(Game):
         state = MinchiateState(study.options, deal, perm.tolist(), study=study)
         state.stream = as_stream(stream)
         return state
-
-    def row_columns(self, rows: np.ndarray) -> dict:
-        """The deal columns of the kernel's rows (with :meth:`state_rows`, a Python seat's rows)."""
-        return columns(rows)
 
     def next_deal(self, study, index: int, finished: list):
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
@@ -279,17 +272,14 @@ class Minchiate(Game):
             row[COL.MAX_DELTA], row[COL.MATTO_OWED] = led.max_delta, s.matto_owed
         return out
 
-    def replay_games(self, study, games: range) -> Replay:
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
         """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);
         each deal's record gains ``game``."""
-        n, texts, records = study.options.n_deals, [], []
-        for g in games:
-            replay = self.replay_deals(study, range(g * n, (g + 1) * n))
-            net = sum(r["net_resti"] for r in replay.records)
-            texts.append(f"game {g}: deals {g * n} to {(g + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
-                         + replay.text)
-            records += [{"game": g, **r} for r in replay.records]
-        return Replay("\n\n".join(texts), records)
+        n = study.options.n_deals
+        replay = self.replay_deals(study, range(game * n, (game + 1) * n))
+        net = sum(r["net_resti"] for r in replay.records)
+        return (f"game {game}: deals {game * n} to {(game + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
+                + replay.text, [{"game": game, **r} for r in replay.records])
 
 
 MINCHIATE = Minchiate()
