@@ -98,9 +98,9 @@ def test_without_search_seats_the_search_kernels_play_like_the_deal_kernels(poli
         np.testing.assert_array_equal(a, b)
     study4 = Study.build(policy=policy, seed=17, n_deals=4, **rules)
     games = np.zeros((40, 39), np.int32)
-    play_games_nb(17, 0, 40, 4, study4.flags, study4.policy_ids, games, None, np.zeros((40, 2), np.int64))
+    play_games_nb(17, 0, 40, 4, study4.rules, study4.policy_ids, games, None, np.zeros((40, 2), np.int64))
     searched = np.zeros((40, 39), np.int32)
-    play_search_games_nb(17, 0, 40, 4, study4.flags, study4.policy_ids, study4.search_worlds, study4.rollout_id,
+    play_search_games_nb(17, 0, 40, 4, study4.rules, study4.policy_ids, study4.search_worlds, study4.rollout_id,
                          int(study4.racing), searched, None, np.zeros((40, 2), np.int64))
     np.testing.assert_array_equal(games, searched)
 
@@ -247,7 +247,7 @@ def test_search_means_do_not_depend_on_the_hidden_cards():
         h_lo, h_hi = _words(world)
         legal_lo, legal_hi = h_lo[s], h_hi[s]
         out = np.zeros(N_CARDS, np.int64)
-        search_card_nb(search_state(8, 1, 0), s, study.flags, 6, POLICY.HEURISTIC, 1, False, legal_lo, legal_hi,
+        search_card_nb(search_state(8, 1, 0), s, study.rules, 6, POLICY.HEURISTIC, 1, False, legal_lo, legal_hi,
                        min(hands[s]), dealer, cutter,
                        0, 0, s, -1, False, -1, -1, 0, -1, False, h_lo, h_hi, np.zeros(2, np.uint64),
                        np.zeros(2, np.uint64), np.zeros(2, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),

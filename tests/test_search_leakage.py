@@ -223,7 +223,7 @@ def minchiate_setup(study, deal, plain):
     words = np.empty(12, np.uint64)
     out = np.zeros(COL.WIDTH, np.int32)
     log = np.empty(LOG_WIDTH, np.int8)
-    state, delta, max_delta, *words_out = setup_deal_nb(study.seed, deal, study.flags, plain, True, work, words, out,
+    state, delta, max_delta, *words_out = setup_deal_nb(study.seed, deal, study.rules, plain, True, work, words, out,
                                                         log, np.empty(4, np.int16), np.empty(12, np.int64))
     return work, words, out, log, [np.uint64(state), np.int64(delta), np.int64(max_delta), *map(np.uint64, words_out)]
 
@@ -238,7 +238,7 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
     from cardlab.sim.minchiate import Study
 
     study = Study.build(policy="heuristic", seed=31, **MINCHIATE_RULES[rules])
-    opts = study.flags
+    opts = study.rules
     blank = set(join(int(DISCARD_LO), int(DISCARD_HI)))
     rng = np.random.default_rng(rules)
     compared = early = 0

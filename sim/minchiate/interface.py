@@ -25,7 +25,6 @@ deal 3: dealer seat 3, cutter seat 2 (team 0 = seats 0 and 2)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
@@ -78,10 +77,6 @@ class MinchiateStudy(Partnerships, Study):
 
     ladder_figures = {"net": "net_resti", "diff": "points_{team}"}
 
-    @cached_property
-    def flags(self) -> np.ndarray:
-        return self.options.kernel_flags()
-
     @property
     def logged(self) -> tuple:
         """A recorded deal's kernel log and its declarations, and the search kernels' means (each searched card's
@@ -100,7 +95,7 @@ class MinchiateStudy(Partnerships, Study):
         if self.searching:
             return self.searched(np.arange(first, first + count), record=record)[:3]
         out, logs = np.zeros((count, COL.WIDTH), np.int32), self.logs(count if record else 0)
-        self.call_kernel(play_deals_nb, self.seed, first, count, self.flags, self.policy_ids, out, *logs,
+        self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)
         return (out, *logs)
 
@@ -114,7 +109,7 @@ class MinchiateStudy(Partnerships, Study):
 
         deals = np.asarray(deals, np.int64)
         out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
-        self.call_kernel(play_search_deals_nb, self.seed, deals, self.flags,
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules,
                          self.policy_ids if policies is None else policies, self.search_worlds, self.rollout_id,
                          int(self.racing), out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
         return (out, *logs)
@@ -128,7 +123,7 @@ class MinchiateStudy(Partnerships, Study):
         kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, int(self.racing))) \
             if self.searching else (play_games_nb, ())  # the search kernel takes the search's settings after policies
         out = np.zeros((count, COL.WIDTH), np.int32)
-        self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.flags, self.policy_ids, *search,
+        self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.rules, self.policy_ids, *search,
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
@@ -208,7 +203,7 @@ class Minchiate(Game):
     races = True  # its search races the candidates of its card play (sim.racing)
     oracle = True  # the search over the true hands and discards (search.search_card_nb)
     search_beside_python = True  # the state plays search seats by the search kernel given the deal so far
-    Options, Study = MinchiateOptions, MinchiateStudy
+    Options, Study, kernel_rules = MinchiateOptions, MinchiateStudy, staticmethod(MinchiateOptions.kernel_flags)
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",
                                              sides="resti")}  # study balance --target

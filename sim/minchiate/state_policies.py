@@ -71,7 +71,7 @@ def policy_action(state, policy: str):
         if state.phase == "play":
             return searched_move(state, policy)[0]
         policy = "heuristic"
-    p, pid, opts, phase = state.current_player, POLICY_NAMES.index(policy), state.study.flags, state.phase
+    p, pid, opts, phase = state.current_player, POLICY_NAMES.index(policy), state.study.rules, state.phase
     if phase == "discards":
         left = state.to_discard[p] - len(state.discards[p])
         plan = state.discard_plans.get(p)
@@ -135,7 +135,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     log[LOG_PLAYS:LOG_PLAYS + len(played)] = played
     means = np.empty((N_MOVES, N_CARDS), np.float32)
     policies, worlds, rollout = search_settings(state, policy, worlds)
-    play_searched_cards_nb(study.seed, state.deal, study.flags, policies, worlds, rollout, int(study.racing), True,
+    play_searched_cards_nb(study.seed, state.deal, study.rules, policies, worlds, rollout, int(study.racing), True,
                            work, words_, out, log, np.empty(12, np.int64), means, np.uint64(0), 0, 0,
                            *words(state.discards[state.cutter]), *words(state.discards[state.dealer]),
                            *words(state.fola_after), run_callback("", study.game.numba_seat, searched=True),
