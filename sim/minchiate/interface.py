@@ -175,7 +175,8 @@ def _deal_columns(dtype: str) -> tuple:
             Column("declared_{kind}", dtype, "pieces of combination type kind declared by the four players"),
             Column("declared_{kind}_value", dtype, "their total worth"),
             Column("tricks_{team}", dtype, "tricks the team took"),
-            Column("max_delta", dtype, "the largest |Δ| left after a settlement during the deal (below the resto unit, 60)"),
+            Column("max_delta", dtype, "the largest |Δ| left after a settlement during the deal (below the resto "
+                                       "unit, 60)"),
             Column("matto_owed", dtype, "1 when the Matto excused a play in a trick the opponents won"))
 
 
@@ -254,7 +255,8 @@ class Minchiate(Game):
         out = np.zeros((len(states), COL.WIDTH), np.int32)
         for row, s in zip(out, states):
             led, resti = s.ledger, s.end["resti"]
-            row[COL.DEALER], row[COL.CUTTER_CARDS], row[COL.DEALER_CARDS] = s.dealer, len(s.cutter_draw), len(s.dealer_draw)
+            row[COL.DEALER] = s.dealer
+            row[COL.CUTTER_CARDS], row[COL.DEALER_CARDS] = len(s.cutter_draw), len(s.dealer_draw)
             for t in range(2):
                 row[COL.POINTS + t] = sum(led.sources[t].values())
                 row[COL.RESTI + t] = resti[t]

@@ -230,10 +230,12 @@ def threshold_metadata(game, **keywords) -> dict:
 _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players; in games the deal passes on)"),
           Column("turns", "int16", "turns played"),
           Column("blocked", "bool", "the round ended with nobody out (the stock ran out)"),
-          Column("rami_sec", "bool", "the winner opened and went out in one turn while no opponent had opened (each opponent pays rami_sec_penalty)"),
+          Column("rami_sec", "bool", "the winner opened and went out in one turn while no opponent had opened (each "
+                                     "opponent pays rami_sec_penalty)"),
           Column("won_{seat}", "bool", "the seat went out"),
           Column("opened_{seat}", "bool", "the seat opened"),
-          Column("hand_value_{seat}", "int16", "H, the cards left in hand at their values (options: joker 20, ace 11 by default)"),
+          Column("hand_value_{seat}", "int16", "H, the cards left in hand at their values (options: joker 20, ace 11 by "
+                                               "default)"),
           Column("score_{seat}", "int16", "the round's score (lower is better)"))
 SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (seed, deal))"),) + _ROUND,
           "games": (GAME, Column("round", "int64", "the round within the game, from 0")) + _ROUND
