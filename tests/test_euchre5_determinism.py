@@ -85,7 +85,7 @@ def test_chunk_players_pickle_for_process_executors():
     from functools import partial
 
     from cardlab.sim.euchre5 import Study
-    from cardlab.sim.euchre5.interface import study_columns
+    from cardlab.sim.euchre5.trumps import study_columns
 
     study = Study.build(seed=3, call_rule="non_trump")
     for play in (study.play, study.play_games, partial(study_columns, study)):

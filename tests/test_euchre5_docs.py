@@ -4,8 +4,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cardlab.sim.euchre5.rules", "cardlab.sim.euchre5.interface", "cardlab.analysis.euchre5",
-           "cardlab.analysis.common"]
+MODULES = ["cardlab.sim.euchre5.rules", "cardlab.sim.euchre5.interface", "cardlab.sim.euchre5.trumps",
+           "cardlab.analysis.euchre5", "cardlab.analysis.common"]
 
 
 @pytest.mark.parametrize("name", MODULES)

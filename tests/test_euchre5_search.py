@@ -26,7 +26,6 @@ from cardlab.sim.euchre5.policies import POLICY, SUIT_MASKS
 from cardlab.sim.euchre5.referee import check_game, suit_when
 from cardlab.sim.euchre5.search import (HOLDERS, KITTY_HOLDER, knowledge_nb, play_search_deals_nb,
                                         play_search_games_nb, sample_view_nb, search_card_nb, search_state)
-from cardlab.sim.euchre5.search_play import search_columns
 from cardlab.sim.euchre5.interface import check_rows
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
@@ -71,7 +70,7 @@ def test_chosen_candidate_has_the_best_mean():
     count = 0
     for j in range(30):
         for _, _, _, cands, chosen in _decisions(cols["moves"][j], cols["search_means"][j]):
-            assert cands[chosen] == max(cands.values())
+            assert dict(cands)[chosen] == cands[0][1]  # ranked best first
             count += 1
     assert count > 30 * 8
 
@@ -80,7 +79,8 @@ def test_chosen_candidate_has_the_best_mean():
 def test_without_search_seats_the_search_kernels_play_like_the_plain_kernels(policy):
     study = Study.build(policy=policy, seed=17, call_before_exchange=policy == "random")
     plain = study.play(0, 1500, record=True)
-    searched = search_columns(study, 0, 1500, record=True)
+    out, *logs = study.searched(0, 1500, record=True)
+    searched = {**study.game.row_columns(out), **study.logs_columns(logs)}
     for key in ("moves", "hands", "kitty", "score_0", "maker", "called", "alone"):
         np.testing.assert_array_equal(plain[key], searched[key])
     assert np.isnan(searched["search_means"]).all()

@@ -190,23 +190,22 @@ def test_euchre_numba_seat_rows_do_not_depend_on_threads_or_chunks_and_whole_gam
 
 
 def test_search_seats_play_beside_the_euchre_seat_and_the_search_kernels_play_it_as_the_plain_ones():
-    from cardlab.sim.euchre5.search_play import search_columns, search_game_columns
-
     euchre = game("euchre5")
     player = {"card": euchre_cards.lowest, "bid": euchre_cards.always_accept}
     study = euchre.build("deals", seed=4, policy=[player, "heuristic", "random", "heuristic", "heuristic"])
-    plain, searched = study.play(0, 200, record=True), search_columns(study, 0, 200, record=True)
+    plain, (out, *logs) = study.play(0, 200, record=True), study.searched(0, 200, record=True)
+    searched = {**study.game.row_columns(out), **study.logs_columns(logs)}
     for key in ("moves", "score_0", "maker"):
         np.testing.assert_array_equal(plain[key], searched[key])
     games = euchre.build("games", seed=4, policy=[player] + HEURISTIC4)
-    np.testing.assert_array_equal(games.play_games(0, 5)["score_0"], search_game_columns(games, 0, 5)["score_0"])
+    np.testing.assert_array_equal(games.play_games(0, 5)["score_0"], games.play_games(0, 5, search=True)["score_0"])
     mixed = euchre.simulate(deals=4, seed=1, policy=[player, "search", "heuristic", "heuristic", "heuristic"],
                             search_worlds=2)
     assert len(mixed) == 4
 
 
 def test_the_euchre_trump_study_and_the_ladder_take_its_numba_seat():
-    from cardlab.sim.euchre5.interface import trump_study
+    from cardlab.sim.euchre5.trumps import trump_study
     from cardlab.sim.ladder import strength_study
 
     euchre = game("euchre5")

@@ -132,7 +132,7 @@ def test_racing_off_gives_the_games_ladder_and_studies_of_the_search_before_raci
     ladder = strength_study(game(name), deals=b["ladder"], seed=11, threads=1, search_racing=False)
     assert frame_hash(ladder) == b["strength"]
     if name == "euchre5":
-        from cardlab.sim.euchre5.interface import trump_study
+        from cardlab.sim.euchre5.trumps import trump_study
 
         trumps = trump_study(game(name), deals=3, seed=11, policy="search", threads=1, search_racing=False)
         assert frame_hash(trumps) == b["trumps"]

@@ -7,7 +7,8 @@ studies :func:`trump_study` (every maker, every trump) and :func:`strength_study
 from functools import partial
 
 from cardlab.sim import ladder
-from cardlab.sim.euchre5.interface import EUCHRE5, Euchre5Study, trump_study as _trump_study
+from cardlab.sim.euchre5.interface import EUCHRE5, Euchre5Study
+from cardlab.sim.euchre5.trumps import trump_study as _trump_study
 from cardlab.sim.euchre5.rules import Euchre5Options
 
 Study = Euchre5Study

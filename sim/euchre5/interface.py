@@ -1,5 +1,6 @@
-"""Euchre for five through the game interface: its study (hands, whole games, the ladder's tables), its
-replay and its trump study; the facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
+"""Euchre for five through the game interface: its study (hands, whole games, the ladder's tables) and its replay
+(its trump study: :mod:`cardlab.sim.euchre5.trumps`); the facade, command line, ladder and options study are
+:mod:`cardlab.sim.game`'s.
 
 Hand ``i`` is dealt by seat ``i % 5`` from the stream (seed, i). Columns of a hand: ``deal``, ``dealer``,
 ``maker`` (-1: nobody made trump), ``trump`` (0-3 = ♣♦♥♠, -1), ``round`` (1, 2; 0 none), ``alone`` (0
@@ -18,33 +19,25 @@ True
 (True, '{"game":')
 >>> from cardlab.sim.ladder import strength_study
 >>> df = strength_study(EUCHRE5, deals=10, seed=1, search_worlds=2)
->>> len(df), bool((df["lone"] == (df["deal"] // 5) % 5).all()), len(trump_study(EUCHRE5, deals=50, seed=3))
-(10, True, 1000)
+>>> len(df), bool((df["lone"] == (df["deal"] // 5) % 5).all())
+(10, True)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
-from cardlab.sim import runner
 from cardlab.sim.euchre5.referee import Euchre5State
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column, deal_schema
-from cardlab.sim.game import Figure, Game, Log, Replay, Study, StudyKind
+from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.replay import game_lines, winners_line
 from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
-COLUMNS = ("dealer", "maker", "trump", "round", "alone", "partner", "maker_tricks", "called")  # kernel rows 0-7
-
-
-def result_columns(results: np.ndarray) -> dict:
-    """Kernel results (N_RES, rows) as named columns (``kernels.RES_*``: the declared hand columns, in order)."""
-    return EUCHRE5.row_columns(results.T)
 
 
 def scores_of(columns: dict) -> np.ndarray:
@@ -70,35 +63,52 @@ class Euchre5Study(LoneSeat, Study):
         the ``searched`` kernels callbacks never called (:func:`cardlab.sim.user.run_callback`)."""
         return self.extra_callback("bid", searched), self.user_callback(searched)
 
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Hands ``first .. first+count-1`` as columns (and the dealt cards and logs when ``record``)."""
-        from cardlab.sim.euchre5.kernels import N_RES, play_deals_nb
-        from cardlab.sim.euchre5.search_play import search_columns
+    @property
+    def search_settings(self) -> tuple:
+        """What the search kernels take after the seats' policies: worlds, rollout policy, racing."""
+        return int(self.search_worlds), self.rollout_id, int(self.racing)
 
-        if self.searching:  # search seats: sim.euchre5.search_play
-            return search_columns(self, first, count, record=record)
+    def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
+        """Kernel rows of hands ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
+        from cardlab.sim.euchre5.kernels import N_RES, play_deals_nb
+
+        if self.searching:
+            return self.searched(first, count, record=record)
         out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
                          *self.callbacks(), first=first, count=count, unit=self.game.unit)
-        columns = {"deal": np.arange(first, first + count, dtype=np.int64), **result_columns(out)}
-        return {**columns, **self.logs_columns(logs)} if record else columns
+        return (out.T, *logs)
 
-    def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
-        """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``). The kernel keeps
-        each game's first ``GAME_SLOT`` hands (all with ``record``), ``compact_game_rows_nb`` lays them out a column
-        per hand in parallel (numpy's masks, ``whole_games.slot_rows``, took a quarter more time for the whole call),
-        and a longer game (rare) is played again alone."""
+    def searched(self, first: int, count: int, *, record: bool = False) -> tuple:
+        """:meth:`raw` by the search kernel (``search.play_search_deals_nb``: the same dealing and streams, the seats
+        without search played as the plain kernels play them); a record's logs end with ``search_means``."""
+        from cardlab.sim.euchre5.kernels import N_RES
+        from cardlab.sim.euchre5.search import play_search_deals_nb
+
+        out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0, searched=True)
+        self.call_kernel(play_search_deals_nb, self.seed, first, count, self.rules, self.policy_ids,
+                         *self.search_settings, out, *logs, *self.callbacks(searched=True), first=first, count=count,
+                         unit=self.game.unit)
+        return (out.T, *logs)
+
+    def play_games(self, first: int, count: int, *, record: bool = False, search: bool | None = None) -> dict:
+        """Whole games ``first .. first+count-1``; one row per hand (and the logs when ``record``), by the search
+        kernel when a seat searches (or with ``search``). The plain kernel keeps each game's first ``GAME_SLOT`` hands
+        (all with ``record``; the search kernel keeps all), ``compact_game_rows_nb`` lays them out a column per hand
+        in parallel (numpy's masks, ``whole_games.slot_rows``, took a quarter more time for the whole call), and a
+        longer game (rare) is played again alone."""
         from cardlab.sim.euchre5.kernels import N_RES, compact_game_rows_nb, play_games_nb
-        from cardlab.sim.euchre5.search_play import search_game_columns
 
-        if self.searching:
-            return search_game_columns(self, first, count, record=record)
-        m = self.options.max_hands
-        slot = m if record else min(m, GAME_SLOT)
+        search = self.searching if search is None else search
+        kernel, settings, m = play_games_nb, (), self.options.max_hands
+        if search:  # the search kernel takes the search's settings after the policies
+            from cardlab.sim.euchre5.search import play_search_games_nb as kernel
+            settings = self.search_settings
+        slot = m if record or search else min(m, GAME_SLOT)
         slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
-        logs = self.logs(count if record else 0, m)
-        self.call_kernel(play_games_nb, self.seed, first, count, self.rules, self.policy_ids, slots, lengths, *logs,
-                         *self.callbacks(), first=first, count=count, unit="game")
+        logs = self.logs(count if record else 0, m, searched=search)
+        self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *settings, slots, lengths,
+                         *logs, *self.callbacks(search), first=first, count=count, unit="game")
         offsets = np.zeros(count, np.int64)
         np.cumsum(lengths[:-1], out=offsets[1:])
         n_rows = int(lengths.sum())
@@ -109,7 +119,7 @@ class Euchre5Study(LoneSeat, Study):
             play_games_nb(self.seed, first + j, 1, self.rules, self.policy_ids, one, lengths[j:j + 1],
                           *self.logs(0, m), *self.callbacks(), self.faults(1))
             out[:, offsets[j]:offsets[j] + lengths[j]] = one[0, :lengths[j]].T
-        columns = {"game": game, "deal": deal, **result_columns(out)}
+        columns = {"game": game, "deal": deal, **self.game.row_columns(out.T)}
         if record:  # every hand kept: the slots are the logs' max_hands
             keep = np.arange(m)[None, :] < lengths[:, None]
             columns.update(self.logs_columns(a[keep] for a in logs))
@@ -123,10 +133,9 @@ class Euchre5Study(LoneSeat, Study):
         from cardlab.sim.euchre5.search import play_search_tables_nb
 
         out = np.empty((N_RES, len(deals)), np.int8)
-        self.call_kernel(play_search_tables_nb, self.seed, deals, self.rules, policies, int(self.search_worlds),
-                         self.rollout_id, int(self.racing), out, *self.callbacks(searched=True), first=deals,
-                         count=len(deals), unit=self.game.unit)
-        return result_columns(out)
+        self.call_kernel(play_search_tables_nb, self.seed, deals, self.rules, policies, *self.search_settings, out,
+                         *self.callbacks(searched=True), first=deals, count=len(deals), unit=self.game.unit)
+        return self.game.row_columns(out.T)
 
 
 # ---------------------------------------------------------------- replay and checks
@@ -141,7 +150,7 @@ def check_rows(options: Euchre5Options, columns: dict) -> list:
     for j in range(len(columns["dealer"])):
         hand = check_hand(options, int(columns["dealer"][j]), [int(h) for h in columns["hands"][j]],
                           columns["kitty"][j].tolist(), decode_log(columns["moves"][j]))
-        kernel = {k: int(columns[k][j]) for k in (*COLUMNS, *(f"score_{p}" for p in range(PLAYERS)))}
+        kernel = {k: int(columns[k][j]) for k in hand.row()}
         if hand.row() != kernel:
             where = f"game {columns['game'][j]} hand {columns['deal'][j]}" if "game" in columns else \
                 f"deal {columns['deal'][j]}"
@@ -171,67 +180,6 @@ def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
     lines.append(winners_line(winners, f"{study.options.tie_rule} ties"))
     return "\n".join(lines), [{**hand_record(hand, h), "game": game, **record}
                               for h, (hand, (_, record)) in enumerate(zip(hands, searches))]
-
-
-# ---------------------------------------------------------------- Euchre's own study: every maker, every trump
-
-
-def study_columns(study: Euchre5Study, first: int, count: int) -> dict:
-    """Rows of deals ``first .. first+count-1``: one per (deal, maker seat, trump)."""
-    from cardlab.sim.euchre5.kernels import (N_RES, N_STUDY, RES_ALONE, RES_CALLED, RES_ROUND, RES_SCORE, RES_TRICKS,
-                                             trump_study_nb)
-    from cardlab.sim.euchre5.search import search_trump_study_nb
-
-    out = np.empty((count, PLAYERS, 4, N_STUDY), np.int8)
-    if study.searching:  # search seats search the call and the play; a fault row per (deal, maker, trump)
-        rows = np.repeat(np.arange(first, first + count), PLAYERS * 4)
-        study.call_kernel(search_trump_study_nb, study.seed, first, count, study.rules, study.policy_ids,
-                          study.search_worlds, study.rollout_id, int(study.racing), out,
-                          study.user_callback(searched=True), first=rows, count=len(rows), unit=study.game.unit)
-    else:
-        study.call_kernel(trump_study_nb, study.seed, first, count, study.rules, study.policy_ids, out,
-                          study.user_callback(), first=first, count=count, unit=study.game.unit)
-    rows = out.reshape(count * PLAYERS * 4, N_STUDY)
-    deal = np.repeat(np.arange(first, first + count, dtype=np.int64), PLAYERS * 4)
-    dealer = (deal % PLAYERS).astype(np.int8)
-    maker = np.tile(np.repeat(np.arange(PLAYERS, dtype=np.int8), 4), count)
-    trump = np.tile(np.arange(4, dtype=np.int8), count * PLAYERS)
-    scores = rows[:, RES_SCORE:RES_SCORE + PLAYERS].astype(np.int16)
-    maker_points = scores[np.arange(len(rows)), maker]
-    others = (scores.sum(axis=1) - maker_points) / (PLAYERS - 1)
-    round_ = rows[:, RES_ROUND]
-    up = np.repeat(trump.reshape(count, -1)[round_.reshape(count, -1) == 1].reshape(count, -1)[:, 0], PLAYERS * 4)
-    return {
-        "deal": deal, "dealer": dealer, "maker": maker,
-        "seat": ((maker - dealer + PLAYERS - 1) % PLAYERS + 1).astype(np.int8),  # places after the dealer; 5 = dealer
-        "trump": trump, "relation": np.where(trump == up, 0, np.where(trump == 3 - up, 1, 2)).astype(np.int8),
-        "round": round_,
-        "strength": rows[:, N_RES], "bowers": rows[:, N_RES + 1], "trumps": rows[:, N_RES + 2],
-        "alone": rows[:, RES_ALONE], "called": rows[:, RES_CALLED], "maker_tricks": rows[:, RES_TRICKS],
-        "maker_points": maker_points.astype(np.int8), "edge": (maker_points - others).astype(np.float32),
-    }
-
-
-def trump_metadata(game, **keywords) -> dict:
-    from cardlab.sim.euchre5.policies import THRESHOLDS
-
-    return {**game.build("deals", study_name="trumps", **keywords).metadata(), "study": "trumps",
-            "thresholds": THRESHOLDS}
-
-
-def trump_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int = 1 << 16,
-                progress: bool = False, out=None, **keywords):
-    """Every deal played with each seat as maker and each trump, the bidding skipped (the upcard's suit in
-    round one, with the dealer's exchange; any other suit in round two): one row per (deal, maker, trump),
-    ``deal``, ``dealer``, ``maker``, ``seat`` (places after the dealer, 5 = the dealer), ``trump``,
-    ``relation`` (0 upcard suit, 1 same colour, 2 other colour), ``round``, ``strength`` (the heuristic's
-    bid strength), ``bowers`` and ``trumps`` as dealt, ``alone``, ``called``, ``maker_tricks``,
-    ``maker_points``, ``edge`` (maker points minus the others' mean). Search seats search call and play."""
-    study = game.build("deals", study_name="trumps", **keywords)
-    return runner.run_study(partial(study_columns, study), trump_metadata(game, **keywords), deals=deals,
-                            threads=threads, first_deal=first_deal,
-                            chunk_size=min(chunk_size, 256) if study.searching else chunk_size, progress=progress,
-                            out=out)
 
 
 _HAND = (Column("dealer", "int8", "the dealing seat"),
@@ -284,18 +232,16 @@ class Euchre5(Game):
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's edge: its points minus the mean of the "
                                                             "others'")}  # study balance --target
     columns = SCHEMA
-    studies = {"trumps": StudyKind("every hand played with each seat as maker and each trump suit (paired)",
-                                   trump_study, trump_metadata)}
+    studies = {"trumps": StudyKind.imported("every hand played with each seat as maker and each trump suit (paired)",
+                                            "cardlab.sim.euchre5.trumps", "trump_study", "trump_metadata")}
 
-    def replay_deals(self, study, deals: range) -> Replay:
+    def replayed_deal(self, study, deal: int) -> tuple[str, dict]:
+        """Hand ``deal`` replayed alone, checked by the referee: its text and record (with its searched decisions)."""
         from cardlab.sim.euchre5.referee import describe_hand, hand_record
 
-        cols = study.play(deals.start, len(deals), record=True)
-        parts = []
-        for j, (i, hand) in enumerate(zip(deals, check_rows(study.options, cols))):
-            text, searches = _searches(cols, j)
-            parts.append((f"deal {i}: " + describe_hand(hand) + text, {**hand_record(hand, i), **searches}))
-        return Replay.joined(parts)
+        cols = study.play(deal, 1, record=True)
+        (hand,), (text, searches) = check_rows(study.options, cols), _searches(cols, 0)
+        return f"deal {deal}: " + describe_hand(hand) + text, {**hand_record(hand, deal), **searches}
 
     replayed_game = staticmethod(replay_one_game)
 
@@ -326,12 +272,10 @@ class Euchre5(Game):
         state.search_key = (index, state.deal * GAME_DECISIONS)  # hand h of game g searches from (seed, g, 64 h + n)
         return state
 
-    def state_columns(self, states: list) -> dict:
-        """The hand rows (the kernel's columns and types) of finished states: a run with a Python seat."""
-        rows = [s.hand.row() for s in states]
-        names = (*COLUMNS, *(f"score_{p}" for p in range(PLAYERS)))
-        return {"deal": np.array([s.deal for s in states], np.int64),
-                **{k: np.array([r[k] for r in rows], np.int8) for k in names}}
+    def state_rows(self, states: list) -> np.ndarray:
+        """The kernel's hand rows of finished states (``Hand.row``, the declared columns in order): with
+        :meth:`row_columns`, a Python seat's rows."""
+        return np.array([list(s.hand.row().values()) for s in states], np.int8).reshape(len(states), 8 + PLAYERS)
 
 
 def dealt_state(study, stream, dealer: int, deal: int) -> Euchre5State:
