@@ -176,6 +176,12 @@ class Study:
         default = self.game.races_by_default if self.search_racing is None else self.search_racing
         return bool(self.game.races and default)
 
+    @property
+    def racing_search_args(self) -> tuple:
+        """What the search kernels of a game that races take after the seats' policies: the worlds, the rollout
+        policy's id and whether to race (:attr:`racing`)."""
+        return int(self.search_worlds), self.rollout_id, int(self.racing)
+
     @cached_property
     def rules(self) -> np.ndarray:
         """The options as the kernels take them: :attr:`Game.kernel_rules` of :attr:`options`."""

@@ -63,11 +63,6 @@ class Euchre5Study(LoneSeat, Study):
         the ``searched`` kernels callbacks never called (:func:`cardlab.sim.user.run_callback`)."""
         return self.extra_callback("bid", searched), self.user_callback(searched)
 
-    @property
-    def search_settings(self) -> tuple:
-        """What the search kernels take after the seats' policies: worlds, rollout policy, racing."""
-        return int(self.search_worlds), self.rollout_id, int(self.racing)
-
     def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
         """Kernel rows of hands ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
         from cardlab.sim.euchre5.kernels import N_RES, play_deals_nb
@@ -87,7 +82,7 @@ class Euchre5Study(LoneSeat, Study):
 
         out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0, searched=True)
         self.call_kernel(play_search_deals_nb, self.seed, first, count, self.rules, self.policy_ids,
-                         *self.search_settings, out, *logs, *self.callbacks(searched=True), first=first, count=count,
+                         *self.racing_search_args, out, *logs, *self.callbacks(searched=True), first=first, count=count,
                          unit=self.game.unit)
         return (out.T, *logs)
 
@@ -103,7 +98,7 @@ class Euchre5Study(LoneSeat, Study):
         kernel, settings, m = play_games_nb, (), self.options.max_hands
         if search:  # the search kernel takes the search's settings after the policies
             from cardlab.sim.euchre5.search import play_search_games_nb as kernel
-            settings = self.search_settings
+            settings = self.racing_search_args
         slot = m if record or search else min(m, GAME_SLOT)
         slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
         logs = self.logs(count if record else 0, m, searched=search)
@@ -133,7 +128,7 @@ class Euchre5Study(LoneSeat, Study):
         from cardlab.sim.euchre5.search import play_search_tables_nb
 
         out = np.empty((N_RES, len(deals)), np.int8)
-        self.call_kernel(play_search_tables_nb, self.seed, deals, self.rules, policies, *self.search_settings, out,
+        self.call_kernel(play_search_tables_nb, self.seed, deals, self.rules, policies, *self.racing_search_args, out,
                          *self.callbacks(searched=True), first=deals, count=len(deals), unit=self.game.unit)
         return self.game.row_columns(out.T)
 
@@ -275,7 +270,9 @@ class Euchre5(Game):
     def state_rows(self, states: list) -> np.ndarray:
         """The kernel's hand rows of finished states (``Hand.row``, the declared columns in order): with
         :meth:`row_columns`, a Python seat's rows."""
-        return np.array([list(s.hand.row().values()) for s in states], np.int8).reshape(len(states), 8 + PLAYERS)
+        from cardlab.sim.euchre5.kernels import N_RES
+
+        return np.array([list(s.hand.row().values()) for s in states], np.int8).reshape(len(states), N_RES)
 
 
 def dealt_state(study, stream, dealer: int, deal: int) -> Euchre5State:

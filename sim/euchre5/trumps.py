@@ -25,7 +25,7 @@ def study_columns(study, first: int, count: int) -> dict:
     if study.searching:  # search seats search the call and the play; a fault row per (deal, maker, trump)
         rows = np.repeat(np.arange(first, first + count), PLAYERS * 4)
         study.call_kernel(search_trump_study_nb, study.seed, first, count, study.rules, study.policy_ids,
-                          study.search_worlds, study.rollout_id, int(study.racing), out,
+                          *study.racing_search_args, out,
                           study.user_callback(searched=True), first=rows, count=len(rows), unit=study.game.unit)
     else:
         study.call_kernel(trump_study_nb, study.seed, first, count, study.rules, study.policy_ids, out,

@@ -110,8 +110,8 @@ class MinchiateStudy(Partnerships, Study):
         deals = np.asarray(deals, np.int64)
         out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
         self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules,
-                         self.policy_ids if policies is None else policies, self.search_worlds, self.rollout_id,
-                         int(self.racing), out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
+                         self.policy_ids if policies is None else policies, *self.racing_search_args, out, *logs,
+                         self.user_callback(searched=True), first=deals, count=len(deals))
         return (out, *logs)
 
     def play_games(self, first: int, count: int) -> dict:
@@ -120,8 +120,8 @@ class MinchiateStudy(Partnerships, Study):
         from cardlab.sim.minchiate.kernels import COL, play_games_nb
         from cardlab.sim.minchiate.search import play_search_games_nb
 
-        kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, int(self.racing))) \
-            if self.searching else (play_games_nb, ())  # the search kernel takes the search's settings after policies
+        # the search kernel takes the search's settings after the policies
+        kernel, search = (play_search_games_nb, self.racing_search_args) if self.searching else (play_games_nb, ())
         out = np.zeros((count, COL.WIDTH), np.int32)
         self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.rules, self.policy_ids, *search,
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")

@@ -234,8 +234,8 @@ _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players;
                                      "opponent pays rami_sec_penalty)"),
           Column("won_{seat}", "bool", "the seat went out"),
           Column("opened_{seat}", "bool", "the seat opened"),
-          Column("hand_value_{seat}", "int16", "H, the cards left in hand at their values (options: joker 20, ace 11 by "
-                                               "default)"),
+          Column("hand_value_{seat}", "int16", "H, the cards left in hand at their values (options: joker 20, ace 11 "
+                                               "by default)"),
           Column("score_{seat}", "int16", "the round's score (lower is better)"))
 SCHEMA = {"deals": (Column("deal", "int64", "the round's number (its stream is (seed, deal))"),) + _ROUND,
           "games": (GAME, Column("round", "int64", "the round within the game, from 0")) + _ROUND
@@ -331,6 +331,7 @@ class Rami(Game):
         """The kernels' round rows (:func:`kernel_rows`) of finished states, as the referee scores them."""
         return np.array([[s.dealer, r["turns"], r["blocked"], r["rami_sec"], *r["won"], *r["opened"], *r["hand_value"],
                           *r["score"]] for s, r in ((s, s.result()) for s in states)], np.int64)
+
 
 RAMI = Rami()
 RamiStudy.game = RAMI
