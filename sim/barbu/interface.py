@@ -468,10 +468,8 @@ class Barbu(Game):
     def add_flags(self, parser, command: str) -> None:
         """``--contract`` (single deals and the studies), ``--double-policy`` (whole games), ``--compare-policies``
         (the trumps and contracts studies)."""
-        parser.add_argument("--contract", default="all",
-                            help="no-tricks, no-hearts, no-queens, no-barbu, last-two, salade, anti-salade, trumps, "
-                                 "domino, a comma list, or all (each contract on its own deals, declarer rotating; "
-                                 "default)")
+        parser.add_argument("--contract", default="all", help=", ".join(ALL_CONTRACTS) + ", a comma list, or all (each "
+                            "contract on its own deals, declarer rotating; default)")
         if command in ("simulate", "replay", "play"):
             parser.add_argument("--double-policy", default=None,
                                 help="whole games: doubling policy, heuristic, random or maximum (or one per seat; "
