@@ -8,7 +8,7 @@ import numpy as np
 
 from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.cards import card_name
-from cardlab.sim.search_play import candidates_text, ranked, searched_text
+from cardlab.sim.search_play import TrickSearches, candidates_text, ranked, searched_text
 
 
 def describe_searches(options, contract: str, declarer: int, hands, moves, trump: int, means: np.ndarray,
@@ -34,19 +34,13 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
                 lines.append(f"turn {move}, seat {events[move - 1][0]}: {text}")
         return searched_text("decisions (mean final score of the searcher for each candidate move over the sampled "
                              "worlds; * = played)", lines)
-    n = options.players
     tricks = check_deal(options, contract, declarer, hands, moves, trump=trump if trump >= 0 else None).tricks
-    suits = "♣♦♥♠"
     lines = []
     if not np.isnan(trump_means).all():
         by_mean = sorted(range(4), key=lambda s: -trump_means[s])
-        lines.append("searched trump: " + "  ".join(f"{suits[s]} {trump_means[s]:+.2f}" for s in by_mean))
-    for move in range(min(means.shape[0], n * options.hand_size)):
-        candidates = ranked(means[move])
-        if candidates:
-            t, k = divmod(move, n)
-            text = candidates_text(candidates, int(moves[move]), card_name)
-            lines.append(f"trick {t + 1}, seat {(tricks[t].leader + k) % n}: {text}")
+        lines.append("searched trump: " + "  ".join(f"{'♣♦♥♠'[s]} {trump_means[s]:+.2f}" for s in by_mean))
+    cards = TrickSearches("", card_name).searched([trick.cards for trick in tricks], means)  # its ranked candidates
+    lines += [f"trick {t + 1}, seat {seat}: " + candidates_text(c, played, card_name) for t, seat, played, c in cards]
     return searched_text("decisions (mean final score of the searcher for each candidate card over the sampled "
                          "worlds; * = played)", lines)
 
