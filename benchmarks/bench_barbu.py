@@ -31,12 +31,13 @@ from cardlab.sim.barbu import ALL_CONTRACTS, BarbuOptions, GameStudy, Study
 from cardlab.sim.barbu.rules import contract_total
 
 
-def median_time(study, count, repeats):
-    """Median seconds of ``study.play`` over ``repeats`` runs of ``count`` fresh deals (or games)."""
+def median_time(play, count, repeats):
+    """Median seconds of ``play`` (a study's ``play`` or ``play_games``) over ``repeats`` runs of ``count`` fresh deals
+    (or games)."""
     times = []
     for r in range(repeats):
         t0 = time.perf_counter()
-        study.play(r * count, count)
+        play(r * count, count)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
@@ -48,7 +49,7 @@ def bench_contract(contract, *, deals, repeats, threads, options, policy="heuris
     totals = cols["score"].astype(np.int64).sum(axis=1)
     expected = contract_total(options, contract)
     assert (totals == expected).all(), f"{contract}: deal totals {np.unique(totals)} != {expected}"
-    median = median_time(study, deals, repeats)
+    median = median_time(study.play, deals, repeats)
     return {"contract": contract, "policy": policy, "threads": threads, "deals": deals, "median_s": median,
             "deals_per_s": deals / median, "ns_per_card": median / (deals * len(options.cards)) * 1e9}
 
@@ -56,11 +57,11 @@ def bench_contract(contract, *, deals, repeats, threads, options, policy="heuris
 def bench_games(*, games, repeats, threads):
     study = GameStudy.build(seed=1, geronimo=True, double=True, policy="heuristic")
     numba.set_num_threads(threads)
-    cols = study.play(0, 1000)  # warm-up and output check
+    cols = study.play_games(0, 1000)  # warm-up and output check
     assert len(cols["game"]) == 1000 * study.options.game_length
     raw, final = cols["raw"].astype(np.int64).sum(axis=1), cols["score"].astype(np.int64).sum(axis=1)
     assert (raw == final).all(), "settlement must preserve every deal's total"
-    median = median_time(study, games, repeats)
+    median = median_time(study.play_games, games, repeats)
     return {"contract": "geronimo+double games", "threads": threads, "games": games, "median_s": median,
             "games_per_s": games / median, "deals_per_s": games * study.options.game_length / median}
 

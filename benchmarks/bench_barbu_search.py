@@ -47,11 +47,11 @@ def searched_decisions(cols) -> int:
     return count
 
 
-def timed(study, count, repeats, start):
+def timed(play, count, repeats, start):
     times = []
     for r in range(repeats):
         t0 = time.perf_counter()
-        study.play(start + r * count, count)
+        play(start + r * count, count)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
@@ -66,7 +66,7 @@ def bench_deals(label, contracts, *, deals, repeats, threads, worlds, options, i
     expected = np.array([contract_total(options, str(c)) for c in cols["contract"]])
     assert (totals == expected).all(), f"{label}: deal totals differ from the §3 table"
     per_deal = searched_decisions(cols) / deals
-    median = timed(study, deals, repeats, 0)
+    median = timed(study.play, deals, repeats, 0)
     return {"row": label, "unit": "deal", "threads": threads, "worlds": worlds, "count": deals, "median_s": median,
             "per_s": deals / median, "decisions_per_unit": per_deal, "decisions_per_s": per_deal * deals / median}
 
@@ -76,14 +76,14 @@ def bench_games(*, games, repeats, threads, worlds, inference="off", racing=None
                             search_inference=inference)
     study = replace(study, search_racing=racing)
     numba.set_num_threads(threads)
-    cols = study.play(10**6, games, record=True)
+    cols = study.play_games(10**6, games, record=True)
     length = study.options.game_length
     raw = cols["raw"].astype(np.int64).sum(axis=1)
     expected = np.array([contract_total(study.options, str(c)) for c in cols["contract"]])
     assert (raw == expected).all(), "game: deal totals differ from the §3 table"
     assert len(cols["game"]) == games * length
     per_game = searched_decisions(cols) / games
-    median = timed(study, games, repeats, 0)
+    median = timed(study.play_games, games, repeats, 0)
     return {"row": "game", "unit": "game", "threads": threads, "worlds": worlds, "count": games, "median_s": median,
             "per_s": games / median, "decisions_per_unit": per_game, "decisions_per_s": per_game * games / median}
 

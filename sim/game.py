@@ -429,12 +429,14 @@ class Game:
         return dict({f.name: getattr(study.options, f.name) for f in fields(study.options)}, unit=unit,
                     study=study_name)
 
-    def check_scope(self, study, *, unit: str, study_name: str | None = None) -> None:
-        """Refuse an option set (different from its default) where it does not apply."""
-        spell, label = _SPELLING.get()
-        check_scope(given_options(study.options), self.scope(),
-                    self.run_context(study, unit=unit, study_name=study_name), spell=spell or self.spell,
-                    label=label)
+    def check_scope(self, study, *, unit: str, study_name: str | None = None, extra: dict | None = None, spell=None,
+                    label=None) -> None:
+        """Refuse an option set (different from its default), or a run keyword given in ``extra`` (Barbu's
+        ``contract``), where it does not apply; ``spell`` and ``label`` name them (by default as :func:`spelling`)."""
+        spelling = _SPELLING.get()
+        check_scope({**(extra or {}), **given_options(study.options)}, self.scope(),
+                    self.run_context(study, unit=unit, study_name=study_name), spell=spell or spelling[0] or self.spell,
+                    label=label or spelling[1])
 
     @staticmethod
     def spell(name: str) -> str:
@@ -609,7 +611,8 @@ class Game:
         """Play ``count`` deals (or games) of ``study`` through the shared runner. The rows come back with
         their run's metadata in ``DataFrame.attrs["cardlab"]`` (what a run file records), for every game. Chunks are
         the game's (:attr:`deal_chunk`, :attr:`game_chunk`), small with a search seat (:attr:`search_chunk`,
-        :attr:`search_game_chunk`: seconds each), unless ``chunk_size`` says."""
+        :attr:`search_game_chunk`: seconds each) and a summary's of single deals ``runner.SUMMARY_CHUNK`` (as the
+        command line's), unless ``chunk_size`` says."""
         games = unit == "games"
         runner.set_threads(threads)
         play = study.play_games if games else study.play
@@ -617,7 +620,7 @@ class Game:
             play = self.python_play(study, unit)
         if chunk_size is None:
             chunk_size = (self.search_game_chunk if games else self.search_chunk) if study.searching else \
-                self.game_chunk if games else self.deal_chunk
+                self.game_chunk if games else runner.SUMMARY_CHUNK if summary else self.deal_chunk
         return runner.run(play, deals=count, first_deal=first, chunk_size=chunk_size, progress=progress,
                           out=out, meta=study.metadata("game" if games else "deal"), unit="game" if games else "deal",
                           summary=summary or None, executor=executor)

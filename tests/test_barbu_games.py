@@ -32,7 +32,7 @@ OPTION_SETS = [
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_games_match_the_referee(rules, policy):
     study = GameStudy.build(seed=17, policy=policy, **rules)
-    cols = study.play(0, GAMES, record=True)
+    cols = study.play_games(0, GAMES, record=True)
     length = study.options.game_length
     assert len(cols["game"]) == GAMES * length
     for g in range(GAMES):

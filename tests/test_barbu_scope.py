@@ -5,7 +5,7 @@ import pytest
 
 from cardlab.sim import barbu
 from cardlab.sim.barbu.rules import BarbuOptions
-from cardlab.sim.barbu.interface import BARBU, check_barbu_scope
+from cardlab.sim.barbu.interface import BARBU
 
 BARBU_SCOPE = BARBU.scope()  # every option's applies= and the run keywords' table
 
@@ -59,19 +59,19 @@ def test_trumps_in_regular_takes_effect_alone():
     """Issue 6.5: trumps_in_regular=True adds Trumps to a Regular game; it needs no trumps=True."""
     options = BarbuOptions(trumps_in_regular=True)
     assert "trumps" in options.game_contracts
-    check_barbu_scope(options, unit="games")
+    barbu.GameStudy.build(options=options)
     with pytest.raises(ValueError, match="trumps_in_regular: True does not apply here"):
-        check_barbu_scope(BarbuOptions(trumps_in_regular=True, trumps=False), unit="games")
+        barbu.GameStudy.build(options=BarbuOptions(trumps_in_regular=True, trumps=False))
     df = barbu.simulate_games(games=2, seed=1, trumps_in_regular=True)
     assert (df["contract"] == "trumps").sum() == 2 * 4
 
 
 def test_options_that_apply_pass():
-    check_barbu_scope(BarbuOptions(geronimo=True, double=True, late_redouble=True, skip_undoubled_negative=True,
-                                   skip_remainder="others", declarer_blocks=True, trumps=False), unit="games")
-    check_barbu_scope(BarbuOptions(players=3, domino_three_last="last_place", hearts_lead="broken",
-                                   hearts_lead_salade=True, must_trump=False), unit="deals",
-                      played=("domino", "salade", "trumps"))
+    barbu.GameStudy.build(options=BarbuOptions(geronimo=True, double=True, late_redouble=True,
+                                               skip_undoubled_negative=True, skip_remainder="others",
+                                               declarer_blocks=True, trumps=False))
+    barbu.Study.build(options=BarbuOptions(players=3, domino_three_last="last_place", hearts_lead="broken",
+                                           hearts_lead_salade=True, must_trump=False), contract="domino,salade,trumps")
 
 
 @pytest.mark.parametrize("name", ["cardlab.sim.options", "cardlab.sim.barbu.interface"])

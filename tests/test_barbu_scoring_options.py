@@ -111,7 +111,7 @@ def test_whole_games_score_the_changed_values():
     """A doubled Geronimo game with Salade: the game referee (doubles, settlement) agrees under changed values."""
     study = GameStudy.build(seed=23, geronimo=True, double=True, salade=True, anti_salade=True, queen=-5,
                             salade_factor=2, anti_salade_factor=2, trumps_trick=4)
-    cols = study.play(0, 8, record=True)
+    cols = study.play_games(0, 8, record=True)
     length = study.options.game_length
     for g in range(8):
         verdict = check_game(study.options, game_deals(cols, g, length))

@@ -24,7 +24,6 @@ from cardlab.sim.barbu.referee import legal_cards
 from cardlab.sim.barbu.rules import CONTRACT_NAMES, TRICK_CONTRACTS
 from cardlab.sim.barbu.search import search_card_nb, search_state, shown_absent_nb
 from cardlab.sim.worlds import sample_world_nb
-from cardlab.sim.barbu.search_play import run_search_kernel
 from cardlab.sim.barbu.play import trump_duties
 from cardlab.sim.cards import HEARTS, cards_of, mask_of, suit_of
 from cardlab.sim.barbu.rules import FLAG_POSITIVE, HEARTS_LEAD
@@ -78,8 +77,7 @@ def test_without_search_seats_the_search_kernel_plays_like_the_deal_kernel(polic
     study = Study.build(contract="all", policy=policy, seed=17)
     cols = study.play(0, 400, record=True)
     tricks = np.asarray(cols["contract"]) != "domino"
-    trump, score, moves, _, _ = run_search_kernel(study.kernel_args, 17, cols["deal"][tricks],
-                                                  trump_how=-1, record=True)
+    trump, score, moves, _, _ = study.searched(cols["deal"][tricks], trump_how=-1, record=True)
     np.testing.assert_array_equal(score, cols["score"][tricks])
     np.testing.assert_array_equal(trump, cols["trump"][tricks])
     np.testing.assert_array_equal(moves, cols["moves"][tricks])

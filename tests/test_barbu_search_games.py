@@ -145,7 +145,7 @@ GAME_KW = dict(seed=5, policy="search,heuristic,random,search", search_worlds=2)
 @pytest.fixture(scope="module")
 def searched_games():
     study = GameStudy.build(geronimo=True, double=True, **GAME_KW)
-    return study, study.play(0, 2, record=True)
+    return study, study.play_games(0, 2, record=True)
 
 
 def test_searched_games_pass_the_game_referee(searched_games):
@@ -176,7 +176,7 @@ def test_searched_contract_is_the_best_gain(searched_games):
 def test_searched_regular_games_pass_the_referee_and_match_any_thread_count():
     kw = {**GAME_KW, "games": 2, "players": 3, "deck": 32, "policy": "search,random,heuristic"}
     study = GameStudy.build(**{k: v for k, v in kw.items() if k != "games"})
-    cols = study.play(0, 2, record=True)
+    cols = study.play_games(0, 2, record=True)
     for g in range(2):
         check_game(study.options, game_deals(cols, g, study.options.game_length))
     one = simulate_games(threads=1, chunk_size=2, **kw)
@@ -187,7 +187,7 @@ def test_searched_regular_games_pass_the_referee_and_match_any_thread_count():
 
 def test_oracle_games_pass_the_game_referee():
     study = GameStudy.build(geronimo=True, seed=6, policy="oracle,heuristic,search,heuristic", search_worlds=2)
-    cols = study.play(0, 1, record=True)
+    cols = study.play_games(0, 1, record=True)
     verdict = check_game(study.options, game_deals(cols, 0, study.options.game_length))
     assert verdict.totals == cols["score"].astype(int).sum(axis=0).tolist()
     chose = ~np.isnan(cols["search_contract_means"]).all(axis=1)

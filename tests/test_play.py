@@ -146,13 +146,9 @@ def test_the_hint_ranks_every_legal_move_from_the_seats_view_alone(name):
 def test_barbus_hint_is_the_kernels_search_at_that_move():
     """In Barbu's trick contracts the hint is the kernels' own search (``State.search_means``): at every move of a
     searched deal it gives the candidate means the search kernel records there (none where one card is legal)."""
-    from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY
-    from cardlab.sim.barbu.search_play import run_search_kernel
-
     barbu = game("barbu")
     study = barbu.build("deals", seed=5, contract="no-hearts", policy="search", search_worlds=8)
-    _, _, moves, means, _ = run_search_kernel(study.kernel_args, 5, np.array([3]), trump_how=TRUMP_BY_POLICY,
-                                              record=True)
+    _, _, moves, means, _ = study.searched([3], record=True)
     state = barbu.new_state(study, 3)
     for i in range(20):
         recorded = {x: float(means[0, i, x]) for x in range(64) if not np.isnan(means[0, i, x])}

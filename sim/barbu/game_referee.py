@@ -1,6 +1,6 @@
 """Plain-Python referee of whole Barbu games: schedule, contract choice, play, doubling, settlement.
 
-It replays one game's logs (as returned by ``GameStudy.play(..., record=True)``) deal by deal with
+It replays one game's logs (as returned by ``GameStudy.play_games(..., record=True)``) deal by deal with
 the deal referees' states (``referee.TrickState``, ``domino_referee.DominoState``) and the doubling
 referee, and checks the §2 schedule: who declares each deal, that in Geronimo every player declares
 every contract exactly once (choosing only among its own unplayed contracts), that in Regular mode

@@ -36,18 +36,17 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim import runner
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
 from cardlab.sim.columns import Column, deal_schema
 from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
 from cardlab.sim.ladder import LoneSeat, by_table
-from cardlab.sim.options import Scope, check_choice, check_scope, given_options, parse_per_seat
-from cardlab.sim.policy import SHARED_POLICIES
+from cardlab.sim.options import Scope, check_choice, parse_per_seat, per_seat_names
+from cardlab.sim.policy import POLICY, SHARED_POLICIES
 from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.signatures import numba_decision, numba_seat
 from cardlab.sim.user import is_numba_name
@@ -66,11 +65,9 @@ RUN_SCOPE = {
 
 def parse_contracts(contract) -> tuple[str, ...]:
     """``'all'``, one contract name, or a sequence of names → tuple of contract names."""
-    if isinstance(contract, str):
-        if contract == "all":
-            return ALL_CONTRACTS
-        contract = [c.strip() for c in contract.split(",")]
-    names = tuple(contract)
+    if isinstance(contract, str) and contract == "all":
+        return ALL_CONTRACTS
+    names = per_seat_names(contract)
     if not names:
         raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(ALL_CONTRACTS))
     for name in names:
@@ -80,36 +77,19 @@ def parse_contracts(contract) -> tuple[str, ...]:
     return names
 
 
-def check_barbu_scope(options, *, unit: str, played=None, study: str | None = None, extra: dict | None = None,
-                      spell=None, label=None) -> None:
-    """Refuse every option set in ``options`` (or run keyword given in ``extra``: ``contract``,
-    ``double_policy``) that does not apply to a run of ``unit`` playing ``played`` (default: the
-    contracts of a whole game) in ``study``.
-
-    >>> check_barbu_scope(BarbuOptions(late_redouble=True), unit="games")
-    Traceback (most recent call last):
-    ValueError: late_redouble: True does not apply here; it applies only to whole games with double
-    """
-    check_scope({**(extra or {}), **given_options(options)}, BARBU.scope(), run_facts(options, unit, played, study),
-                spell=spell or BARBU.spell, label=label)
-
-
-def run_facts(options, unit: str, played=None, study: str | None = None) -> dict:
-    """What the places of options read: the options' values, the unit, the study and the contracts ``played``."""
-    return dict({f.name: getattr(options, f.name) for f in fields(options)}, unit=unit, study=study,
-                played=frozenset(options.game_contracts if played is None else played))
-
-
 def _run_keywords(rules: dict, extra) -> dict:
     """The run keywords (``contract``, ``double_policy``) given where the study has no use for them: checked
     against :data:`RUN_SCOPE` with the options."""
     return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
 
 
-def search_settings(study) -> dict:
-    """A study's search settings as its kernel tables carry them (racing as the kernels' 0 or 1)."""
-    return {"search_worlds": study.search_worlds, "search_rollout": study.search_rollout,
-            "search_inference": study.search_inference, "search_racing": int(study.racing)}
+def inference_eps(study, ids) -> np.ndarray:
+    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids``:
+    ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
+    never infers)."""
+    from cardlab.sim.barbu.search import INFERENCE_EPSILON
+
+    return np.where((np.asarray(ids) == POLICY.SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
 
 
 @dataclass(frozen=True)
@@ -122,30 +102,58 @@ class BarbuStudy(LoneSeat, Study):
     contracts: tuple = ALL_CONTRACTS
 
     @classmethod
-    def build(cls, *, options=None, contract="all", policy="heuristic", seed=0, search_worlds=None,
-              search_rollout=None, search_inference=None, study_name=None, extra=None, spell=None, label=None,
-              **rules) -> "BarbuStudy":
+    def build(cls, *, contract="all", study_name=None, extra=None, spell=None, label=None, **keywords) -> "BarbuStudy":
         """Validate a run of single deals; an option that has no effect on these contracts is an error."""
-        extra = _run_keywords(rules, extra)
-        options = cls.game.make_options(options, **rules)
-        contracts = parse_contracts(contract)
-        check_barbu_scope(options, unit="deals", played=contracts, study=study_name, extra=extra, spell=spell,
-                          label=label)
-        study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
-                              search_rollout=search_rollout, search_inference=search_inference)
-        return replace(study, contracts=contracts)
+        extra = _run_keywords(keywords, extra)
+        study = replace(super().build(**keywords), contracts=parse_contracts(contract))
+        cls.game.check_scope(study, unit="deals", study_name=study_name, extra=extra, spell=spell, label=label)
+        return study
 
     @cached_property
     def kernel_args(self) -> dict:
         from cardlab.sim.barbu.play import kernel_tables
 
-        return {**kernel_tables(self.options, self.contracts, self.policies), **search_settings(self)}
+        return kernel_tables(self.options, self.contracts, self.policies)
 
-    def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY) -> dict:
-        """Play deals ``first .. first+count-1``; returns columns (and the move log when ``record``)."""
+    def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY,
+             keep_hands: bool = False) -> dict:
+        """Columns of deals ``first .. first+count-1`` (the move log and ``hands`` when ``record``, the hands alone
+        with ``keep_hands``). With a search seat the deal kernel plays them with the heuristic in its place (the hands
+        and columns), then :meth:`searched` plays them again (deal ``i`` dealt from ``(seed, i)`` in both) and its
+        trump, scores (and log, and each searched decision's means) replace the rows'."""
         from cardlab.sim.barbu.play import play_columns
 
-        return play_columns(self.kernel_args, self.seed, first, count, record=record, trump_how=trump_how)
+        a = self.kernel_args
+        plain = {**a, "policies": np.where(np.isin(a["policies"], (POLICY.SEARCH, POLICY.ORACLE)), POLICY.HEURISTIC,
+                                           a["policies"])}
+        cols = play_columns(plain if self.searching else a, self.seed, first, count, record=record,
+                            trump_how=trump_how, keep_hands=keep_hands)
+        if self.searching:
+            cols["trump"][:], cols["score"][:], *logs = self.searched(cols["deal"], trump_how=trump_how, record=record)
+            if record:
+                cols["moves"][:], cols["search_means"], cols["search_trump_means"] = logs
+        return cols
+
+    def searched(self, deals, *, trump_how: int = TRUMP_BY_POLICY, policies=None, record: bool = False) -> tuple:
+        """The search kernel (``search_deals.play_search_deals_nb``, which plays the seats without search as the deal
+        kernel does) on the deal numbers ``deals``: ``(trump, score, moves, means, trump_means)``, the last three
+        with no rows unless ``record``; ``policies``: kernel ids per seat (the study's by default)."""
+        from cardlab.sim.barbu.search_deals import play_search_deals_nb
+
+        a, deals = self.kernel_args, np.asarray(deals, np.int64)
+        policies, count, rows = a["policies"] if policies is None else policies, len(deals), len(deals) * record
+        out = (np.full(count, -1, np.int8), np.zeros((count, a["n"]), np.int16),
+               np.full((rows, a["log_width"]), -1, np.int8), np.full((rows, a["log_width"], 64), np.nan, np.float32),
+               np.full((rows, 4), np.nan, np.float32))
+        faults = self.faults(count)
+        play_search_deals_nb(self.seed, deals, a["deck"], a["n"], a["contracts"], a["card_values"], a["trick_values"],
+                             a["last_two"], a["flags"], a["point_masks"], policies, a["duties"], a["lead_rule"],
+                             a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
+                             a["domino_starter"], a["ace_replay_optional"], a["places"], self.search_worlds,
+                             self.rollout_id, *out, self.user_callback(True), self.extra_callback("domino", True),
+                             faults, inference_eps(self, policies), int(self.racing))
+        self.check_faults(faults, deals)
+        return out
 
     def metadata(self, unit: str = "deal") -> dict:
         return {**super().metadata(unit), "contracts": list(self.contracts)}
@@ -159,10 +167,7 @@ class BarbuStudy(LoneSeat, Study):
 
     def play_tables(self, deals, policies) -> dict:
         """Every table through the search kernel (each deal's trump named by its declarer's policy)."""
-        from cardlab.sim.barbu.search_play import run_search_kernel
-
-        return by_table(deals, policies, lambda d, row: {"score": run_search_kernel(
-            self.kernel_args, self.seed, d, trump_how=TRUMP_BY_POLICY, policies=row)[1]})
+        return by_table(deals, policies, lambda d, row: {"score": self.searched(d, policies=row)[1]})
 
     def state_tables(self, states) -> dict:
         """:meth:`play_tables`' columns of finished step-API states (the ladder's tables with a Python seat)."""
@@ -191,26 +196,23 @@ class BarbuGameStudy(Study):
     double_policies: tuple = ()
 
     @classmethod
-    def build(cls, *, options=None, policy="heuristic", double_policy=None, seed=0, search_worlds=None,
-              search_rollout=None, search_inference=None, study_name=None, extra=None, spell=None, label=None,
-              person=None, **rules) -> "BarbuGameStudy":
+    def build(cls, *, double_policy=None, study_name=None, extra=None, spell=None, label=None, person=None,
+              **keywords) -> "BarbuGameStudy":
         """Validate a run of whole games; an option that has no effect on such games is an error. The doubling
         policy is by default the card policy (heuristic for a search seat); ``own`` only for a Python seat, or the
         seat ``person`` a person plays through the step API (``cardlab play``)."""
         from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
 
-        extra = _run_keywords(rules, extra)
+        extra = _run_keywords(keywords, extra)
         if double_policy is not None:
             extra["double_policy"] = double_policy
-        options = cls.game.make_options(options, **rules)
-        check_barbu_scope(options, unit="games", study=study_name, extra=extra, spell=spell, label=label)
-        study = super().build(options=options, policy=policy, seed=seed, search_worlds=search_worlds,
-                              search_rollout=search_rollout, search_inference=search_inference)
+        study = super().build(**keywords)
+        cls.game.check_scope(study, unit="games", study_name=study_name, extra=extra, spell=spell, label=label)
         # a seat doubles as it plays, a search, oracle, Numba or Python seat as the heuristic does
         doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) or is_python_name(p) else p
                         for p in study.policies) \
             if double_policy is None else \
-            parse_per_seat("double_policy", double_policy, options.players, DOUBLING_POLICY_NAMES)
+            parse_per_seat("double_policy", double_policy, study.options.players, DOUBLING_POLICY_NAMES)
         check_own_doubles(doubles, study.policies, person)
         return replace(study, double_policies=doubles)
 
@@ -218,16 +220,13 @@ class BarbuGameStudy(Study):
     def kernel_args(self) -> dict:
         from cardlab.sim.barbu.play import game_tables
 
-        return {**game_tables(self.options, self.policies, self.double_policies), **search_settings(self)}
+        return game_tables(self.options, self.policies, self.double_policies)
 
-    def play(self, first: int, count: int, *, record: bool = False) -> dict:
+    def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
         """Play games ``first .. first+count-1``; one row per deal (and the logs when ``record``)."""
         from cardlab.sim.barbu.play import play_game_columns
 
-        return play_game_columns(self.kernel_args, self.seed, first, count, record=record)
-
-    def play_games(self, first: int, count: int) -> dict:
-        return self.play(first, count)
+        return play_game_columns(self, first, count, record=record)
 
     def metadata(self, unit: str = "game") -> dict:
         return {**super().metadata("game"), "double_policies": list(self.double_policies),
@@ -274,23 +273,37 @@ class GameReplay(Replay):
         return placings(self.totals)
 
 
-def dealt_hands(study: BarbuStudy, deal: int) -> list[set]:
-    """The hands of deal ``deal`` as the deal kernels deal them: the deck shuffled by the stream
-    ``(seed, deal)`` (``sim.dealing.deal_hands_nb``, the kernels' own dealing, called from Python)."""
-    from cardlab.sim.cards import cards_of
+def dealt_hands(options, key) -> tuple:
+    """``(stream, hands)``: the hands (uint64 masks) the kernels deal from stream ``key`` (their own dealing,
+    ``sim.dealing.deal_hands_nb``, called from Python) and the stream after the deal."""
     from cardlab.sim.dealing import deal_hands_nb
+
+    hands = np.empty(options.players, np.uint64)
+    return deal_hands_nb(np.uint64(key), options.cards, np.empty(len(options.cards), np.int8), options.players,
+                         hands), hands
+
+
+def dealt_state(study, contract: str, declarer: int, hands, deal: int):
+    """Deal ``deal`` of ``contract`` with the dealt ``hands`` (masks) as a step-API state before its first move (the
+    trump, for Trumps, not yet named)."""
+    from cardlab.sim.barbu.domino_referee import DominoState
+    from cardlab.sim.barbu.referee import TrickState
+    from cardlab.sim.cards import cards_of
+
+    hands = [set(cards_of(int(h))) for h in hands]
+    if contract == "domino":
+        return DominoState(study.options, declarer, hands, deal=deal, study=study)
+    return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
+
+
+def dealt_deal(study: BarbuStudy, deal: int) -> tuple:
+    """Deal ``i``'s contract (``i % k`` of the study's ``k``), declarer (seat ``(i // k) % n``) and hands (masks, dealt
+    from the stream ``(seed, i)``)."""
     from cardlab.sim.rng import deal_state
 
-    deck, n = study.options.cards, study.options.players
-    hands = np.empty(n, np.uint64)
-    deal_hands_nb(np.uint64(deal_state(study.seed, deal)), deck, np.empty(deck.shape[0], np.int8), n, hands)
-    return [set(cards_of(int(h))) for h in hands]
-
-
-def deal_contract(study: BarbuStudy, deal: int) -> tuple[str, int]:
-    """Deal ``i``'s contract and declarer: contract ``i % k`` of the study's ``k``, seat ``(i // k) % n``."""
     k = len(study.contracts)
-    return study.contracts[deal % k], (deal // k) % study.options.players
+    return (study.contracts[deal % k], (deal // k) % study.options.players,
+            dealt_hands(study.options, deal_state(study.seed, deal))[1])
 
 
 def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands: np.ndarray, open_slots: int,
@@ -298,8 +311,7 @@ def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands:
     """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of the game whose stream
     is ``game_key``: ``search_deals.search_contract_nb`` on the stream the game kernel keys it by (``fallback``: the
     heuristic's)."""
-    from cardlab.sim.barbu.policies import POLICY
-    from cardlab.sim.barbu.search import ROLLOUT_NAMES, search_state
+    from cardlab.sim.barbu.search import search_state
     from cardlab.sim.barbu.search_deals import CONTRACT_DECISION, search_contract_nb
 
     a, o = study.kernel_args, study.options
@@ -310,7 +322,7 @@ def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands:
                                   a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
                                   a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
                                   a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  study.search_worlds, ROLLOUT_NAMES.index(study.search_rollout),
+                                  study.search_worlds, study.rollout_id,
                                   np.zeros(len(a["game_contracts"]), np.int64),
                                   int(a["policies"][declarer]) == POLICY.ORACLE))
 
@@ -321,12 +333,12 @@ def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
     from cardlab.sim.barbu.game_referee import describe_deal, played_state
     from cardlab.sim.barbu.referee import RefereeError
     from cardlab.sim.barbu.search_play import describe_searches
-    from cardlab.sim.cards import mask_of
 
     cols = study.play(deal, 1, record=True)
     name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
     hands, moves = cols["hands"][0], cols["moves"][0]
-    if (name, declarer) != deal_contract(study, deal) or [mask_of(h) for h in dealt_hands(study, deal)] != list(hands):
+    contract, seat, dealt = dealt_deal(study, deal)
+    if (name, declarer) != (contract, seat) or list(dealt) != list(hands):
         raise RefereeError(f"deal {deal}: the kernel's deal differs from the state's")
     state = played_state(study.options, name, declarer, hands, moves, trump, deal=deal, study=study)
     kernel_scores = [int(s) for s in cols["score"][0]]
@@ -347,7 +359,7 @@ def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
     from cardlab.sim.barbu.search_play import describe_contract_search, describe_searches
 
     o = study.options
-    cols = study.play(game, 1, record=True)
+    cols = study.play_games(game, 1, record=True)
     deals = game_deals(cols, 0, o.game_length)
     verdict = check_game(o, deals)
     lines = [f"game {game} (seed {study.seed}): {o.game_length} deals, contracts {', '.join(o.game_contracts)}"]
@@ -425,21 +437,21 @@ class Barbu(Game):
         return {**super().scope(), **RUN_SCOPE}
 
     def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
-        return run_facts(study.options, unit, study.contracts if unit == "deals" else None, study_name)
+        """The shared facts, and the contracts ``played``: a run of deals' own, else a whole game's."""
+        played = study.contracts if unit == "deals" else study.options.game_contracts
+        return {**super().run_context(study, unit=unit, study_name=study_name), "played": frozenset(played)}
 
     @staticmethod
     def spell(name: str) -> str:
-        return {"deals": "simulate, replay", "games": "simulate_games, replay_game",
-                "contracts_study": "contract_value_study", "trumps_study": "trump_study"}.get(name, name)
+        return {"contracts_study": "contract_value_study", "trumps_study": "trump_study"}.get(name) or Game.spell(name)
 
     def build_study(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None,
                     **keywords):
         """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
         ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
-        spell, label = spell or current_spelling()[0], label or current_spelling()[1]  # the command line's spelling
         compared = keywords.pop("compare_policies", None)  # the trumps and contracts studies take it before this
-        if compared is not None:
-            spell = spell or self.spell
+        if compared is not None:  # named as the command line names it (current_spelling) when it runs
+            spell, label = spell or current_spelling()[0] or self.spell, label or current_spelling()[1]
             head = label("compare_policies", compared) if label else f"compare_policies: {compared!r}"
             raise ValueError(f"{head} does not apply here; it applies only to {spell('contracts_study')} and "
                              f"{spell('trumps_study')}")
@@ -453,19 +465,11 @@ class Barbu(Game):
             keywords["contract"] = TRICK_CONTRACTS
         return self.Study.build(**keywords, **where)
 
-    def run(self, study, unit: str, count: int, *, chunk_size=None, summary: bool = False, **keywords):
-        """The shared run; a summary of single deals counts them in chunks of ``runner.SUMMARY_CHUNK``."""
-        if chunk_size is None and summary and unit == "deals" and not study.searching:
-            chunk_size = runner.SUMMARY_CHUNK
-        return super().run(study, unit, count, chunk_size=chunk_size, summary=summary, **keywords)
-
     def add_flags(self, parser, command: str) -> None:
         """``--contract`` (single deals and the studies), ``--double-policy`` (whole games), ``--compare-policies``
         (the trumps and contracts studies)."""
-        parser.add_argument("--contract", default="all",
-                            help="no-tricks, no-hearts, no-queens, no-barbu, last-two, salade, anti-salade, trumps, "
-                                 "domino, a comma list, or all (each contract on its own deals, declarer rotating; "
-                                 "default)")
+        parser.add_argument("--contract", default="all", help=", ".join(ALL_CONTRACTS) + ", a comma list, or all (each "
+                            "contract on its own deals, declarer rotating; default)")
         if command in ("simulate", "replay", "play"):
             parser.add_argument("--double-policy", default=None,
                                 help="whole games: doubling policy, heuristic, random or maximum (or one per seat; "
@@ -492,8 +496,6 @@ class Barbu(Game):
         apply_deal_actions(state, actions, where)
 
     def flag_keywords(self, args) -> dict:
-        from cardlab.sim import command
-
         out = {}
         if args.contract != "all":
             out["contract"] = args.contract
@@ -503,8 +505,6 @@ class Barbu(Game):
                 out["person"] = args.seat
         if getattr(args, "compare_policies", None) is not None:
             out["compare_policies"] = args.compare_policies
-        if hasattr(args, "study"):  # the studies' errors name flags too (GameCommand.study passes no spelling)
-            out.update(spell=command.spell, label=command.label)
         return out
 
     def replay_deals(self, study, deals: range) -> DealReplay:
@@ -513,16 +513,8 @@ class Barbu(Game):
                                  for d, (text, record) in zip(deals, parts))
 
     def new_state(self, study, deal: int):
-        """Deal ``deal`` of ``study`` as a step-API state before its first move (the trump, for Trumps, not
-        yet named)."""
-        from cardlab.sim.barbu.domino_referee import DominoState
-        from cardlab.sim.barbu.referee import TrickState
-
-        contract, declarer = deal_contract(study, deal)
-        hands = dealt_hands(study, deal)
-        if contract == "domino":
-            return DominoState(study.options, declarer, hands, deal=deal, study=study)
-        return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
+        """Deal ``deal`` of ``study`` (:func:`dealt_deal`) as a step-API state."""
+        return dealt_state(study, *dealt_deal(study, deal), deal)
 
     def replay_games(self, study, games: range) -> GameReplay:
         return GameReplay.joined((replay_one_game(study, g) for g in games), games=True)
@@ -536,15 +528,10 @@ class Barbu(Game):
         Trumps declarer names the trump), from the game's obligations so far and the deal's stream
         (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
         choices first, as moves of the state."""
-        from cardlab.sim.barbu.domino_referee import DominoState
         from cardlab.sim.barbu.doubling import start_obligations
         from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
         from cardlab.sim.barbu.game import choose_contract_nb
-        from cardlab.sim.barbu.policies import POLICY
-        from cardlab.sim.barbu.referee import TrickState
         from cardlab.sim.barbu.state_policies import Doubling
-        from cardlab.sim.cards import cards_of
-        from cardlab.sim.dealing import deal_hands_nb
         from cardlab.sim.rng import deal_state
 
         o, a = study.options, study.kernel_args
@@ -553,9 +540,7 @@ class Barbu(Game):
             return None
         declarer, slot = o.schedule[d]
         game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
-        hands = np.empty(o.players, np.uint64)
-        stream = deal_hands_nb(np.uint64(deal_state(game_key, d)), o.cards, np.empty(o.cards.shape[0], np.int8),
-                               o.players, hands)
+        stream, hands = dealt_hands(o, deal_state(game_key, d))
         if slot < 0:
             taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished)
                      if o.schedule[j] == (declarer, -1)]
@@ -568,11 +553,8 @@ class Barbu(Game):
                                               a["declarer_mean"], features, np.uint64(stream))
             if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
                 slot = searched_contract(study, game_key, d, hands, open_slots, slot)
-        contract, dealt = o.game_contracts[slot], [set(cards_of(int(h))) for h in hands]
-        if contract == "domino":
-            state = DominoState(o, declarer, dealt, deal=d, study=study)
-        else:
-            state = TrickState(o, contract, declarer, dealt, deal=d, study=study)
+        contract = o.game_contracts[slot]
+        state = dealt_state(study, contract, declarer, hands, d)
         key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
         state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
         if o.double:

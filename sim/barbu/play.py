@@ -2,7 +2,7 @@
 
 :func:`kernel_tables` turns the options, contracts and seat policies into the integer and float
 arrays the kernels read; :func:`play_columns` plays deals ``first .. first+count-1`` into named
-columns (a run with a ``search`` seat goes through ``sim.barbu.search_play``); :func:`hand_model`
+columns (seats without search; a study's search seats: ``BarbuStudy.play``); :func:`hand_model`
 fits, once per table and kept on disk, the hand-value model the heuristic declarers and doublers use.
 """
 from __future__ import annotations
@@ -20,7 +20,6 @@ from cardlab.sim.barbu.kernels import (DUTY_MUST_TRUMP, DUTY_OVERTRUMP_LED, DUTY
 from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES
 from cardlab.sim.barbu.rules import (ALL_CONTRACTS, CONTRACT, CONTRACT_NAMES, DOMINO_RULES, DOMINO_STARTERS,
                                      HEARTS_LEAD, BarbuOptions, scoring_tables)
-from cardlab.sim.barbu.search_play import search_columns, uses_search
 from cardlab.sim.diskcache import cached_on_disk
 from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.user import is_numba_name, raise_fault, run_callback, run_function
@@ -78,10 +77,9 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
                  trump_how: int = TRUMP_BY_POLICY, keep_hands: bool = False) -> dict:
     """Call the deal kernel on deals ``first .. first+count-1`` and return named columns.
 
-    ``record`` adds the dealt ``hands`` and the ``moves`` log; ``keep_hands`` the hands alone.
+    ``record`` adds the dealt ``hands`` and the ``moves`` log; ``keep_hands`` the hands alone. A search seat's
+    deals are the study's (:meth:`~cardlab.sim.barbu.interface.BarbuStudy.play`).
     """
-    if uses_search(a["policies"]):  # search seats: sim.barbu.search_play
-        return search_columns(a, seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
     n = a["n"]
     contract = np.empty(count, np.int8)
     declarer = np.empty(count, np.int8)
@@ -179,16 +177,15 @@ def game_tables(options: BarbuOptions, policies, double_policies) -> dict:
     return a
 
 
-def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: bool = False) -> dict:
-    """Play games ``first .. first+count-1`` (tables of :func:`game_tables`, with the search settings a study adds
-    to them, as :func:`~cardlab.sim.barbu.search_play.run_search_kernel` reads them); one row per deal (and the logs
-    when ``record``; with a search seat also the searched decisions' means)."""
+def play_game_columns(study, first: int, count: int, *, record: bool = False) -> dict:
+    """Play games ``first .. first+count-1`` of a whole games' ``study`` (its tables, :func:`game_tables`, and its
+    search settings and Numba seat); one row per deal (and the logs when ``record``; with a search seat also the
+    searched decisions' means)."""
     from cardlab.sim.barbu.doubling import doubling_log_length
     from cardlab.sim.barbu.game import GAME_BLOCK, play_games_any_nb
-    from cardlab.sim.barbu.search_play import kernel_search, uses_search
+    from cardlab.sim.barbu.interface import inference_eps
 
-    searching = uses_search(a["policies"])
-    worlds, rollout, eps, racing = kernel_search(a, a["policies"])
+    a, searching = study.kernel_args, study.searching
     n, length = a["n"], a["length"]
     rows = count * length
     declarer = np.empty(rows, np.int8)
@@ -205,20 +202,19 @@ def play_game_columns(a: dict, seed: int, first: int, count: int, *, record: boo
     means = np.full((mean_rows, a["log_width"], 64), np.nan, np.float32)
     trump_means = np.full((mean_rows, 4), np.nan, np.float32)
     contract_means = np.full((mean_rows, len(a["game_contracts"])), np.nan, np.float32)
-    faults = np.zeros((count, 2), np.int64)
-    play_games_any_nb(seed, first, count, 1 if searching else GAME_BLOCK, a["deck"], n, a["game_contracts"],
+    faults = study.faults(count)
+    play_games_any_nb(study.seed, first, count, 1 if searching else GAME_BLOCK, a["deck"], n, a["game_contracts"],
                       a["schedule"], a["double"], a["late_redouble"], a["obligation"],
                       a["skip_undoubled"], a["remainder_to_declarer"], a["deal_totals"],
                       a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"], a["policies"],
                       a["double_policies"], a["duties"], a["lead_rule"], a["early_stop"], a["weights"],
                       a["seat_mean"], a["declarer_mean"], a["seat_std"], a["domino_variant"],
                       a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                      worlds, rollout, searching,
+                      study.search_worlds, study.rollout_id, searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
-                      contract_means, user_callback(a["user_name"], searching),
-                      domino_callback(a["user_name"], searching), faults,
-                      eps, racing)
-    raise_fault(faults, first, a["user_name"], "game")
+                      contract_means, study.user_callback(searching), study.extra_callback("domino", searching),
+                      faults, inference_eps(study, a["policies"]), int(study.racing))
+    study.check_faults(faults, first, "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),
         "deal": np.tile(np.arange(length, dtype=np.int16), count),

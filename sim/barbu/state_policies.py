@@ -39,11 +39,11 @@ from cardlab.sim.barbu.domino import (DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE, 
 from cardlab.sim.barbu.domino_referee import DECLINE_ACTION, PASS_ACTION, DominoState, start_action
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 from cardlab.sim.barbu.kernels import LEAD_ANYTIME, TRUMP_BY_POLICY, advance_nb, trick_start_nb
+from cardlab.sim.barbu.interface import inference_eps
 from cardlab.sim.barbu.play import user_callback
 from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, heuristic_card, seat_mode
 from cardlab.sim.barbu.search import play_searched_tricks_nb
 from cardlab.sim.barbu.search_deals import searched_trump_nb
-from cardlab.sim.barbu.search_play import DEFAULT_INFERENCE, DEFAULT_WORLDS, ROLLOUT_NAMES, inference_eps
 from cardlab.sim.barbu.referee import TRUMP_ID, card_action, trick_winner
 from cardlab.sim.barbu.rules import (CONTRACT, CONTRACT_NAMES, FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT,
                                      FLAG_POSITIVE)
@@ -118,8 +118,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
                    np.int64)
     if hint:
         ids[seat] = POLICY.SEARCH
-    worlds = worlds or a.get("search_worlds", DEFAULT_WORLDS)
-    rollout = ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic"))
+    worlds, rollout = worlds or study.search_worlds, study.rollout_id
     hands = np.array([bits(h) for h in state.dealt], np.uint64)
     c = CONTRACT_NAMES.index(state.contract)
     seed, deal = state.search_key or (study.seed, state.deal)  # a whole game's deal: (the game's stream, the deal)
@@ -138,7 +137,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
                             a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
                             np.zeros(n, np.int16), user_callback("", searched=True), np.zeros(2, np.int64),
-                            inference_eps(ids, a.get("search_inference", DEFAULT_INFERENCE)), a["search_racing"],
+                            inference_eps(study, ids), int(study.racing),
                             len(played))
     row = means[len(played)] if hint else means
     return int(moves[len(played)]), {x: float(row[x]) for x in range(64) if hint and not np.isnan(row[x])}
@@ -228,7 +227,7 @@ def searched_domino_move(state, policy: str = "search", worlds: int | None = Non
     from cardlab.sim.barbu.search import search_state
     from cardlab.sim.barbu.search_domino import DECLINE_COLUMN, search_domino_move_nb
 
-    a, study, n, seat = state.study.kernel_args, state.study, state.n, state.current_player
+    study, n, seat = state.study, state.n, state.current_player
     dealt = np.array([bits(h) for h in state.dealt], np.uint64)
     variant = DOMINO_VARIANTS.index(state.variant)
     rank = -1 if state.start_rank is None else state.start_rank
@@ -242,13 +241,13 @@ def searched_domino_move(state, policy: str = "search", worlds: int | None = Non
     hands = np.array([bits(h) for h in state.hands], np.uint64)
     seed, deal = state.search_key or (study.seed, state.deal)
     totals = np.empty(64, np.int64)
-    worlds = worlds or a.get("search_worlds", DEFAULT_WORLDS)
+    worlds = worlds or study.search_worlds
     stream = np.uint64(search_state(seed, deal, 1 + len(state.events)))  # of this move (a signed key as the kernels)
     move = search_domino_move_nb(stream, seat, hands,
                                  n, state.extra, frontier, played, deck, openers, sum(1 for h in state.hands if h),
                                  len(state.finish), variant, state.ace_replay_optional,
                                  np.array(state.places, np.int32), excluded, worlds,
-                                 ROLLOUT_NAMES.index(a.get("search_rollout", "heuristic")), totals, policy == "oracle")
+                                 study.rollout_id, totals, policy == "oracle")
     means = {(DECLINE_ACTION.id if c == DECLINE_COLUMN else c): float(totals[c] / worlds)
              for c in state.playable() + ([DECLINE_COLUMN] if state.extra and state.ace_replay_optional else [])}
     return (DECLINE_ACTION if move == MOVE_DECLINE else card_action(int(move))), means

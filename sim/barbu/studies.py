@@ -20,13 +20,15 @@ versions of one deal isolates the choice being studied. Each is a study of the g
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from cardlab.sim import runner
 from cardlab.sim.barbu.game import heuristic_picks_nb
 from cardlab.sim.barbu.interface import BARBU
-from cardlab.sim.barbu.play import hand_model, play_columns
+from cardlab.sim.barbu.play import hand_model
 from cardlab.sim.barbu.policies import POLICY_NAMES
 from cardlab.sim.barbu.rules import CONTRACT_NAMES, contract_total
 from cardlab.sim.cards import LANE, SUIT_LANE_MASK
@@ -91,12 +93,11 @@ def _trump_chunks(study):
     """The trump study's ``play_chunk(first, count) -> columns`` for ``study``."""
 
     def play_chunk(first, count):
-        a = study.kernel_args
-        named = play_columns(a, study.seed, first, count, keep_hands=True)
+        named = study.play(first, count, keep_hands=True)
         lengths, honours = suit_lengths_and_honours(_declarer_hands(named))
         columns = {"deal": named["deal"], "declarer": named["declarer"], "chosen": named["trump"]}
         for s in range(4):
-            columns[f"score_t{s}"] = _declarer_scores(play_columns(a, study.seed, first, count, trump_how=s))
+            columns[f"score_t{s}"] = _declarer_scores(study.play(first, count, trump_how=s))
         for s in range(4):
             columns[f"length_t{s}"] = lengths[:, s]
         for s in range(4):
@@ -131,12 +132,12 @@ def _contract_chunks(study, *, edges: bool = False):
     totals = {name: contract_total(study.options, name) for name in names}
     ids = np.array([CONTRACT_NAMES.index(c) for c in names], np.int64)
 
+    alone = {name: replace(study, contracts=(name,)) for name in names}  # each contract on every deal
+
     def play_chunk(first, count):
-        base = study.kernel_args
         columns = {}
         for name in names:
-            a = {**base, "contracts": np.array([CONTRACT_NAMES.index(name)], np.int64)}
-            cols = play_columns(a, study.seed, first, count, keep_hands=not columns)
+            cols = alone[name].play(first, count, keep_hands=not columns)
             if not columns:
                 picks = np.empty(count, np.int64)
                 heuristic_picks_nb(_declarer_hands(cols), ids, model.weights, model.declarer_mean, picks)
