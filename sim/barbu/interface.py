@@ -124,10 +124,10 @@ class BarbuStudy(LoneSeat, Study):
         from cardlab.sim.barbu.play import play_columns
 
         a = self.kernel_args
-        plain = {**a, "policies": np.where(np.isin(a["policies"], (POLICY.SEARCH, POLICY.ORACLE)), POLICY.HEURISTIC,
+        if self.searching:  # the deal kernel plays the search seats' places as the heuristic
+            a = {**a, "policies": np.where(np.isin(a["policies"], (POLICY.SEARCH, POLICY.ORACLE)), POLICY.HEURISTIC,
                                            a["policies"])}
-        cols = play_columns(plain if self.searching else a, self.seed, first, count, record=record,
-                            trump_how=trump_how, keep_hands=keep_hands)
+        cols = play_columns(a, self.seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
         if self.searching:
             cols["trump"][:], cols["score"][:], *logs = self.searched(cols["deal"], trump_how=trump_how, record=record)
             if record:
