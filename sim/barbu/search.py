@@ -39,32 +39,18 @@ deal's search is reproducible on its own, whatever the threads, chunks or other 
 deal's own stream (dealing, random seats) is used exactly as in ``kernels.play_deals_nb``, so a
 deal without search seats plays identically here and there.
 
-**Inference** (``search_inference``, on or off per study; a seat's ``eps`` > 0 turns it on). What the other
-seats played says something about what they hold: a seat that followed low when the heuristic would have
-played high probably lacked the high card. With inference a searching seat weights each sampled world by
-the likelihood of every card the other seats have played so far in this deal, were they the heuristic
-softened by ``eps``: a seat plays the heuristic's card with probability ``1 - eps`` and a uniformly random
-legal card with probability ``eps``. At a past move with ``k > 1`` legal cards, the seat's hand in that world
-then (its sampled hand now plus the cards it has played since) gives the heuristic's card; the played card
-has probability ``1 - eps + eps / k`` if it is that card, else ``eps / k`` (a forced move has probability 1).
-A world's weight is the product (:func:`play_likelihood_nb`). The seat draws a pool of ``POOL_FACTOR *
-worlds`` worlds (exactly uniform, as without inference), weighs each, and keeps ``worlds`` of them by
-systematic resampling (one uniform, ``worlds`` evenly spaced teeth over the cumulative weights): a world
-is kept about ``worlds * weight / total`` times. Each tooth's world is then moved (resample-move: Gilks and
-Berzuini, 2001) by :data:`MOVE_STEPS` Metropolis steps (:func:`move_world_nb`): swap a random card of one other
-seat with a random card of another, refused if either seat is known not to hold its new card, else accepted
-with probability min(1, likelihood after / before). The swap proposal is symmetric and keeps every hand's
-size, so the steps leave the posterior (uniform over the consistent deals, times the likelihood) invariant;
-they turn a likely world kept several times into as many distinct likely worlds, each played out once. The
-candidates' means are plain means over the ``worlds`` moved worlds. (Weighting the ``worlds`` drawn worlds
-directly let a few of them outweigh all others: fewer effective worlds, noisier means, and weaker play at
-every ``eps`` measured; resampling without the moves played a kept world once per copy, and closed about a
-fifth of the honest-to-oracle gap against 30% with them.) The weights read only the sampled world and the
-public history (cards, leads, winners, trick values), and the swaps only what the table has shown, so a seat
-still uses nothing it has not seen; the resampling's uniform and each chain's draws come from the decision's
-own stream, so the search stays reproducible from (seed, deal, decision). ``eps`` is
-:data:`INFERENCE_EPSILON`, chosen by measurement (the docs' results pages). The trump choice (nothing played
-yet), Domino and the Geronimo choice do not infer.
+**Inference** (``search_inference``, on or off per study; a seat's ``eps`` > 0 turns it on), as
+:mod:`cardlab.sim.inference` draws it: a searching seat keeps ``worlds`` worlds resampled from a pool in
+proportion to the likelihood of every card the other seats have played so far in this deal, were they the
+heuristic softened by ``eps``, and moves each by card swaps. At a past move with ``k > 1`` legal cards, the
+seat's hand in that world then (its sampled hand now plus the cards it has played since) gives the heuristic's
+card (:func:`play_likelihood_nb`). The candidates' means are plain means over the moved worlds. (Weighting the
+``worlds`` drawn worlds directly let a few of them outweigh all others: fewer effective worlds, noisier means,
+and weaker play at every ``eps`` measured; resampling without the moves played a kept world once per copy, and
+closed about a fifth of the honest-to-oracle gap against 30% with them.) The weights read only the sampled
+world and the public history (cards, leads, winners, trick values). ``eps`` is :data:`INFERENCE_EPSILON`,
+chosen by measurement (the docs' results pages). The trump choice (nothing played yet), Domino and the
+Geronimo choice do not infer.
 
 **The oracle.** An ``oracle`` seat is the same search over the true deal: its view excludes, for
 every other seat, every card that seat does not hold (:func:`oracle_view_nb`), so the sampler's only
@@ -88,9 +74,11 @@ from cardlab.sim.barbu.kernels import (close_trick_nb, legal_cards_nb, play_on_n
 from cardlab.sim.barbu.policies import POLICY, heuristic_card
 from cardlab.sim.barbu.rules import FLAG_HEARTS_LEAD, FLAG_KH_DISCARD, FLAG_PLAY_OUT, FLAG_POSITIVE
 from cardlab.sim.cards import ONE, ZERO, bit, lowest_card, nth_card, popcount
+from cardlab.sim.inference import (MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pick_nb, move_stream_nb, propose_swap_nb,
+                                   softened_nb, undo_swap_nb, uniform_nb)
 from cardlab.sim.policy import ROLLOUT_POLICIES
 from cardlab.sim.racing import race_best_nb, race_start_nb, race_sum_nb, race_world_nb
-from cardlab.sim.rng import below_n, deal_state, mix64, next_u64
+from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import best_candidate_nb, draw_world_nb, plan_world_nb
 
 SEARCH = POLICY.SEARCH
@@ -104,10 +92,6 @@ SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 TRUMP_DECISION = 255
 INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of playing a random legal card (0.2 with the swap moves;
 #                          0.6 was best without them, 0.4 to 0.8 alike)
-POOL_FACTOR = 16  # inference draws this many candidate worlds per world it plays out (4 measured weaker; 32 to 128
-#                   without the swap moves, or 32 with them, no better)
-MOVE_STEPS = 32  # Metropolis card swaps per kept world (none: a fifth of the gap closed; 8 to 64 at eps 0.2: 28-33%)
-MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
 H_SEAT, H_CARD, H_LED, H_BEST, H_MODE, H_LAST, H_BROKEN = range(7)  # the columns of a deal's move history
 LEAD_ANYTIME = 0
 
@@ -183,48 +167,27 @@ def play_likelihood_nb(world, s, n, count, history, history_remaining, trump, va
         k = popcount(legal)
         if k < 2:
             continue
-        if heuristic_card(hand, legal, led, best, trump, history[i, H_LAST] != 0, history_remaining[i] & ~hand,
-                          values, point_mask, history[i, H_MODE]) == c:
-            weight *= 1.0 - eps + eps / k
-        else:
-            weight *= eps / k
+        weight *= softened_nb(eps, k, heuristic_card(hand, legal, led, best, trump, history[i, H_LAST] != 0,
+                                                     history_remaining[i] & ~hand, values, point_mask,
+                                                     history[i, H_MODE]) == c)
     return weight
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def move_world_nb(state, world, likelihood, s, n, excluded, count, history, history_remaining, trump, values,
                   point_mask, duties, rule, kh_discard, eps, later):
-    """Move ``world`` (of likelihood ``likelihood``) by :data:`MOVE_STEPS` Metropolis steps whose stationary law is
-    the inference's posterior (module docstring): each proposes to swap a random card of one other seat with a random
-    card of another, refused if either seat is known not to hold its new card (``excluded``), else accepted with
-    probability min(1, new likelihood / old). Returns the stream."""
+    """Move ``world`` (of likelihood ``likelihood``) by :data:`~cardlab.sim.inference.MOVE_STEPS` Metropolis card
+    swaps whose stationary law is the inference's posterior (:mod:`cardlab.sim.inference`). Returns the stream."""
     for _ in range(MOVE_STEPS):
-        state, a = below_n(state, n - 1)
-        state, b = below_n(state, n - 1)
-        state, ia = below_n(state, 1 << 30)
-        state, ib = below_n(state, 1 << 30)
-        state, u = next_u64(state)
-        if a >= s:
-            a += 1
-        if b >= s:
-            b += 1
-        na = popcount(world[a])
-        nb = popcount(world[b])
-        if a == b or na == 0 or nb == 0:
+        state, a, b, ca, cb, u = propose_swap_nb(state, world, s, n, excluded)
+        if ca < 0:
             continue
-        ca = nth_card(world[a], ia % na)
-        cb = nth_card(world[b], ib % nb)
-        if excluded[b] & bit(ca) != ZERO or excluded[a] & bit(cb) != ZERO:
-            continue
-        world[a] = (world[a] & ~bit(ca)) | bit(cb)
-        world[b] = (world[b] & ~bit(cb)) | bit(ca)
         moved = play_likelihood_nb(world, s, n, count, history, history_remaining, trump, values, point_mask,
                                    duties, rule, kh_discard, eps, later)
-        if (u >> np.uint64(11)) * (1.0 / 9007199254740992.0) * likelihood < moved:
+        if accepted_nb(u, likelihood, moved):
             likelihood = moved
         else:
-            world[a] = (world[a] & ~bit(cb)) | bit(ca)
-            world[b] = (world[b] & ~bit(ca)) | bit(cb)
+            undo_swap_nb(world, a, b, ca, cb)
     return state
 
 
@@ -294,8 +257,7 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
         cumulative[j] = total
     start = 0.0
     if inferring:
-        state, bits = next_u64(state)
-        start = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # one uniform in [0, 1): systematic resampling
+        state, start = uniform_nb(state)  # the systematic comb's start
     races = racing != 0 and not inferring and rounds == worlds  # inference keeps worlds with weights: no race
     raced, alive, played = race_start_nb(rounds, popcount(legal))  # each candidate's gain in each world
     w = 0  # distinct worlds played
@@ -303,11 +265,10 @@ def search_card_nb(state, s, hands, n, size, t, k, leader, led, best, winner, tr
     r = 0  # resampled worlds so far
     while r < rounds:
         if inferring:  # the pool world hit by the systematic comb's next tooth, then moved by card swaps
-            while cumulative[pick] <= (r + start) * total / worlds and pick < pool - 1:
-                pick += 1
+            pick = comb_pick_nb(cumulative, pick, r, start, total, worlds)
             for p in range(n):
                 world[p] = pool_worlds[pick, p]
-            moves = mix64(pool_states[pick] ^ np.uint64(r + 1) * MOVE_SALT)  # each tooth its own chain
+            moves = move_stream_nb(pool_states[pick], r)  # each tooth its own chain
             moves = move_world_nb(moves, world, likelihoods[pick], s, n, excluded, count, history, history_remaining,
                                   trump, values, point_mask, duties, rule, kh_discard, eps, later)
             roll = mix64(moves ^ ROLLOUT_SALT)
