@@ -17,8 +17,9 @@ At each card decision with more than one legal card, a ``search`` seat
 3. plays the card with the fewest mean points for itself; ties go to the heuristic's card, then the lowest id.
 
 **Inference** (``search_inference``, on or off per study; a ``search`` seat's ``eps`` > 0 turns it on; the oracle
-never infers). The cards the other seats played say something about what they hold: a seat that ducked under the
-Q♠ with a spade probably lacked a lower one. With inference the searcher models every other seat as the heuristic
+never infers). The cards the other seats played say something about what they hold: the heuristic follows with
+its highest card under the winning one, so a seat that played the 3♣ under a winning K♣ probably held no club
+between them. With inference the searcher models every other seat as the heuristic
 softened by ``eps`` (:mod:`cardlab.sim.inference`): at a past move with ``k > 1`` legal cards that seat's hand in a
 world then is its sampled hand now plus every card it has played since; the rules' :func:`legal_nb` and the
 heuristic's :func:`~cardlab.sim.hearts.policies.heuristic_card_nb` (on the trick's cards, its winning card, the cards
@@ -70,7 +71,9 @@ SEARCH, ORACLE, HEURISTIC = POLICY.SEARCH, POLICY.ORACLE, POLICY.HEURISTIC
 SEARCH_SALT = np.uint64(0x4EA27C0DE5EA2C11)
 ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
 MOVES = PLAYERS * TRICKS  # the most cards a deal plays (52, four players; 51 with three, 50 with five)
-INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of a random legal card (search_inference "on")
+INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of a random legal card (search_inference "on"): 0.1, 0.2
+#                          and 0.4 gained alike among heuristic players; 0.4, the softer model, is the safer beside
+#                          players that are not the heuristic
 H_SEAT, H_CARD, H_N, H_LED, H_WIN, H_BROKEN, H_TRICK, H_SEEN, N_H = range(9)  # a deal's move history's columns
 
 
