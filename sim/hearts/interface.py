@@ -78,8 +78,8 @@ class HeartsStudy(LoneSeat, Study):
         seats = np.ascontiguousarray(np.broadcast_to(seats, (len(deals), self.options.players)))
         out, logs = np.zeros((len(deals), N_COLS), np.int16), self.logs(len(deals) if record else 0, searched=True)
         self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, inference_eps(self, seats),
-                         self.search_worlds,
-                         self.rollout_id, out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
+                         self.search_worlds, self.rollout_id, out, *logs, self.user_callback(searched=True),
+                         first=deals, count=len(deals))
         return (out, *logs)
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
