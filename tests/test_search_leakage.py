@@ -411,3 +411,37 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
                     assert same_bits(rows, dec_b[key][1]), f"round {deal}, trial {trial}: decision {key} peeked"
                     compared += 1
     assert compared > 40
+
+
+# ---------------------------------------------------------------- Hearts
+
+HEARTS_CASES = [(4, False), (4, True), (3, True), (5, True)]
+
+
+@pytest.mark.parametrize("players,inference", HEARTS_CASES)
+def test_hearts_search_sees_only_what_its_seat_has_seen(players, inference):
+    """With inference (worlds weighted by the others' past cards) as without: at every searched card of seat 0 among
+    heuristic seats, a deal redealt consistently with the seat's view (its hidden cards moved between the other
+    seats, voids, the cards it passed and the lead card with the first leader respected; the same public history)
+    gives the same card and bit-identical candidate means; the oracle, which sees the deal, does not."""
+    from cardlab.sim.hearts import HEARTS
+    from cardlab.sim.hearts.state_policies import searched_move
+    from tests.search_checks import hidden_cards_checked
+
+    study = HEARTS.build("deals", seed=4, policy=["search"] + ["heuristic"] * (players - 1), players=players,
+                         search_worlds=WORLDS, search_inference="on" if inference else "off")
+
+    def decisions():
+        for deal in range(3):
+            state = HEARTS.new_state(study, deal)
+            while not state.is_over:
+                if state.current_player == 0 and not state.passing and len(state.legal_actions()) > 1:
+                    yield state
+                state.apply(state.policy_action(study.policies[state.current_player]))
+
+    def exact(state, policy="search"):  # the means compared bit for bit (hidden_cards_checked compares with ==)
+        move, means = searched_move(state, policy)
+        return move, {c: np.float64(m).tobytes() for c, m in means.items()}
+
+    checked, differ = hidden_cards_checked(decisions(), exact)
+    assert checked > 10 * (3 if players == 4 else 2) // 2 and differ > 0

@@ -35,6 +35,17 @@ from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.signatures import numba_seat
 
 
+def inference_eps(study, ids) -> np.ndarray:
+    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids`` (any shape):
+    ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
+    never infers)."""
+    from cardlab.sim.hearts.search import INFERENCE_EPSILON
+    from cardlab.sim.policy import POLICY
+
+    on = (np.asarray(ids) == POLICY.SEARCH) & (study.search_inference == "on")
+    return np.ascontiguousarray(np.where(on, INFERENCE_EPSILON, 0.0))
+
+
 @dataclass(frozen=True)
 class HeartsStudy(LoneSeat, Study):
     """Hearts' rules, per-seat policies, seed and search settings; plays deals and whole games. On the strength
@@ -66,8 +77,9 @@ class HeartsStudy(LoneSeat, Study):
         seats = np.asarray(self.policy_ids if policies is None else policies, np.int64)
         seats = np.ascontiguousarray(np.broadcast_to(seats, (len(deals), self.options.players)))
         out, logs = np.zeros((len(deals), N_COLS), np.int16), self.logs(len(deals) if record else 0, searched=True)
-        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, self.search_worlds,
-                         self.rollout_id, out, *logs, self.user_callback(searched=True), first=deals, count=len(deals))
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, inference_eps(self, seats),
+                         self.search_worlds, self.rollout_id, out, *logs, self.user_callback(searched=True),
+                         first=deals, count=len(deals))
         return (out, *logs)
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
@@ -83,8 +95,9 @@ class HeartsStudy(LoneSeat, Study):
         def play(first, count, slot):
             out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, n), np.int16)
             lengths, logs = np.zeros(count, np.int64), self.logs(count if record else 0, m, searched=self.searching)
-            kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id)) if self.searching else \
-                (play_games_nb, ())  # the search kernel takes the search's settings after the policies
+            kernel, search = (play_search_games_nb, (inference_eps(self, self.policy_ids), self.search_worlds,
+                                                     self.rollout_id)) if self.searching else \
+                (play_games_nb, ())  # the search kernel takes the search's settings (inference too) after the policies
             self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *search, out, totals,
                              lengths, *logs, self.user_callback(self.searching), first=first, count=count, unit="game")
             return lengths, (out, totals, *logs) if record else (out, totals)
@@ -162,6 +175,7 @@ class Hearts(Game):
 
     name, title = "hearts", "Hearts"
     oracle = search_beside_python = True  # the search over the true deal; search seats beside a Python seat
+    inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     Options, Study, kernel_rules = HeartsOptions, HeartsStudy, staticmethod(kernel_rules)
     numba_seat = NUMBA_SEAT
     variant_figures = ("points_*", "moon")

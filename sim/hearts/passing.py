@@ -36,9 +36,9 @@ N_DECK = len(DECK)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, card_fn, faults):
+def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, card_fn, faults, eps):
     """Deals ``first .. first+count-1`` of the passing study: ``out[j, r]`` the row (``kernels.C_*``) of deal ``j``
-    with its studied seat passing by rule ``r`` (module docstring)."""
+    with its studied seat passing by rule ``r`` (module docstring); ``eps`` each search seat's inference (0: none)."""
     n_rules = out.shape[1]
     n = rules[R_PLAYERS]
     searchers = 0
@@ -69,7 +69,7 @@ def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, 
                 for p in range(n):
                     passed[p] = dealt[p] & ~cards[p]
                 play_searched_nb(seed, i, 0, rules, policies, cards, st, passed, offset, stream, worlds, rollout,
-                                 no_log, no_means, card_fn, faults[j], -1)
+                                 no_log, no_means, card_fn, faults[j], -1, eps)
             else:
                 play_out_nb(rules, policies, cards, st, stream, no_log, card_fn, faults[j])
             score_nb(rules, cards, st, row)
@@ -77,10 +77,13 @@ def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, 
 
 def study_columns(study, first: int, count: int) -> dict:
     """The passing study's rows of deals ``first .. first+count-1`` (module docstring)."""
+    from cardlab.sim.hearts.interface import inference_eps
+
     out = np.zeros((count, len(PASS_RULES), N_COLS), np.int16)
     faults = study.faults(count)
     passing_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds or 1,
-                     study.rollout_id if study.searching else 1, out, study.user_callback(), faults)
+                     study.rollout_id if study.searching else 1, out, study.user_callback(), faults,
+                     inference_eps(study, study.policy_ids))
     study.check_faults(faults, first)
     deal = np.arange(first, first + count, dtype=np.int64)
     o = study.options
