@@ -89,8 +89,8 @@ def test_without_search_seats_the_search_kernels_play_like_the_plain_kernels(pol
     slots, lengths = np.empty((40, m, N_RES), np.int8), np.empty(40, np.int64)
     empty = (np.zeros((0, m, 5), np.uint64), np.zeros((0, m, 3), np.int8), np.zeros((0, m, 37, 3), np.int8),
              np.zeros((0, m, 37, 64), np.float32))
-    play_search_games_nb(study.seed, 0, 40, study.rules, study.policy_ids, 2, 1, 1, slots, lengths, *empty,
-                         *study.callbacks(searched=True), study.faults(40))
+    play_search_games_nb(study.seed, 0, 40, study.rules, study.policy_ids, 2, 1, 1, np.zeros(5), slots, lengths,
+                         *empty, *study.callbacks(searched=True), study.faults(40))
     keep = np.arange(m)[None, :] < lengths[:, None]
     np.testing.assert_array_equal(slots[keep][:, RES_SCORE], games["score_0"])
 

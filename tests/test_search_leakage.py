@@ -57,7 +57,7 @@ EUCHRE_RULES = [
 ]
 
 
-def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies):
+def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies, eps):
     from cardlab.sim.euchre5.kernels import N_RES
     from cardlab.sim.euchre5.rules import MAX_ACTIONS
     from cardlab.sim.euchre5.search import play_search_hand_nb
@@ -66,7 +66,7 @@ def euchre_hand(rules, seed, unit, hands, kitty, dealer, policies):
     means = np.full((MAX_ACTIONS, 64), np.nan, np.float32)
     res = np.zeros(N_RES, np.int64)
     play_search_hand_nb(seed, unit, 0, hands.copy(), kitty.copy(), dealer, rules, policies, -1, -1, WORLDS, 1, 1,
-                        np.uint64(deal_state(seed, unit)), log, means, res, no_numba_seat("euchre5", "bid"),
+                        eps, np.uint64(deal_state(seed, unit)), log, means, res, no_numba_seat("euchre5", "bid"),
                         no_numba_seat("euchre5"), np.zeros(2, np.int64), -1)
     return log, means
 
@@ -81,11 +81,14 @@ def euchre_seen(log, s, dealer):
     return seen
 
 
+@pytest.mark.parametrize("inference", [False, True])
 @pytest.mark.parametrize("rules", range(len(EUCHRE_RULES)))
-def test_euchre5_search_sees_only_what_its_seat_has_seen(rules):
+def test_euchre5_search_sees_only_what_its_seat_has_seen(rules, inference):
+    """With inference (worlds weighted by the others' bids, call and cards) as without: the likelihood reads
+    each world's partner (its holder of the called card), never the true one before the called card is out."""
     from cardlab.sim.euchre5.kernels import deal_nb
     from cardlab.sim.euchre5.rules import CALL, DECK, PLAY, Euchre5Options, kernel_rules
-    from cardlab.sim.euchre5.search import SEARCH
+    from cardlab.sim.euchre5.search import INFERENCE_EPSILON, SEARCH
 
     kr = kernel_rules(Euchre5Options(**EUCHRE_RULES[rules]))
     seed = 321
@@ -99,7 +102,8 @@ def test_euchre5_search_sees_only_what_its_seat_has_seen(rules):
         s = (dealer + unit // 10) % 5  # the dealer, then each seat after it
         policies = np.full(5, 1, np.int64)
         policies[s] = SEARCH
-        log_a, means_a = euchre_hand(kr, seed, unit, hands, kitty, dealer, policies)
+        eps = np.where(policies == SEARCH, INFERENCE_EPSILON if inference else 0.0, 0.0)
+        log_a, means_a = euchre_hand(kr, seed, unit, hands, kitty, dealer, policies, eps)
         seen_a = euchre_seen(log_a, s, dealer)
         # the cards s has not seen: the other hands and the kitty's two face-down cards
         hidden = [(q, int(c)) for q in range(5) if q != s for c in range(64) if int(hands[q]) >> c & 1]
@@ -121,7 +125,7 @@ def test_euchre5_search_sees_only_what_its_seat_has_seen(rules):
                     h[q] = np.uint64(sum(1 << c for p, c in moved if p == q))
             k = kitty.copy()
             k[1:] = sorted(c for p, c in moved if p == 5)
-            log_b, means_b = euchre_hand(kr, seed, unit, h, k, dealer, policies)
+            log_b, means_b = euchre_hand(kr, seed, unit, h, k, dealer, policies, eps)
             seen_b = euchre_seen(log_b, s, dealer)
             differ = np.flatnonzero((seen_a != seen_b).any(axis=1))
             first = int(differ[0]) if len(differ) else len(log_a)

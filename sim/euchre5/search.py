@@ -24,7 +24,8 @@ heuristic's. In a bidding search the later bidders, the exchange, the call and t
 world's completion follow the rollout policy, and the passes already made are read as the
 heuristic would make them: a world in which an earlier passer would have accepted (or named a
 suit) with its sampled hand is drawn again, up to ``PASS_TRIES`` times (then the last draw
-stands). The call and the card searches do not read the bids, only the facts below.
+stands). The call and the card searches do not read the bids, only the facts below (but the card
+search with inference, below, weighs its worlds by them).
 
 **What a seat knows.** Its own hand; the upcard (in the kitty in round two; in round one with the
 dealer, or in the kitty when the dealer discarded it, which only the dealer knows; always with the
@@ -45,6 +46,26 @@ planned once per decision by :func:`plan_view_nb`): the holders are the five sea
 (holder 5). A world is exactly uniform over the deals the seat cannot tell apart (the known cards
 where they are known to be, every exclusion respected); it never fails and needs no retries.
 
+**Inference** (``search_inference`` on; a seat's ``eps`` > 0, :data:`INFERENCE_EPSILON`; never the oracle).
+What the other seats bid and played says something about what they hold: a seat that passed the upcard
+probably lacked trumps, a maker that called the left bower holds the right, a seat that threw a low card
+on a trick the heuristic would have won probably could not win it. With inference a seat's card search
+draws its worlds in proportion to their likelihood: every other seat is modelled as the heuristic softened
+by ``eps`` (:mod:`cardlab.sim.inference`: the heuristic's action with probability ``1 - eps``, else a
+uniformly random legal one), and each of its past decisions, judged on its hand in the world at the time,
+contributes the probability of what it did (:func:`likelihood_nb`): every card it chose among two or
+more (its hand then: its sampled hand now plus the cards it played since; its side as the table knew it,
+with the world's partner, the world's holder of the called card until that is played), its bids in both
+rounds and the maker's call (its hand before the play). The dealer's accept in round one (and its call
+before the exchange) is not judged: its hand changed at the exchange, and its discard is unseen. The
+worlds are reached by the shared steps: a pool of ``POOL_FACTOR * worlds`` worlds drawn as without
+inference, ``worlds`` kept by a systematic comb over their likelihoods, each then moved by ``MOVE_STEPS``
+Metropolis swaps of two cards between two other holders (seats or the kitty; a kitty takes no action, so it
+adds no factor), refused when a holder may not hold its new card or when a card whose place the seat knows
+(the upcard, its own discard) would move. The likelihood reads only each world and the public actions,
+so the search still uses nothing its seat has not seen. The bid and call searches, and the oracle, do
+not infer; a card search that infers does not race.
+
 **Randomness.** Decision ``n`` (the action number in the hand's log) of hand ``unit`` draws its
 worlds from a stream keyed by ``(seed, unit, n)`` (whole games: ``(seed, game, hand * 64 + n)``),
 never from a shared generator: results are the same for any thread count or chunk size. The
@@ -61,16 +82,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from cardlab.sim.inference import (MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pick_nb, move_stream_nb,
+                                   propose_swap_nb, softened_nb, undo_swap_nb, uniform_nb)
 from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
 from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, WON_BITS, bid_nb, bid_step_nb, callable_nb,
                                          deal_nb, decide_call_nb, discard_step_nb, follow_step_nb, game_over_nb,
-                                         lead_step_nb, legal_nb, log_action, partner_nb, play_hand_nb,
+                                         knows_ally, lead_step_nb, legal_nb, log_action, partner_nb, play_hand_nb,
                                          play_tricks_nb, points_nb, put_follow_nb, put_lead_nb, score_hand_nb,
                                          start_hand_nb, user_card, user_seat)
-from cardlab.sim.euchre5.policies import BOWERS, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, name_nb
+from cardlab.sim.euchre5.policies import (BOWERS, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
+                                          follow_beat_nb, lead_nb, name_nb)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
                                        NAME, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
@@ -92,6 +116,14 @@ SEARCH_SALT = np.uint64(0x3E2C4B5A69788796)
 ROLLOUT_SALT = np.uint64(0x0E0C4EE5EA5C40DE)
 GAME_DECISIONS = 64  # decision keys per hand of a whole game
 PASS_TRIES = 32  # worlds drawn at most to find one where the earlier passes fit the heuristic's bidding
+INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of a uniformly random legal action (measured: docs)
+# The public history the likelihood reads (:func:`likelihood_nb`): a card's row of ``history`` (int64) and of
+# ``history_masks`` (uint64), a bid's row of ``bids``.
+H_SEAT, H_CARD, H_PLACE, H_WINNER, H_REVEALED = range(5)
+HM_SUIT, HM_BEAT, HM_TRICK, HM_REMAINING = range(4)
+B_SEAT, B_KIND, B_PLACE, B_VALUE = range(4)
+BID_ROUND_ONE, BID_ROUND_TWO, BID_CALL = 1, 2, 3  # a bid's kind; its value: 1 accept / 0 pass, a suit / -1, a card / -1
+MAX_BIDS = 2 * PLAYERS + 1
 # Columns of a bidding decision's candidate means (card decisions use the card id; round two a suit 0-3).
 PASS_COL, ACCEPT_COL, ALONE_COL = 62, 63, 63
 
@@ -208,6 +240,83 @@ def passes_fit_nb(world, upcard, dealer, rules, rnd, k, s):
             if p != s and name_nb(world[p], upcard, j, False) >= 0:
                 return False
     return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def world_partner_nb(world, maker, partner, alone, called, revealed):
+    """The partner and alone status of ``world``: the true ``partner`` and ``alone`` once the called card is out
+    (``revealed``) or with no card called, else the world's holder of the called card (``kernels.partner_nb``: in
+    the kitty, forced alone; with the maker itself, alone by choice)."""
+    if called >= 0 and not revealed:
+        return partner_nb(world, world[KITTY_HOLDER], called, world[maker] & bit(called) != ZERO)
+    return partner, alone
+
+
+@njit(cache=True, error_model="numpy")
+def likelihood_nb(world, s, eps, maker, partner, called, revealed, trump, alone_public, history, history_masks, count,
+                  bids, n_bids, dealer, upcard, rnd, rules, later):
+    """The likelihood, in ``world``, of what the seats other than ``s`` did in this hand so far, each modelled as
+    the heuristic softened by ``eps`` (:func:`cardlab.sim.inference.softened_nb`; a decision with one legal
+    action counts 1). ``later`` (five words) is scratch.
+
+    * **Cards**: the hand's first ``count`` cards (``history``, ``history_masks``: seat, card, place in the trick,
+      the trick's winner so far, whether the called card was out; the led suit, the cards that beat the winner,
+      the cards in the trick, the cards not in a finished trick). A seat's hand when it played card ``i`` is its
+      hand in ``world`` plus every card it played from ``i`` on; its heuristic card there is the kernels' lead
+      (an attacker pulls trumps) or follow (it knows its ally as the table did then: ``kernels.knows_ally``),
+      with the world's partner (:func:`world_partner_nb`: its holder of the called card until that is played).
+    * **Bids** (``bids[:n_bids]``: seat, kind, place after the dealer, value), each on the seat's hand before
+      the play (its hand in ``world`` plus every card it played): round one (accept or pass, out of 2), round
+      two (a suit or pass, out of 4; a stuck dealer's suit out of 3) and the maker's call (a card or alone,
+      out of its callable cards and alone). The dealer's hand changed at its exchange, and its discard is
+      unseen: the dealer's accept in round one and, when the call comes before the exchange, a dealer maker's
+      call in round one are not judged (nothing else it did before the exchange is a decision here)."""
+    w_partner, _ = world_partner_nb(world, maker, partner, 0, called, revealed)
+    for p in range(PLAYERS):
+        later[p] = ZERO
+    weight = 1.0
+    for i in range(count - 1, -1, -1):
+        p = history[i, H_SEAT]
+        c = history[i, H_CARD]
+        later[p] |= bit(c)
+        if p == s:
+            continue
+        hand = world[p] | later[p]
+        k = history[i, H_PLACE]
+        legal = legal_nb(hand, k, history_masks[i, HM_SUIT])
+        n_legal = popcount(legal)
+        if n_legal < 2:
+            continue
+        remaining = history_masks[i, HM_REMAINING]
+        if k == 0:
+            heur = lead_nb(hand, trump, remaining, p == maker or p == w_partner)
+        else:
+            ally = knows_ally(p, history[i, H_WINNER], maker, w_partner, history[i, H_REVEALED] != 0, alone_public)
+            heur = follow_beat_nb(legal, trump, history_masks[i, HM_BEAT], ally, k == PLAYERS - 1,
+                                  remaining & ~hand & ~history_masks[i, HM_TRICK])
+        weight *= softened_nb(eps, n_legal, heur == c)
+    may_discard_upcard = rules[RULE.DISCARD_UPCARD] != 0
+    for i in range(n_bids):
+        p = bids[i, B_SEAT]
+        if p == s:
+            continue
+        hand = world[p] | later[p]
+        kind = bids[i, B_KIND]
+        place = bids[i, B_PLACE]
+        value = bids[i, B_VALUE]
+        if kind == BID_ROUND_ONE:
+            if p == dealer and rnd == 1:
+                continue  # the dealer accepted, then exchanged: its hand then is not this one
+            weight *= softened_nb(eps, 2, accept_nb(hand, upcard, place, may_discard_upcard) == (value == 1))
+        elif kind == BID_ROUND_TWO:
+            stuck = place == PLAYERS and rules[RULE.STICK] != 0
+            weight *= softened_nb(eps, 3 if stuck else 4, name_nb(hand, upcard, place, stuck) == value)
+        else:
+            if p == dealer and rnd == 1 and rules[RULE.CALL_FIRST] != 0:
+                continue  # called before its exchange: its hand then is not this one
+            cards = callable_nb(hand, trump, upcard, rules)
+            weight *= softened_nb(eps, popcount(cards) + 1, call_nb(hand, trump, cards) == value)
+    return weight
 
 
 @njit(cache=True, error_model="numpy")
@@ -350,6 +459,18 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
                    alone,
                    called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick, winners,
                    legal, fallback, totals, counts):
+    """:func:`card_search_nb` without inference (no history to read): the searched card of seat ``s``."""
+    return card_search_nb(state, s, holders, known, excluded, worlds, rollout, racing, oracle, rules, trump, maker,
+                          partner, alone, called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner,
+                          in_trick, winners, legal, fallback, totals, counts, 0.0, np.empty((0, 5), np.int64),
+                          np.empty((0, 4), np.uint64), 0, np.empty((0, 4), np.int64), 0, 0, -1, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def card_search_nb(state, s, holders, known, excluded, worlds, rollout, racing, oracle, rules, trump, maker, partner,
+                   alone, called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick,
+                   winners, legal, fallback, totals, counts, eps, history, history_masks, count, bids, n_bids, dealer,
+                   upcard, rnd):
     """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets
     each legal card's summed :func:`edge4`, ``counts[c]`` the worlds it was played on. ``partner``/``alone``
     are the true ones, used once the called card is out (``revealed``) or when the maker is alone by
@@ -360,7 +481,15 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
     tricks so far are counted in each world with that world's partner: until the called card is
     played, whether an earlier trick went to the partner is what the world says, not the truth.
     The trick under way is ``leader``, its led ``suit`` (a mask), ``beat`` (the cards that beat the
-    winning one), ``winner`` and its cards ``in_trick``, as ``kernels.play_tricks_inline`` keeps it."""
+    winning one), ``winner`` and its cards ``in_trick``, as ``kernels.play_tricks_inline`` keeps it.
+
+    **Inference** (``eps`` > 0, never the oracle's): the worlds are drawn in proportion to
+    :func:`likelihood_nb` of the hand's public history (its first ``count`` cards, ``history`` and
+    ``history_masks``; its ``n_bids`` bids and call, ``bids``) by :mod:`cardlab.sim.inference`'s steps: a pool
+    of ``POOL_FACTOR * worlds`` worlds drawn as without inference, ``worlds`` of them kept by the systematic
+    comb, each moved by ``MOVE_STEPS`` Metropolis card swaps among the other seats and the kitty. A swap that
+    would move a card the seat knows the place of (the upcard, its own discard) is refused like one that breaks
+    an exclusion, so every world keeps what the seat knows. The candidates are not raced then."""
     view = np.empty(HOLDERS, np.uint64)
     world = np.empty(HOLDERS, np.uint64)
     work = np.empty(PLAYERS, np.uint64)
@@ -371,13 +500,57 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
     n_worlds = world_count(worlds, rollout, oracle)
     values, alive, played = race_start_nb(n_worlds, n_c)
     plan = plan_view_nb(s, holders, known, excluded, view)
+    inferring = eps > 0.0 and not oracle
+    pool = POOL_FACTOR * n_worlds if inferring else 0
+    pool_worlds = np.empty((pool, HOLDERS), np.uint64)
+    pool_states = np.empty(pool, np.uint64)
+    cumulative = np.empty(pool, np.float64)
+    likelihoods = np.empty(pool, np.float64)
+    later = np.empty(PLAYERS, np.uint64)
+    swap_excluded = np.empty(HOLDERS, np.uint64)
+    total = 0.0
+    for j in range(pool):  # inference: a pool of worlds, each weighted by the others' past bids and cards
+        state = draw_view_nb(state, plan, s, view, known, world)
+        for h in range(HOLDERS):
+            pool_worlds[j, h] = world[h]
+        pool_states[j] = state
+        likelihoods[j] = likelihood_nb(world, s, eps, maker, partner, called, revealed, trump, alone_public, history,
+                                       history_masks, count, bids, n_bids, dealer, upcard, rnd, rules, later)
+        total += likelihoods[j]
+        cumulative[j] = total
+    start = 0.0
+    if inferring:
+        state, start = uniform_nb(state)
+        placed = ZERO  # the cards the seat knows the place of: no swap moves them
+        for h in range(HOLDERS):
+            if h != s:
+                placed |= known[h]
+        for h in range(HOLDERS):
+            swap_excluded[h] = excluded[h] | (placed & ~known[h])
+    race_on = racing if not inferring else 0
+    pick = 0
     for w in range(n_worlds):
-        state = world_nb(state, plan, s, view, known, world, oracle, holders)
-        roll = mix64(state ^ ROLLOUT_SALT)
-        w_partner = partner
-        w_alone = alone
-        if called >= 0 and not revealed:  # the world's holder of the called card
-            w_partner, w_alone = partner_nb(world, world[KITTY_HOLDER], called, world[maker] & bit(called) != ZERO)
+        if inferring:  # the pool world under the comb's tooth w, moved by card swaps from its own stream
+            pick = comb_pick_nb(cumulative, pick, w, start, total, n_worlds)
+            for h in range(HOLDERS):
+                world[h] = pool_worlds[pick, h]
+            moves = move_stream_nb(pool_states[pick], w)
+            like = likelihoods[pick]
+            for _ in range(MOVE_STEPS):
+                moves, a, b, ca, cb, u = propose_swap_nb(moves, world, s, HOLDERS, swap_excluded)
+                if ca < 0:
+                    continue
+                moved = likelihood_nb(world, s, eps, maker, partner, called, revealed, trump, alone_public, history,
+                                      history_masks, count, bids, n_bids, dealer, upcard, rnd, rules, later)
+                if accepted_nb(u, like, moved):
+                    like = moved
+                else:
+                    undo_swap_nb(world, a, b, ca, cb)
+            roll = mix64(moves ^ ROLLOUT_SALT)
+        else:
+            state = world_nb(state, plan, s, view, known, world, oracle, holders)
+            roll = mix64(state ^ ROLLOUT_SALT)
+        w_partner, w_alone = world_partner_nb(world, maker, partner, alone, called, revealed)
         w_tricks = 0
         for u in range(t):
             if winners[u] == maker or winners[u] == w_partner:
@@ -393,7 +566,7 @@ def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, 
             v = hand_edge4(rules, maker, w_partner, w_alone, tricks, s)
             values[w, j] = v
             totals[c] += v
-        if race_world_nb(values, w, alive, played, racing):
+        if race_world_nb(values, w, alive, played, race_on):
             break
     return race_choice_nb(cards, values, alive, played, fall, counts)
 
@@ -426,9 +599,35 @@ def knowledge_nb(s, hands, kitty_mask, upcard, dealer, rules, rnd, discard, exch
         excluded[maker] |= bit(called)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def put_bid(bids, n_bids, seat, kind, place, value):
+    """Keep a bid (or the call) for :func:`likelihood_nb`; returns the bids kept."""
+    bids[n_bids, B_SEAT] = seat
+    bids[n_bids, B_KIND] = kind
+    bids[n_bids, B_PLACE] = place
+    bids[n_bids, B_VALUE] = value
+    return n_bids + 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def put_card(history, history_masks, count, p, c, k, winner, revealed, suit, beat, in_trick, remaining):
+    """Keep card ``c`` of seat ``p``, played ``k``-th in its trick, and the trick and hand as they stood before it,
+    for :func:`likelihood_nb`; returns the cards kept."""
+    history[count, H_SEAT] = p
+    history[count, H_CARD] = c
+    history[count, H_PLACE] = k
+    history[count, H_WINNER] = winner
+    history[count, H_REVEALED] = 1 if revealed else 0
+    history_masks[count, HM_SUIT] = suit
+    history_masks[count, HM_BEAT] = beat
+    history_masks[count, HM_TRICK] = in_trick
+    history_masks[count, HM_REMAINING] = remaining
+    return count + 1
+
+
 @njit(cache=True, error_model="numpy")
 def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies, force_maker, force_trump, worlds,
-                        rollout, racing, state, log, means, res, bid_fn, card_fn, fault, stop):
+                        rollout, racing, eps, state, log, means, res, bid_fn, card_fn, fault, stop):
     """Play one hand as ``kernels.play_hand_nb`` does (same arguments, same use of ``state``), with
     ``SEARCH`` seats searching their bids, call and cards, and the seats of a Numba function (``bid_fn``,
     ``card_fn``: ``kernels.play_hand_inline``'s) playing as in the plain kernels. Decision ``n`` (the action number)
@@ -436,7 +635,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     ``means`` (MAX_ACTIONS x 64, or no rows) receives each searched decision's candidate means (edge per
     hand, over the worlds each candidate was played on; NaN elsewhere). With ``stop >= 0`` the first ``stop``
     actions are given (``log[:stop]``, a step-API state's: no policy step, no search) and the hand stops once action
-    ``stop`` is chosen, into the log.
+    ``stop`` is chosen, into the log. ``eps[p]`` > 0: search seat ``p``'s card search infers
+    (:func:`card_search_nb`) from the hand's bids, call and cards so far, which the hand keeps as it goes.
 
     The rules are the plain hand's steps (``kernels.bid_nb``'s, ``discard_step_nb``,
     ``decide_call_nb``, ``partner_nb``, ``play_tricks_inline``'s, ``score_hand_nb``) in the same
@@ -452,6 +652,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
         means[:] = np.nan
     totals = np.zeros(64, np.int64)
     counts = np.zeros(64, np.int64)
+    bids = np.empty((MAX_BIDS, 4), np.int64)  # the public history for inference (likelihood_nb)
+    n_bids = 0
     n = 0
     upcard = kitty[0]
     up_suit = upcard // LANE
@@ -478,6 +680,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                                policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
                                means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
+            n_bids = put_bid(bids, n_bids, p, BID_ROUND_ONE, k, 1 if yes else 0)
             if n == stop + 1:
                 return state
             if yes:
@@ -498,6 +701,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                         col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
                                    policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
                         named = -1 if col == PASS_COL else col
+                n_bids = put_bid(bids, n_bids, p, BID_ROUND_TWO, k, named)
                 if named < 0:
                     n = log_action(log, n, p, PASS, -1)
                 else:
@@ -528,6 +732,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                 state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies,
                                          maker, trump, rnd, -1, True, voids, worlds, rollout, racing, state, log,
                                          means, totals, counts, holders, known, excluded)
+            n_bids = put_bid(bids, n_bids, maker, BID_CALL, 0, called)
             if n == stop + 1:
                 return state
         if n < stop:  # given
@@ -548,6 +753,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             state, called, n = _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policies, maker,
                                      trump, rnd, discard, False, voids, worlds, rollout, racing, state, log, means,
                                      totals, counts, holders, known, excluded)
+        n_bids = put_bid(bids, n_bids, maker, BID_CALL, 0, called)
         if n == stop + 1:
             return state
     # ``own`` is read after the exchange here (the plain hand reads it at the call): kept as it was
@@ -562,6 +768,9 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     maker_tricks = 0
     won = 0  # tricks taken by each seat, 3 bits a seat (a Numba seat's view)
     winners = np.full(TRICKS, -1, np.int64)  # who won each trick played: the search counts tricks per world
+    history = np.empty((TRICKS * PLAYERS, 5), np.int64)  # each card played, as likelihood_nb reads it
+    history_masks = np.empty((TRICKS * PLAYERS, 4), np.uint64)
+    count = 0
     for t in range(TRICKS):
         suit = ZERO
         beat = ZERO
@@ -588,16 +797,18 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
             if n >= stop and searches_nb(policy) and legal & (legal - ONE) != ZERO:
                 knowledge_nb(p, hands, kitty_mask, upcard, dealer, rules, rnd, discard, False, maker, called,
                              revealed, voids, holders, known, excluded)
-                c = search_card_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
+                c = card_search_nb(search_state(seed, unit, base + n), p, holders, known, excluded, worlds, rollout,
                                    racing, policy == POLICY.ORACLE, rules, trump, maker, partner, alone, called,
                                    alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick,
-                                   winners, legal, c, totals, counts)
+                                   winners, legal, c, totals, counts, eps[p], history, history_masks, count, bids,
+                                   n_bids, dealer, upcard, rnd)
                 if keep:
                     m = legal
                     while m != ZERO:
                         x = lowest_card(m)
                         m &= m - ONE
                         means[n, x] = totals[x] / (4.0 * counts[x])
+            count = put_card(history, history_masks, count, p, c, k, winner, revealed, suit, beat, in_trick, remaining)
             if k == 0:
                 in_trick, suit, beat, winner = put_lead_nb(c, p, hands, trump)
             else:
@@ -662,7 +873,7 @@ def _call(seed, unit, base, n, hands, kitty_mask, upcard, dealer, rules, policie
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, log_hands, log_kitty,
+def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, racing, eps, out, log_hands, log_kitty,
                          log_moves, log_means, bid_fn, card_fn, faults):
     """``kernels.play_deals_nb`` with search seats: hand ``i`` dealt by seat ``i % 5`` from (seed, i),
     one hand per parallel work item (a searched hand is long). ``log_means`` (count, MAX_ACTIONS,
@@ -684,13 +895,13 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, r
         if log_means.shape[0] > 0:
             means = log_means[j]
         play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
-                            state, log, means, res, bid_fn, card_fn, faults[j], -1)
+                            eps, state, log, means, res, bid_fn, card_fn, faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, lengths, log_hands,
+def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, racing, eps, out, lengths, log_hands,
                          log_kitty, log_moves, log_means, bid_fn, card_fn, faults):
     """``kernels.play_games_nb`` with search seats (same streams, same end of game); one game per
     parallel work item. Hand ``h`` of game ``g`` searches from ``(seed, g, h * 64 + n)``. ``faults``: a row
@@ -720,7 +931,8 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, r
             if log_means.shape[0] > 0:
                 means = log_means[j, h]
             state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
-                                        worlds, rollout, racing, state, log, means, res, bid_fn, card_fn, faults[j], -1)
+                                        worlds, rollout, racing, eps, state, log, means, res, bid_fn, card_fn,
+                                        faults[j], -1)
             if h < out.shape[1]:
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
@@ -732,9 +944,10 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, r
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing, out, bid_fn, card_fn, faults):
+def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing, eps, out, bid_fn, card_fn, faults):
     """Hand ``deals[j]`` (dealt as in :func:`play_search_deals_nb`) played with the per-seat
-    ``policies[j]``: the strength ladder's tables, any mix in one parallel call. ``out`` (N_RES, rows);
+    ``policies[j]`` and inference ``eps[j]``: the strength ladder's tables, any mix in one parallel call. ``out``
+    (N_RES, rows);
     ``faults`` a row per table row."""
     for j in prange(deals.shape[0]):
         hands = np.empty(PLAYERS, np.uint64)
@@ -744,14 +957,14 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing,
         i = deals[j]
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
-                            state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, bid_fn, card_fn,
-                            faults[j], -1)
+                            eps[j], state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, bid_fn,
+                            card_fn, faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
-def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, racing, out, card_fn, faults):
+def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, racing, eps, out, card_fn, faults):
     """``kernels.trump_study_nb`` with search seats: deal ``i`` played once per (maker seat, trump),
     the bidding skipped, the call and the play searched; one (deal, maker, trump) per work item.
     Every variant starts from the same cards, the same hand stream and the same search streams.
@@ -768,8 +981,9 @@ def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, 
         res = np.empty(N_RES, np.int64)
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         h = hands[m]
-        play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, state,
-                            np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn, faults[v], -1)
+        play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, eps,
+                            state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn,
+                            faults[v], -1)
         for r in range(N_RES):
             out[j, m, t, r] = res[r]
         seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1
