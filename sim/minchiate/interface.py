@@ -33,6 +33,7 @@ from cardlab.sim.game import Figure, Game, Log, Study
 from cardlab.sim.ladder import Partnerships, by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
+from cardlab.sim.policy import POLICY
 from cardlab.sim.signatures import numba_seat
 
 
@@ -67,6 +68,15 @@ def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
     cols = row_columns(out, wide=True)
     cols["first_dealer"] = cols.pop("dealer")
     return dict(game=games, n_deals=np.full(len(games), n_deals, np.int32), **cols)
+
+
+def inference_eps(study, ids) -> np.ndarray:
+    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids``:
+    ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
+    never infers)."""
+    from cardlab.sim.minchiate.search import INFERENCE_EPSILON
+
+    return np.where((np.asarray(ids) == POLICY.SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
 
 
 @dataclass(frozen=True)
@@ -108,10 +118,11 @@ class MinchiateStudy(Partnerships, Study):
         from cardlab.sim.minchiate.search import play_search_deals_nb
 
         deals = np.asarray(deals, np.int64)
+        policies = self.policy_ids if policies is None else policies
         out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
-        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules,
-                         self.policy_ids if policies is None else policies, *self.racing_search_args, out, *logs,
-                         self.user_callback(searched=True), first=deals, count=len(deals))
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, policies, *self.racing_search_args,
+                         inference_eps(self, policies), out, *logs, self.user_callback(searched=True), first=deals,
+                         count=len(deals))
         return (out, *logs)
 
     def play_games(self, first: int, count: int) -> dict:
@@ -120,8 +131,9 @@ class MinchiateStudy(Partnerships, Study):
         from cardlab.sim.minchiate.kernels import COL, play_games_nb
         from cardlab.sim.minchiate.search import play_search_games_nb
 
-        # the search kernel takes the search's settings after the policies
-        kernel, search = (play_search_games_nb, self.racing_search_args) if self.searching else (play_games_nb, ())
+        # the search kernel takes the search's settings (and each seat's inference) after the policies
+        kernel, search = (play_search_games_nb, (*self.racing_search_args, inference_eps(self, self.policy_ids))) \
+            if self.searching else (play_games_nb, ())
         out = np.zeros((count, COL.WIDTH), np.int32)
         self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.rules, self.policy_ids, *search,
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")
@@ -201,7 +213,8 @@ class Minchiate(Game):
     """Minchiate, the Florentine 97-card tarot for two partnerships."""
 
     name, title = "minchiate", "Minchiate"
-    races = True  # its search races the candidates of its card play (sim.racing)
+    races = True  # its search races the candidates of its card play (sim.racing), without inference
+    inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     oracle = True  # the search over the true hands and discards (search.search_card_nb)
     search_beside_python = True  # the state plays search seats by the search kernel given the deal so far
     Options, Study, kernel_rules = MinchiateOptions, MinchiateStudy, staticmethod(MinchiateOptions.kernel_flags)
