@@ -33,7 +33,6 @@ from cardlab.sim.game import Figure, Game, Log, Study
 from cardlab.sim.ladder import Partnerships, by_table
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
-from cardlab.sim.policy import POLICY
 from cardlab.sim.signatures import numba_seat
 
 
@@ -68,15 +67,6 @@ def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
     cols = row_columns(out, wide=True)
     cols["first_dealer"] = cols.pop("dealer")
     return dict(game=games, n_deals=np.full(len(games), n_deals, np.int32), **cols)
-
-
-def inference_eps(study, ids) -> np.ndarray:
-    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids``:
-    ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
-    never infers)."""
-    from cardlab.sim.minchiate.search import INFERENCE_EPSILON
-
-    return np.where((np.asarray(ids) == POLICY.SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
 
 
 @dataclass(frozen=True)
@@ -115,7 +105,7 @@ class MinchiateStudy(Partnerships, Study):
         kernel ids per seat (the study's by default). The logs end with the search's means (deals x 84 moves x 97
         cards: each searched candidate's, NaN elsewhere)."""
         from cardlab.sim.minchiate.kernels import COL
-        from cardlab.sim.minchiate.search import play_search_deals_nb
+        from cardlab.sim.minchiate.search import inference_eps, play_search_deals_nb
 
         deals = np.asarray(deals, np.int64)
         policies = self.policy_ids if policies is None else policies
@@ -129,7 +119,7 @@ class MinchiateStudy(Partnerships, Study):
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals; with a search seat
         by ``search.play_search_games_nb``, which plays the seats without search as the plain kernels do)."""
         from cardlab.sim.minchiate.kernels import COL, play_games_nb
-        from cardlab.sim.minchiate.search import play_search_games_nb
+        from cardlab.sim.minchiate.search import inference_eps, play_search_games_nb
 
         # the search kernel takes the search's settings (and each seat's inference) after the policies
         kernel, search = (play_search_games_nb, (*self.racing_search_args, inference_eps(self, self.policy_ids))) \

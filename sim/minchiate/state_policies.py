@@ -108,10 +108,9 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     stopped at this one, its search drawing from the stream ``(seed, deal, move)`` as in a run (a whole game's
     deals keep their numbers), so a search seat beside a Python seat plays as it does in the kernels.
     ``worlds``: the study's by default."""
-    from cardlab.sim.minchiate.interface import inference_eps
     from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, WORK_SIZE
     from cardlab.sim.minchiate.rules import N_CARDS, SOURCES
-    from cardlab.sim.minchiate.search import N_MOVES, play_searched_cards_nb
+    from cardlab.sim.minchiate.search import N_MOVES, inference_eps, play_searched_cards_nb
     from cardlab.sim.state import search_settings
 
     study = state.study
