@@ -101,7 +101,7 @@ def test_without_search_seats_the_search_kernels_play_like_the_deal_kernels(poli
     play_games_nb(17, 0, 40, 4, study4.rules, study4.policy_ids, games, None, np.zeros((40, 2), np.int64))
     searched = np.zeros((40, 39), np.int32)
     play_search_games_nb(17, 0, 40, 4, study4.rules, study4.policy_ids, study4.search_worlds, study4.rollout_id,
-                         int(study4.racing), searched, None, np.zeros((40, 2), np.int64))
+                         int(study4.racing), np.zeros(4), searched, None, np.zeros((40, 2), np.int64))
     np.testing.assert_array_equal(games, searched)
 
 
@@ -253,7 +253,8 @@ def test_search_means_do_not_depend_on_the_hidden_cards():
                        np.zeros(2, np.uint64), np.zeros(2, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
                        np.uint64(0), np.uint64(0), *map(np.uint64, split(rec["fola_after"])), *map(np.uint64, cd),
                        *map(np.uint64, dd), *_words(drawn), *_words(declared), np.zeros(4, np.uint64),
-                       np.zeros(4, np.uint64), False, False, out, np.zeros(N_CARDS, np.int64), np.empty(12, np.int64))
+                       np.zeros(4, np.uint64), False, False, out, np.zeros(N_CARDS, np.int64), np.empty(12, np.int64),
+                       0.0, np.zeros((0, 7), np.int8), 0)
         totals.append(out)
     np.testing.assert_array_equal(totals[0], totals[1])
     assert np.count_nonzero(totals[0]) > 5

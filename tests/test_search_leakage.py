@@ -218,6 +218,7 @@ def test_barbu_search_sees_only_what_its_seat_has_seen(contract, players, deck, 
 # ---------------------------------------------------------------- Minchiate
 
 MINCHIATE_RULES = [dict(), dict(expose_last_cards="all_four", discards_to="own_team_pile", cutter_cap=6)]
+MINCHIATE_CASES = [(0, False), (1, False), (0, True), (1, True)]  # (rules, inference)
 
 
 def minchiate_setup(study, deal, plain):
@@ -232,13 +233,14 @@ def minchiate_setup(study, deal, plain):
     return work, words, out, log, [np.uint64(state), np.int64(delta), np.int64(max_delta), *map(np.uint64, words_out)]
 
 
-@pytest.mark.parametrize("rules", range(len(MINCHIATE_RULES)))
-def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
+@pytest.mark.parametrize("rules,inference", MINCHIATE_CASES)
+def test_minchiate_search_sees_only_what_its_seat_has_seen(rules, inference):
+    """With inference (worlds weighted by the others' past cards) as without."""
     from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS
     from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO
     from cardlab.sim.policy import POLICY
     from cardlab.sim.minchiate.rules import N_CARDS, OPT, join, split
-    from cardlab.sim.minchiate.search import N_MOVES, SEARCH, combo_cards_nb, play_searched_cards_nb
+    from cardlab.sim.minchiate.search import INFERENCE_EPSILON, N_MOVES, SEARCH, combo_cards_nb, play_searched_cards_nb
     from cardlab.sim.minchiate import Study
 
     study = Study.build(policy="heuristic", seed=31, **MINCHIATE_RULES[rules])
@@ -253,7 +255,8 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules):
         scalars[3:7] = piles  # the discards: cutter's lo, hi, dealer's lo, hi
         means = np.full((N_MOVES, N_CARDS), np.nan, np.float32)
         log = log.copy()
-        play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, 1, True, work.copy(), words.copy(),
+        eps = np.where(policies == SEARCH, INFERENCE_EPSILON if inference else 0.0, 0.0)
+        play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, 1, eps, True, work.copy(), words.copy(),
                                out.copy(), log, np.empty(12, np.int64), means, *scalars, no_numba_seat("minchiate"),
                                np.zeros(2, np.int64))
         return log[LOG_PLAYS:LOG_PLAYS + N_MOVES].astype(np.int64), means

@@ -105,23 +105,25 @@ class MinchiateStudy(Partnerships, Study):
         kernel ids per seat (the study's by default). The logs end with the search's means (deals x 84 moves x 97
         cards: each searched candidate's, NaN elsewhere)."""
         from cardlab.sim.minchiate.kernels import COL
-        from cardlab.sim.minchiate.search import play_search_deals_nb
+        from cardlab.sim.minchiate.search import inference_eps, play_search_deals_nb
 
         deals = np.asarray(deals, np.int64)
+        policies = self.policy_ids if policies is None else policies
         out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
-        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules,
-                         self.policy_ids if policies is None else policies, *self.racing_search_args, out, *logs,
-                         self.user_callback(searched=True), first=deals, count=len(deals))
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, policies, *self.racing_search_args,
+                         inference_eps(self, policies), out, *logs, self.user_callback(searched=True), first=deals,
+                         count=len(deals))
         return (out, *logs)
 
     def play_games(self, first: int, count: int) -> dict:
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals; with a search seat
         by ``search.play_search_games_nb``, which plays the seats without search as the plain kernels do)."""
         from cardlab.sim.minchiate.kernels import COL, play_games_nb
-        from cardlab.sim.minchiate.search import play_search_games_nb
+        from cardlab.sim.minchiate.search import inference_eps, play_search_games_nb
 
-        # the search kernel takes the search's settings after the policies
-        kernel, search = (play_search_games_nb, self.racing_search_args) if self.searching else (play_games_nb, ())
+        # the search kernel takes the search's settings (and each seat's inference) after the policies
+        kernel, search = (play_search_games_nb, (*self.racing_search_args, inference_eps(self, self.policy_ids))) \
+            if self.searching else (play_games_nb, ())
         out = np.zeros((count, COL.WIDTH), np.int32)
         self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.rules, self.policy_ids, *search,
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")
@@ -201,7 +203,8 @@ class Minchiate(Game):
     """Minchiate, the Florentine 97-card tarot for two partnerships."""
 
     name, title = "minchiate", "Minchiate"
-    races = True  # its search races the candidates of its card play (sim.racing)
+    races = True  # its search races the candidates of its card play (sim.racing), without inference
+    inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     oracle = True  # the search over the true hands and discards (search.search_card_nb)
     search_beside_python = True  # the state plays search seats by the search kernel given the deal so far
     Options, Study, kernel_rules = MinchiateOptions, MinchiateStudy, staticmethod(MinchiateOptions.kernel_flags)

@@ -42,6 +42,23 @@ piles) that may hold it (:func:`unseen_cards_nb`), and the worlds are the shared
 uniform over the deals consistent with those sets and the holders' sizes. The true deal satisfies
 every constraint, so a consistent completion always exists.
 
+**Inference** (``search_inference``, on or off per study; a seat's ``eps`` > 0 turns it on; off by default). What
+the other seats played says something about what they hold and discarded. With inference a searching seat weighs
+each sampled world by the likelihood of every card the other seats have played so far in this deal, each seat
+modelled as the heuristic softened by ``eps`` (:mod:`cardlab.sim.inference`): a past move with ``k > 1`` legal
+cards is judged at that seat's hand in the world then (its sampled hand now plus the cards it has played since)
+with the heuristic's inputs as the seat knew them then (the trick so far, the King rule's state, the cards played
+before, the Fola, the discards it had seen: its own during trick 1, in the world, both afterwards); the card played
+has probability ``1 - eps + eps / k`` if it is the heuristic's, else ``eps / k``, a forced move 1
+(:func:`play_likelihood_nb`). The seat draws a pool of ``POOL_FACTOR * worlds`` worlds (exactly uniform, as
+without inference), weighs each, keeps ``worlds`` of them by systematic resampling and moves each kept world by
+``MOVE_STEPS`` Metropolis steps that swap the holders of two unseen cards (:func:`propose_holder_swap_nb`:
+symmetric, every holder keeps its size and every card its allowed holders, so the steps leave the posterior
+invariant). The candidates' means are plain means over those worlds, and a seat that infers does not race. The
+weights read only the sampled world and what the seat has seen, and every draw comes from the decision's own
+stream. ``eps`` is :data:`INFERENCE_EPSILON`, chosen by measurement (the docs' results page). The oracle never
+infers; discards and declarations do not.
+
 **Other decisions stay heuristic**: a search seat discards (as cutter or dealer) and declares like
 a heuristic seat (every combination). Only card play is searched.
 
@@ -56,6 +73,8 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.sim.cards import ONE, ZERO, ctz, popcount
+from cardlab.sim.inference import MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pick_nb, move_stream_nb, softened_nb, \
+    uniform_nb
 from cardlab.sim.minchiate.combos import (HIGH_RUN, HIGH_SHIFT, LOW_RUN, M_C3, M_C4, M_C5_ALL, M_C5_HIGH, M_C5_LOW,
                                           M_KINGS, M_MATTO)
 from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, SRC_CAPTURES, WORK_SIZE, card_step_nb,
@@ -65,7 +84,7 @@ from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
 from cardlab.sim.policy import POLICY
 from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
-from cardlab.sim.rng import deal_state, mix64
+from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 
 SEARCH = POLICY.SEARCH  # the shared ids of cardlab.sim.policy: random 0, heuristic 1, search 2 (rollouts: 0 or 1)
@@ -74,6 +93,19 @@ SEARCH_SALT = np.uint64(0x3F1C_A5E9_77D2_40B1)
 ROLLOUT_SALT = np.uint64(0x6A09_E667_F3BC_C909)
 LO_ALL = LO_TRUMPS | LO_MATTO
 MAX_HOLDERS = 5  # three other seats and at most two unseen discard piles
+INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of playing a random legal card: on 600 paired deals among
+#                          heuristic players, eps 0.1, 0.2, 0.4 gained +0.23, +0.24, +0.33 net resti a deal (seed 1),
+#                          eps 0.4, 0.6, 0.8 +0.21, +0.18, +0.17 (seed 2); each CI about +-0.11
+H_SEAT, H_CARD, H_LED, H_FIRST, H_TRUMPED, H_WIN_SEAT, H_WIN_CARD = range(7)  # a deal's move history (int8 columns)
+H_WIDTH = 7
+CD_WORD, DD_WORD = 4, 5  # a world's words: the four seats' hands, then the cutter's and the dealer's discards
+
+
+def inference_eps(study, ids) -> np.ndarray:
+    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids``:
+    :data:`INFERENCE_EPSILON` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle never
+    infers). Plain Python: the study and the step API call it before the kernels."""
+    return np.where((np.asarray(ids) == SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -293,15 +325,217 @@ def unseen_cards_nb(s, t, cutter, dealer, hand_lo, hand_hi, played_lo, played_hi
     return m, nh
 
 
+# ---------------------------------------------------------------- inference: worlds weighted by the others' past cards
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _toggle(w_lo, w_hi, q, x):
+    """Flip card ``x`` in word pair ``q`` of a world (a seat's hand, or a discard pile: ``CD_WORD``, ``DD_WORD``)."""
+    w_lo[q] ^= lo_bit(x)
+    w_hi[q] ^= hi_bit(x)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def world_words_nb(s, hand_lo, hand_hi, cd_lo, cd_hi, dd_lo, dd_hi, u_cards, assign, m, holder_seat, nh, w_lo, w_hi):
+    """The world in which unseen card ``u_cards[i]`` lies with holder ``assign[i]`` (:func:`unseen_cards_nb`'s
+    holders), as six word pairs ``w_lo``, ``w_hi``: the seats' hands (``s``'s its own), then the cutter's and the
+    dealer's discards (as they are when ``s`` has seen them)."""
+    for q in range(4):
+        w_lo[q] = hand_lo[q] if q == s else ZERO
+        w_hi[q] = hand_hi[q] if q == s else ZERO
+    w_lo[CD_WORD], w_hi[CD_WORD], w_lo[DD_WORD], w_hi[DD_WORD] = cd_lo, cd_hi, dd_lo, dd_hi
+    for h in range(nh):
+        if holder_seat[h] >= 4:
+            w_lo[holder_seat[h]] = ZERO
+            w_hi[holder_seat[h]] = ZERO
+    for i in range(m):
+        _toggle(w_lo, w_hi, holder_seat[assign[i]], u_cards[i])
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def play_likelihood_nb(opts, s, count, history, cutter, dealer, fola_lo, fola_hi, w_lo, w_hi, by_lo, by_hi, eps,
+                       seats, factors, h_lo, h_hi):
+    """The likelihood, in the world ``w_lo``, ``w_hi`` (:func:`world_words_nb`), of the cards each seat of the bit
+    set ``seats`` (never ``s``) played at the deal's first ``count`` moves, that seat modelled as the heuristic
+    softened by ``eps`` (:func:`cardlab.sim.inference.softened_nb`): ``factors[q]`` receives seat ``q``'s product.
+
+    Move ``i`` (``history[i]``: seat, card, led suit, whether the King rule could bind, whether a trump was played,
+    the seat and card winning the trick before it; columns ``H_*``) is judged as the seat saw it then: its hand in
+    the world then (its hand now plus the cards it played from move ``i`` on: ``by_lo``, ``by_hi`` hold each seat's
+    cards of the first ``count`` moves), the trick so far, trick ``i // 4``, the cards played before it, the Fola
+    and the discards it had seen (the world's: its own during trick 1, both afterwards). A move with one legal
+    card counts 1; otherwise the heuristic's card (:func:`kernels.heuristic_move_nb`, the same call as a heuristic
+    seat's) has probability ``1 - eps + eps / k`` out of ``k`` legal cards, any other ``eps / k``.
+    ``h_lo``, ``h_hi`` (4) are scratch."""
+    for q in range(4):
+        h_lo[q] = w_lo[q] | by_lo[q]
+        h_hi[q] = w_hi[q] | by_hi[q]
+        if (seats >> q) & 1:
+            factors[q] = 1.0
+    played_lo, played_hi = ZERO, ZERO
+    for i in range(count):
+        q = np.int64(history[i, H_SEAT])
+        c = np.int64(history[i, H_CARD])
+        if q != s and (seats >> q) & 1:
+            led = np.int64(history[i, H_LED])
+            legal_lo, legal_hi = legal_cards(h_lo[q], h_hi[q], led, history[i, H_FIRST] != 0,
+                                             history[i, H_TRUMPED] != 0)
+            if single_card(legal_lo, legal_hi) < 0:
+                k = popcount(legal_lo) + popcount(legal_hi)
+                best = heuristic_move_nb(opts, q, h_lo[q], h_hi[q], legal_lo, legal_hi, i % 4, led,
+                                         np.int64(history[i, H_WIN_SEAT]), np.int64(history[i, H_WIN_CARD]), i // 4,
+                                         cutter, dealer, fola_lo, fola_hi, played_lo, played_hi, w_lo[CD_WORD],
+                                         w_hi[CD_WORD], w_lo[DD_WORD], w_hi[DD_WORD])
+                factors[q] *= softened_nb(eps, k, best == c)
+        h_lo[q] &= ~lo_bit(c)
+        h_hi[q] &= ~hi_bit(c)
+        played_lo |= lo_bit(c)
+        played_hi |= hi_bit(c)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def propose_holder_swap_nb(state, assign, allowed, m):
+    """One Metropolis proposal on a world given by each unseen card's holder (``assign[i]``, holder of card ``i`` of
+    :func:`unseen_cards_nb`): two unseen cards ``i`` and ``j``, each drawn uniformly, swap holders. It is refused
+    (``i = -1``, nothing changed) when they have the same holder or either card may not lie with its new holder
+    (``allowed``, a holder bit set per card). Returns ``(state, i, j, u)``, ``u`` the uniform that accepts or
+    refuses it (:func:`cardlab.sim.inference.accepted_nb`).
+
+    The proposal is symmetric (the swap back is the same pair, drawn with the same probability) and keeps every
+    holder's size and every card within its allowed holders, so every world it reaches is consistent with what the
+    searcher has seen, and Metropolis acceptance with probability min(1, new likelihood / old) leaves the posterior
+    (uniform over the consistent worlds, times the likelihood) invariant."""
+    state, i = below_n(state, m)
+    state, j = below_n(state, m)
+    state, u = uniform_nb(state)
+    a = assign[i]
+    b = assign[j]
+    if a == b or (allowed[i] >> b) & 1 == 0 or (allowed[j] >> a) & 1 == 0:
+        return state, -1, -1, u
+    assign[i] = b
+    assign[j] = a
+    return state, i, j, u
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _seats_of(h, s, cutter, dealer):
+    """The seats whose likelihood factor depends on word pair ``h`` of a world: a seat's hand its own; a discard
+    pile its owner's (what it had seen during trick 1). Never ``s``."""
+    q = h if h < 4 else cutter if h == CD_WORD else dealer
+    return 0 if q == s else 1 << q
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def move_world_nb(state, assign, allowed, u_cards, m, holder_seat, w_lo, w_hi, factors, saved, likelihood, opts, s,
+                  count, history, cutter, dealer, fola_lo, fola_hi, by_lo, by_hi, eps, h_lo, h_hi):
+    """Move a world (``assign`` and its words ``w_lo``, ``w_hi``, of ``likelihood``, the product of the seats'
+    ``factors``) by :data:`cardlab.sim.inference.MOVE_STEPS` Metropolis steps (:func:`propose_holder_swap_nb`,
+    accepted with probability min(1, new likelihood / old)): only the factors of the seats whose words changed are
+    recomputed. ``saved`` (4) is scratch. Returns ``(state, likelihood)``."""
+    if m < 2:
+        return state, likelihood
+    for _ in range(MOVE_STEPS):
+        state, i, j, u = propose_holder_swap_nb(state, assign, allowed, m)
+        if i < 0:
+            continue
+        a = holder_seat[assign[j]]  # card i's holder before, card j's now
+        b = holder_seat[assign[i]]
+        _toggle(w_lo, w_hi, a, u_cards[i])
+        _toggle(w_lo, w_hi, b, u_cards[i])
+        _toggle(w_lo, w_hi, b, u_cards[j])
+        _toggle(w_lo, w_hi, a, u_cards[j])
+        seats = _seats_of(a, s, cutter, dealer) | _seats_of(b, s, cutter, dealer)
+        for q in range(4):
+            saved[q] = factors[q]
+        play_likelihood_nb(opts, s, count, history, cutter, dealer, fola_lo, fola_hi, w_lo, w_hi, by_lo, by_hi, eps,
+                           seats, factors, h_lo, h_hi)
+        moved = factors[0] * factors[1] * factors[2] * factors[3]
+        if accepted_nb(u, likelihood, moved):
+            likelihood = moved
+        else:
+            for q in range(4):
+                factors[q] = saved[q]
+            assign[i], assign[j] = assign[j], assign[i]
+            _toggle(w_lo, w_hi, a, u_cards[i])
+            _toggle(w_lo, w_hi, b, u_cards[i])
+            _toggle(w_lo, w_hi, b, u_cards[j])
+            _toggle(w_lo, w_hi, a, u_cards[j])
+    return state, likelihood
+
+
+@njit(cache=True, error_model="numpy")
+def infer_worlds_nb(state, s, opts, worlds, eps, plan, u_cards, allowed, m, holder_seat, nh, hand_lo, hand_hi, cd_lo,
+                    cd_hi, dd_lo, dd_hi, count, history, cutter, dealer, fola_lo, fola_hi, kept_lo, kept_hi,
+                    kept_state):
+    """The ``worlds`` worlds of an inferring search (module docstring, "Inference"): a pool of
+    :data:`~cardlab.sim.inference.POOL_FACTOR` ``* worlds`` exactly uniform worlds (``plan``), each weighted by
+    :func:`play_likelihood_nb`; ``worlds`` of them kept by the systematic comb (one uniform); each kept one moved by
+    :func:`move_world_nb` from its tooth's own stream. World ``r`` goes to ``kept_lo[r]``, ``kept_hi[r]`` (six word
+    pairs, :func:`world_words_nb`) and ``kept_state[r]`` (its stream, whence its rollouts' draws). Returns the
+    stream."""
+    pool = POOL_FACTOR * worlds
+    draw = plan[P_ASSIGN]
+    pool_assign = np.empty((pool, max(m, 1)), np.int8)
+    pool_states = np.empty(pool, np.uint64)
+    pool_factors = np.empty((pool, 4), np.float64)
+    cumulative = np.empty(pool, np.float64)
+    by_lo = np.zeros(4, np.uint64)
+    by_hi = np.zeros(4, np.uint64)
+    for i in range(count):
+        c = np.int64(history[i, H_CARD])
+        by_lo[history[i, H_SEAT]] |= lo_bit(c)
+        by_hi[history[i, H_SEAT]] |= hi_bit(c)
+    w_lo = np.empty(6, np.uint64)
+    w_hi = np.empty(6, np.uint64)
+    h_lo = np.empty(4, np.uint64)
+    h_hi = np.empty(4, np.uint64)
+    factors = np.ones(4, np.float64)
+    saved = np.empty(4, np.float64)
+    assign = np.empty(max(m, 1), np.int64)
+    others = 15 & ~(1 << s)
+    total = 0.0
+    for j in range(pool):
+        state = draw_deal_nb(state, plan)
+        for i in range(m):
+            pool_assign[j, i] = draw[i]
+        pool_states[j] = state
+        world_words_nb(s, hand_lo, hand_hi, cd_lo, cd_hi, dd_lo, dd_hi, u_cards, draw, m, holder_seat, nh, w_lo, w_hi)
+        play_likelihood_nb(opts, s, count, history, cutter, dealer, fola_lo, fola_hi, w_lo, w_hi, by_lo, by_hi, eps,
+                           others, factors, h_lo, h_hi)
+        for q in range(4):
+            pool_factors[j, q] = factors[q]
+        total += factors[0] * factors[1] * factors[2] * factors[3]
+        cumulative[j] = total
+    state, start = uniform_nb(state)  # one uniform: the systematic comb
+    pick = 0
+    for r in range(worlds):
+        pick = comb_pick_nb(cumulative, pick, r, start, total, worlds)
+        for i in range(m):
+            assign[i] = pool_assign[pick, i]
+        for q in range(4):
+            factors[q] = pool_factors[pick, q]
+        world_words_nb(s, hand_lo, hand_hi, cd_lo, cd_hi, dd_lo, dd_hi, u_cards, assign, m, holder_seat, nh, w_lo,
+                       w_hi)
+        moves, _ = move_world_nb(move_stream_nb(pool_states[pick], r), assign, allowed, u_cards, m, holder_seat, w_lo,
+                                 w_hi, factors, saved, factors[0] * factors[1] * factors[2] * factors[3], opts, s,
+                                 count, history, cutter, dealer, fola_lo, fola_hi, by_lo, by_hi, eps, h_lo, h_hi)
+        for q in range(6):
+            kept_lo[r, q] = w_lo[q]
+            kept_hi[r, q] = w_hi[q]
+        kept_state[r] = moves
+    return state
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def play_worlds_nb(state, s, opts, n_worlds, rollout, racing, oracle, cands, n_c, plan, u_cards, m, holder_seat, nh,
                    dealer, cutter, t, n, leader, led, trump_played, win_seat, win_card, led_suits, matto_owner,
                    matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo,
                    fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, values, alive, played, totals, w_lo, w_hi, k_lo, k_hi, p_lo,
-                   p_hi, k_tricks, k_cards, k_seats, src, combo_scratch):
-    """The worlds of :func:`search_card_nb`: draw each from ``plan`` (the true deal for the ``oracle``), play every
-    alive candidate ``cands[:n_c]`` on it (:func:`rollout_nb`) into ``values`` and ``totals``, and race
-    (:func:`cardlab.sim.racing.race_world_nb`). The other arrays are scratch space.
+                   p_hi, k_tricks, k_cards, k_seats, src, combo_scratch, given, kept_lo, kept_hi, kept_state):
+    """The worlds of :func:`search_card_nb`: draw each from ``plan`` (the true deal for the ``oracle``; with
+    ``given``, an inferring search's, world ``w`` is ``kept_lo[w]``, ``kept_hi[w]`` with stream ``kept_state[w]``:
+    :func:`infer_worlds_nb`), play every alive candidate ``cands[:n_c]`` on it (:func:`rollout_nb`) into ``values``
+    and ``totals``, and race (:func:`cardlab.sim.racing.race_world_nb`). The other arrays are scratch space.
 
     Compiled without Numba's reference counting (``_nrt=False``: it allocates nothing, an allocation would not
     compile, and the caller holds every array). With it, each array passed to a call or to an inlined function
@@ -318,6 +552,13 @@ def play_worlds_nb(state, s, opts, n_worlds, rollout, racing, oracle, cands, n_c
             for q in range(4):
                 w_lo[q] = hand_lo[q]
                 w_hi[q] = hand_hi[q]
+        elif given:  # a world of the inference, resampled and moved
+            state = kept_state[w]
+            for q in range(4):
+                w_lo[q] = kept_lo[w, q]
+                w_hi[q] = kept_hi[w, q]
+            wcd_lo, wcd_hi = kept_lo[w, CD_WORD], kept_hi[w, CD_WORD]
+            wdd_lo, wdd_hi = kept_lo[w, DD_WORD], kept_hi[w, DD_WORD]
         else:
             state = draw_deal_nb(state, plan)
             for q in range(4):
@@ -370,12 +611,14 @@ def search_card_nb(sstate, s, opts, worlds, rollout, racing, oracle, legal_lo, l
                    leader, led, trump_played, win_seat, win_card, led_suits, matto_owner, matto_owed, hand_lo, hand_hi,
                    pile_lo, pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo,
                    dd_hi, drawn_lo, drawn_hi, declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback,
-                   dd_fallback, totals, counts, combo_scratch):
-    """The searched card of seat ``s`` (see the module docstring), raced when ``racing``; ``totals[c]`` gets each
-    candidate's summed points difference for ``s``'s side over the worlds it was played on (``counts[c]``, 0 for
-    every other card), from this move to the end of the deal. The ``oracle`` (search that sees the true deal, the
-    strength ladder's ceiling) plays every world on the true hands and discards: one world with heuristic rollouts,
-    which play it alike each time; ``worlds`` with random ones, each its own draws."""
+                   dd_fallback, totals, counts, combo_scratch, eps, history, count):
+    """The searched card of seat ``s`` (see the module docstring), raced when ``racing`` and not inferring;
+    ``totals[c]`` gets each candidate's summed points difference for ``s``'s side over the worlds it was played on
+    (``counts[c]``, 0 for every other card), from this move to the end of the deal. The ``oracle`` (search that sees
+    the true deal, the strength ladder's ceiling) plays every world on the true hands and discards: one world with
+    heuristic rollouts, which play it alike each time; ``worlds`` with random ones, each its own draws. With ``eps``
+    > 0 (never the oracle) the worlds are the inference's (:func:`infer_worlds_nb`, over the deal's first ``count``
+    moves, ``history``) and the candidates do not race."""
     for c in range(N_CARDS):
         totals[c] = 0
         counts[c] = 0
@@ -412,11 +655,22 @@ def search_card_nb(sstate, s, opts, worlds, rollout, racing, oracle, legal_lo, l
     plan = plan_deal_nb(u_cards, allowed, m, need, nh)  # the view is the same for every world: plan it once
     n_worlds = 1 if oracle and rollout == POLICY.HEURISTIC else worlds
     values, alive, played = race_start_nb(n_worlds, n_c)
-    play_worlds_nb(sstate, s, opts, n_worlds, rollout, racing, oracle, cands, n_c, plan, u_cards, m, holder_seat, nh,
-                   dealer, cutter, t, n, leader, led, trump_played, win_seat, win_card, led_suits, matto_owner,
-                   matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats, played_lo, played_hi, fola_lo,
-                   fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, values, alive, played, totals, w_lo, w_hi, k_lo, k_hi, p_lo,
-                   p_hi, k_tricks, k_cards, k_seats, src, combo_scratch)
+    inferring = eps > 0.0 and not oracle
+    kept = worlds if inferring else 0
+    kept_lo = np.empty((kept, 6), np.uint64)
+    kept_hi = np.empty((kept, 6), np.uint64)
+    kept_state = np.empty(kept, np.uint64)
+    if inferring:
+        sstate = infer_worlds_nb(sstate, s, opts, worlds, eps, plan, u_cards, allowed, m, holder_seat, nh, hand_lo,
+                                 hand_hi, cd_lo, cd_hi, dd_lo, dd_hi, count, history, cutter, dealer, fola_lo, fola_hi,
+                                 kept_lo, kept_hi, kept_state)
+    races = 0 if inferring else racing  # a seat that infers does not race
+    play_worlds_nb(sstate, s, opts, n_worlds, rollout, races, oracle, cands, n_c, plan, u_cards, m,
+                   holder_seat, nh, dealer, cutter, t, n, leader, led, trump_played, win_seat, win_card, led_suits,
+                   matto_owner, matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats, played_lo,
+                   played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, values, alive, played, totals, w_lo, w_hi,
+                   k_lo, k_hi, p_lo, p_hi, k_tricks, k_cards, k_seats, src, combo_scratch, inferring, kept_lo, kept_hi,
+                   kept_state)
     return race_choice_nb(cands, values, alive, played, fall, counts)
 
 
@@ -424,13 +678,14 @@ def search_card_nb(sstate, s, opts, worlds, rollout, racing, oracle, legal_lo, l
 
 
 @njit(cache=True, error_model="numpy")
-def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log, declared,
-                          combo_scratch, means, user_fn, fault):
+def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, eps, record, work, words, out, log,
+                          declared, combo_scratch, means, user_fn, fault):
     """Play deal ``deal`` as ``kernels.play_deal_nb`` does, with ``search`` seats searching their card play.
 
     ``means`` (84 x 97, or 0 rows to skip) receives, for each searched move, each candidate card's mean
     final points difference for the searcher's side over the worlds it was played on (NaN elsewhere);
-    ``racing``: the searches race their candidates (:mod:`cardlab.sim.racing`). ``user_fn`` plays the seats of a
+    ``racing``: the searches race their candidates (:mod:`cardlab.sim.racing`); ``eps`` (per seat, 0: off) each
+    search seat's inference (module docstring; a seat that infers does not race). ``user_fn`` plays the seats of a
     Numba function (``kernels.play_deal_nb``'s). Returns the deal's stream.
     """
     plain = np.empty(4, np.int64)  # setup: a search seat discards and declares as the heuristic
@@ -438,13 +693,13 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, r
         plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH or policies[p] == POLICY.ORACLE else policies[p]
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
-    return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log,
-                                  combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo,
-                                  fola_hi, user_fn, fault)
+    return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, eps, record, work, words, out,
+                                  log, combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi,
+                                  fola_lo, fola_hi, user_fn, fault)
 
 
 @njit(cache=True, error_model="numpy")
-def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, record, work, words, out, log,
+def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, eps, record, work, words, out, log,
                            combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi,
                            user_fn, fault, stop=-1, shown=None):
     """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
@@ -484,6 +739,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
     dd_fallback = (dd_lo & ~DISCARD_LO) != ZERO or (dd_hi & ~DISCARD_HI) != ZERO
     totals = np.zeros(N_CARDS if any_search else 0, np.int64)
     counts = np.zeros(N_CARDS if any_search else 0, np.int64)
+    history = np.zeros((N_MOVES if any_search else 0, H_WIDTH), np.int8)  # the moves so far, for the inference
     if any_search:
         k = out[COL.CUTTER_CARDS]
         for i in range(k):
@@ -540,7 +796,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
                                        matto_owed, hand_lo, hand_hi, pile_lo, pile_hi, tricks, cards, seats, played_lo,
                                        played_hi, fola_lo, fola_hi, cd_lo, cd_hi, dd_lo, dd_hi, drawn_lo, drawn_hi,
                                        declared_lo, declared_hi, excluded_lo, excluded_hi, cd_fallback, dd_fallback,
-                                       totals, counts, combo_scratch)
+                                       totals, counts, combo_scratch, eps[p], history, move)
                     if keep_means:
                         so_far = 0
                         for i in range(8):
@@ -551,6 +807,9 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
                             if counts[x] > 0:
                                 means[move, x] = so_far + totals[x] / counts[x]
             if any_search:
+                history[move, H_SEAT], history[move, H_CARD], history[move, H_LED] = p, c, led
+                history[move, H_FIRST], history[move, H_TRUMPED] = 1 if first_of_suit else 0, 1 if trump_played else 0
+                history[move, H_WIN_SEAT], history[move, H_WIN_CARD] = win_seat, win_card
                 a_lo, a_hi = shown_absent_nb(c, ~(played_lo | hand_lo[p]) & LO_ALL, ~(played_hi | hand_hi[p]) & DECK_HI,
                                              led, first_of_suit, trump_played)
                 excluded_lo[p] |= a_lo
@@ -579,11 +838,12 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, racing, out, logs, declared, means, user_fn,
+def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, racing, eps, out, logs, declared, means, user_fn,
                          faults):
     """Play the deals numbered ``deals`` (any order) with search seats; row ``j`` of ``out`` (and of ``logs``,
     ``declared``, ``means`` when they have rows, and of ``faults``: a Numba seat's first illegal card) is deal
-    ``deals[j]``. Parallel over deals: a searched deal is long enough to be a work item alone."""
+    ``deals[j]``; ``eps`` is each seat's inference (0: off). Parallel over deals: a searched deal is long enough to be
+    a work item alone."""
     record = logs.shape[0] > 0
     keep_means = means.shape[0] > 0
     for j in prange(deals.shape[0]):
@@ -593,8 +853,8 @@ def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, racing, o
         decl = np.empty(4, np.int16)
         scratch = np.empty(12, np.int64)
         mean = means[j] if keep_means else np.empty((0, N_CARDS), np.float32)
-        play_searched_deal_nb(seed, deals[j], opts, policies, worlds, rollout, racing, record, work, words, out[j], log,
-                              decl, scratch, mean, user_fn, faults[j])
+        play_searched_deal_nb(seed, deals[j], opts, policies, worlds, rollout, racing, eps, record, work, words, out[j],
+                              log, decl, scratch, mean, user_fn, faults[j])
         if record:
             for i in range(LOG_WIDTH):
                 logs[j, i] = log[i]
@@ -603,7 +863,7 @@ def play_search_deals_nb(seed, deals, opts, policies, worlds, rollout, racing, o
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, racing, out, user_fn,
+def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, worlds, rollout, racing, eps, out, user_fn,
                          faults):
     """Whole games with search seats, as ``kernels.play_games_nb``: row ``j`` sums the deals of game
     ``first_game + j`` (``max_delta`` is their largest, ``dealer`` the first dealer; ``faults`` per game)."""
@@ -619,8 +879,8 @@ def play_search_games_nb(seed, first_game, count, n_deals, opts, policies, world
             out[j, i] = 0
         g = first_game + j
         for d in range(n_deals):
-            play_searched_deal_nb(seed, g * n_deals + d, opts, policies, worlds, rollout, racing, False, work, words,
-                                  row, log, decl, scratch, none, user_fn, faults[j])
+            play_searched_deal_nb(seed, g * n_deals + d, opts, policies, worlds, rollout, racing, eps, False, work,
+                                  words, row, log, decl, scratch, none, user_fn, faults[j])
             for i in range(out.shape[1]):
                 if i == COL.MAX_DELTA:
                     out[j, i] = max(out[j, i], row[i])
