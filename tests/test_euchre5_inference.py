@@ -204,7 +204,7 @@ def public_history(cols, j, cut):
     upcard, dealer = kitty[0], int(cols["dealer"][j])
     phase, rnd, maker, trump, called, revealed = 1, 0, -1, -1, -1, False
     bids, cards, trick, passes = [], [], [], 0
-    remaining = leader = winner = beat = suit = 0
+    remaining = winner = beat = suit = 0
     for seat, kind, value in (tuple(int(x) for x in row) for row in cols["moves"][j]):
         if seat < 0 or len(cards) == cut:
             break
@@ -231,7 +231,6 @@ def public_history(cols, j, cut):
         elif kind == PLAY:
             if not cards:
                 remaining = int(DECK_BITS) & ~((1 << upcard) if rnd == 2 else 0)
-                leader = (dealer + 1) % 5
             k = len(trick)
             if k == 0:
                 suit = beat = 0
@@ -246,7 +245,7 @@ def public_history(cols, j, cut):
             revealed |= value == called
             if len(trick) == 5:
                 remaining &= ~mask_of(trick)
-                trick, leader = [], winner
+                trick = []
     holders = hands_of(*[[c for c in range(64) if h >> c & 1] for h in hands], kitty=kitty)
     partner = int(cols["partner"][j])
     return holders, dict(cards=cards, bids=bids, maker=maker, partner=partner, called=called, revealed=revealed,
