@@ -155,7 +155,7 @@ def test_a_search_seat_that_infers_plays_alike_in_the_kernels_and_the_step_api()
     kernel = to_frame(study.play(0, 8))
     state = to_frame(play_columns(study, 0, 8))
     assert state.equals(kernel[list(state.columns)])
-    from cardlab.sim.hearts.interface import inference_eps
+    from cardlab.sim.hearts.search import inference_eps
 
     assert list(inference_eps(study, study.policy_ids)) == [INFERENCE_EPSILON, 0.0, 0.0, 0.0]
     assert not inference_eps(HEARTS.build("deals", policy="search"), study.policy_ids).any()  # off by default

@@ -270,7 +270,7 @@ def test_replay_and_ladder_take_the_setting():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("test,case", [("test_euchre5_search_sees_only_what_its_seat_has_seen", (0, False)),
-                                       ("test_minchiate_search_sees_only_what_its_seat_has_seen", (0,)),
+                                       ("test_minchiate_search_sees_only_what_its_seat_has_seen", (0, False)),
                                        ("test_barbu_search_sees_only_what_its_seat_has_seen",
                                         ("no-queens", 4, 52, False))])
 def test_the_leakage_tests_hold_with_racing_dropping_candidates(test, case, monkeypatch):

@@ -35,17 +35,6 @@ from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.signatures import numba_seat
 
 
-def inference_eps(study, ids) -> np.ndarray:
-    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids`` (any shape):
-    ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
-    never infers)."""
-    from cardlab.sim.hearts.search import INFERENCE_EPSILON
-    from cardlab.sim.policy import POLICY
-
-    on = (np.asarray(ids) == POLICY.SEARCH) & (study.search_inference == "on")
-    return np.ascontiguousarray(np.where(on, INFERENCE_EPSILON, 0.0))
-
-
 @dataclass(frozen=True)
 class HeartsStudy(LoneSeat, Study):
     """Hearts' rules, per-seat policies, seed and search settings; plays deals and whole games. On the strength
@@ -71,7 +60,7 @@ class HeartsStudy(LoneSeat, Study):
         seats without search as the plain kernels do; ``policies``: kernel ids per seat, one row for every deal or
         one per deal (the study's by default)."""
         from cardlab.sim.hearts.kernels import N_COLS
-        from cardlab.sim.hearts.search import play_search_deals_nb
+        from cardlab.sim.hearts.search import inference_eps, play_search_deals_nb
 
         deals = np.asarray(deals, np.int64)
         seats = np.asarray(self.policy_ids if policies is None else policies, np.int64)
@@ -87,7 +76,7 @@ class HeartsStudy(LoneSeat, Study):
         ``record``). The kernels keep each game's first ``GAME_SLOT`` deals (all with ``record``): a longer game
         (rare) is played again alone (:func:`~cardlab.sim.whole_games.slot_rows`)."""
         from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS, play_games_nb
-        from cardlab.sim.hearts.search import play_search_games_nb
+        from cardlab.sim.hearts.search import inference_eps, play_search_games_nb
         from cardlab.sim.whole_games import seat_totals, slot_rows
 
         m, n = self.options.max_deals, self.options.players

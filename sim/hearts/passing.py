@@ -77,7 +77,7 @@ def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, 
 
 def study_columns(study, first: int, count: int) -> dict:
     """The passing study's rows of deals ``first .. first+count-1`` (module docstring)."""
-    from cardlab.sim.hearts.interface import inference_eps
+    from cardlab.sim.hearts.search import inference_eps
 
     out = np.zeros((count, len(PASS_RULES), N_COLS), np.int16)
     faults = study.faults(count)

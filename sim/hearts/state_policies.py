@@ -49,7 +49,7 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     {card id: mean})``: the kernels' searched deal (:func:`~cardlab.sim.hearts.search.play_searched_nb`) given the
     deal so far and stopped at this move, its search drawing from the stream it draws from in a whole run, so a
     search seat beside a Python seat plays as it does in the kernels. ``worlds``: the study's by default."""
-    from cardlab.sim.hearts.interface import inference_eps
+    from cardlab.sim.hearts.search import inference_eps
     from cardlab.sim.hearts.kernels import N_CARDS_ROWS, N_ST, start_nb
     from cardlab.sim.hearts.search import play_searched_nb
     from cardlab.sim.state import search_settings
