@@ -38,7 +38,7 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.options import (Scope, check_choice, check_scope, declared, given_options, parse_per_seat,
                                  per_seat_names, read_variant, search_settings, with_rules)
-from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
+from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES, SHARED_POLICIES
 from cardlab.sim.rng import check_seed
 from cardlab.sim.python_seats import is_python_name
 from cardlab.sim.user import is_numba_name, raise_fault, run_callback, run_callbacks, run_function, seat_policies
@@ -162,6 +162,16 @@ class Study:
     def searching(self) -> bool:
         """Whether a seat searches: plays ``search`` or ``oracle`` (the search's settings then apply)."""
         return searches(self.policies)
+
+    def inference_eps(self, ids) -> np.ndarray:
+        """Each seat's inference ``eps`` as the search kernels read it, for the seats' kernel policy ids ``ids`` (one
+        row, or a row per table): the game's ``INFERENCE_EPSILON`` (in its search module, ``cardlab.sim.<game>.search``)
+        for a ``search`` seat when ``search_inference`` is on, else 0 (no inference; the oracle never infers)."""
+        on = (np.asarray(ids) == POLICY.SEARCH) & (self.search_inference == "on")
+        if not on.any():
+            return np.zeros(np.shape(ids))
+        epsilon = importlib.import_module(f"cardlab.sim.{self.game.name}.search").INFERENCE_EPSILON
+        return np.where(on, epsilon, 0.0)
 
     @property
     def policy_ids(self) -> np.ndarray:

@@ -155,30 +155,6 @@ def test_a_search_seat_that_infers_plays_alike_in_the_kernels_and_the_step_api()
     kernel = to_frame(study.play(0, 8))
     state = to_frame(play_columns(study, 0, 8))
     assert state.equals(kernel[list(state.columns)])
-    from cardlab.sim.hearts.search import inference_eps
 
-    assert list(inference_eps(study, study.policy_ids)) == [INFERENCE_EPSILON, 0.0, 0.0, 0.0]
-    assert not inference_eps(HEARTS.build("deals", policy="search"), study.policy_ids).any()  # off by default
-
-
-def test_command_line_oracle_ladder_and_inference_share(tmp_path, capsys):
-    from cardlab.analysis.io import load_run
-    from cardlab.analysis.strength import inference_share
-    from cardlab.sim.cli import main
-
-    paths = {}
-    for inference in ("on", "off"):
-        paths[inference] = tmp_path / f"ladder-{inference}.parquet"
-        assert main(["study", "hearts", "strength", "--deals", "8", "--search-worlds", "2", "--oracle",
-                     "--search-inference", inference, "--out", str(paths[inference])]) == 0
-    capsys.readouterr()
-    (on, meta_on), (off, meta_off) = (load_run(paths[k]) for k in ("on", "off"))
-    assert meta_on["search_inference"] == "on" and "search_inference" not in meta_off and meta_on["oracle"]
-    pd.testing.assert_series_equal(on["lone_oracle_in_heuristic"], off["lone_oracle_in_heuristic"])  # no inference
-    pd.testing.assert_series_equal(on["lone_heuristic_in_random"], off["lone_heuristic_in_random"])  # no searcher
-    share = inference_share(on, off)
-    assert share.loc["all", "deals"] == 8
-    assert main(["simulate", "hearts", "--deals", "4", "--search-inference", "on"]) == 2
-    assert "--search-inference: 'on' needs a search seat (policy 'search')" in capsys.readouterr().err
-    assert main(["simulate", "hearts", "--deals", "2", "--policy", "search", "--search-worlds", "2",
-                 "--search-inference", "on", "--out", str(tmp_path / "s.parquet")]) == 0
+    assert list(study.inference_eps(study.policy_ids)) == [INFERENCE_EPSILON, 0.0, 0.0, 0.0]
+    assert not HEARTS.build("deals", policy="search").inference_eps(study.policy_ids).any()  # off by default

@@ -83,15 +83,6 @@ def _run_keywords(rules: dict, extra) -> dict:
     return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
 
 
-def inference_eps(study, ids) -> np.ndarray:
-    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids``:
-    ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
-    never infers)."""
-    from cardlab.sim.barbu.search import INFERENCE_EPSILON
-
-    return np.where((np.asarray(ids) == POLICY.SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
-
-
 @dataclass(frozen=True)
 class BarbuStudy(LoneSeat, Study):
     """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings). On the
@@ -151,7 +142,7 @@ class BarbuStudy(LoneSeat, Study):
                              a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
                              a["domino_starter"], a["ace_replay_optional"], a["places"], self.search_worlds,
                              self.rollout_id, *out, self.user_callback(True), self.extra_callback("domino", True),
-                             faults, inference_eps(self, policies), int(self.racing))
+                             faults, self.inference_eps(policies), int(self.racing))
         self.check_faults(faults, deals)
         return out
 

@@ -183,7 +183,6 @@ def play_game_columns(study, first: int, count: int, *, record: bool = False) ->
     searched decisions' means)."""
     from cardlab.sim.barbu.doubling import doubling_log_length
     from cardlab.sim.barbu.game import GAME_BLOCK, play_games_any_nb
-    from cardlab.sim.barbu.interface import inference_eps
 
     a, searching = study.kernel_args, study.searching
     n, length = a["n"], a["length"]
@@ -213,7 +212,7 @@ def play_game_columns(study, first: int, count: int, *, record: bool = False) ->
                       study.search_worlds, study.rollout_id, searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
                       contract_means, study.user_callback(searching), study.extra_callback("domino", searching),
-                      faults, inference_eps(study, a["policies"]), int(study.racing))
+                      faults, study.inference_eps(a["policies"]), int(study.racing))
     study.check_faults(faults, first, "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),

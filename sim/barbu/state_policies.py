@@ -39,7 +39,6 @@ from cardlab.sim.barbu.domino import (DOMINO_VARIANTS, MOVE_DECLINE, MOVE_NONE, 
 from cardlab.sim.barbu.domino_referee import DECLINE_ACTION, PASS_ACTION, DominoState, start_action
 from cardlab.sim.barbu.estimate import N_FEATURES, best_trump_nb
 from cardlab.sim.barbu.kernels import LEAD_ANYTIME, TRUMP_BY_POLICY, advance_nb, trick_start_nb
-from cardlab.sim.barbu.interface import inference_eps
 from cardlab.sim.barbu.play import user_callback
 from cardlab.sim.barbu.policies import POLICY, POLICY_NAMES, heuristic_card, seat_mode
 from cardlab.sim.barbu.search import play_searched_tricks_nb
@@ -137,7 +136,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
                             a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
                             np.zeros(n, np.int16), user_callback("", searched=True), np.zeros(2, np.int64),
-                            inference_eps(study, ids), int(study.racing),
+                            study.inference_eps(ids), int(study.racing),
                             len(played))
     row = means[len(played)] if hint else means
     return int(moves[len(played)]), {x: float(row[x]) for x in range(64) if hint and not np.isnan(row[x])}

@@ -40,15 +40,6 @@ from cardlab.sim.signatures import numba_decision, numba_seat
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
 
 
-def inference_eps(study, ids) -> np.ndarray:
-    """Each seat's inference ``eps`` as the search kernels read it, for the seats' kernel policies ``ids`` (one row,
-    or a row per table): ``search.INFERENCE_EPSILON`` for a ``search`` seat when ``study.search_inference`` is on,
-    else 0 (no inference; the oracle never infers)."""
-    from cardlab.sim.euchre5.search import INFERENCE_EPSILON, SEARCH
-
-    return np.where((np.asarray(ids) == SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
-
-
 def scores_of(columns: dict) -> np.ndarray:
     """The (rows, 5) score array of a column dict."""
     return np.stack([columns[f"score_{p}"] for p in range(PLAYERS)], axis=1)
@@ -91,8 +82,8 @@ class Euchre5Study(LoneSeat, Study):
 
         out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0, searched=True)
         self.call_kernel(play_search_deals_nb, self.seed, first, count, self.rules, self.policy_ids,
-                         *self.racing_search_args, inference_eps(self, self.policy_ids), out, *logs, *self.callbacks(searched=True), first=first, count=count,
-                         unit=self.game.unit)
+                         *self.racing_search_args, self.inference_eps(self.policy_ids), out, *logs,
+                         *self.callbacks(searched=True), first=first, count=count, unit=self.game.unit)
         return (out.T, *logs)
 
     def play_games(self, first: int, count: int, *, record: bool = False, search: bool | None = None) -> dict:
@@ -107,7 +98,7 @@ class Euchre5Study(LoneSeat, Study):
         kernel, settings, m = play_games_nb, (), self.options.max_hands
         if search:  # the search kernel takes the search's settings after the policies
             from cardlab.sim.euchre5.search import play_search_games_nb as kernel
-            settings = (*self.racing_search_args, inference_eps(self, self.policy_ids))
+            settings = (*self.racing_search_args, self.inference_eps(self.policy_ids))
         slot = m if record or search else min(m, GAME_SLOT)
         slots, lengths = np.empty((count, slot, N_RES), np.int8), np.empty(count, np.int64)
         logs = self.logs(count if record else 0, m, searched=search)
@@ -138,7 +129,7 @@ class Euchre5Study(LoneSeat, Study):
 
         out = np.empty((N_RES, len(deals)), np.int8)
         self.call_kernel(play_search_tables_nb, self.seed, deals, self.rules, policies, *self.racing_search_args,
-                         inference_eps(self, policies), out,
+                         self.inference_eps(policies), out,
                          *self.callbacks(searched=True), first=deals, count=len(deals), unit=self.game.unit)
         return self.game.row_columns(out.T)
 

@@ -84,7 +84,6 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     and stopped at this action, every other seat the heuristic, its search drawing from the stream of this decision
     in a run (``state.search_key``: the hand's, or a whole game's and the hand's first decision), so a search seat
     beside a Python seat plays as it does in the kernels. ``worlds``: the study's by default."""
-    from cardlab.sim.euchre5.interface import inference_eps
     from cardlab.sim.euchre5.kernels import N_RES
     from cardlab.sim.euchre5.rules import ACTION_KINDS, MAX_ACTIONS
     from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL, play_search_hand_nb
@@ -102,7 +101,8 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     hands = np.array([mask_of(x) for x in h.hands], np.uint64)
     play_search_hand_nb(np.uint64(study.seed), np.uint64(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
                         study.rules, policies, maker, trump, worlds, rollout, int(study.racing),
-                        inference_eps(study, policies), np.uint64(state.stream or 0), log, means, np.zeros(N_RES, np.int64),
+                        study.inference_eps(policies), np.uint64(state.stream or 0), log, means,
+                        np.zeros(N_RES, np.int64),
                         run_callback("", study.game.numba_seat, "bid", searched=True),
                         run_callback("", study.game.numba_seat, searched=True),
                         np.zeros(2, np.int64), len(done))

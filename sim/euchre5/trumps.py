@@ -17,7 +17,6 @@ from cardlab.sim.euchre5.rules import PLAYERS
 
 def study_columns(study, first: int, count: int) -> dict:
     """Rows of deals ``first .. first+count-1``: one per (deal, maker seat, trump)."""
-    from cardlab.sim.euchre5.interface import inference_eps
     from cardlab.sim.euchre5.kernels import (N_RES, N_STUDY, RES_ALONE, RES_CALLED, RES_ROUND, RES_SCORE, RES_TRICKS,
                                              trump_study_nb)
     from cardlab.sim.euchre5.search import search_trump_study_nb
@@ -26,7 +25,7 @@ def study_columns(study, first: int, count: int) -> dict:
     if study.searching:  # search seats search the call and the play; a fault row per (deal, maker, trump)
         rows = np.repeat(np.arange(first, first + count), PLAYERS * 4)
         study.call_kernel(search_trump_study_nb, study.seed, first, count, study.rules, study.policy_ids,
-                          *study.racing_search_args, inference_eps(study, study.policy_ids), out,
+                          *study.racing_search_args, study.inference_eps(study.policy_ids), out,
                           study.user_callback(searched=True), first=rows, count=len(rows), unit=study.game.unit)
     else:
         study.call_kernel(trump_study_nb, study.seed, first, count, study.rules, study.policy_ids, out,

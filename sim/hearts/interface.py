@@ -60,13 +60,13 @@ class HeartsStudy(LoneSeat, Study):
         seats without search as the plain kernels do; ``policies``: kernel ids per seat, one row for every deal or
         one per deal (the study's by default)."""
         from cardlab.sim.hearts.kernels import N_COLS
-        from cardlab.sim.hearts.search import inference_eps, play_search_deals_nb
+        from cardlab.sim.hearts.search import play_search_deals_nb
 
         deals = np.asarray(deals, np.int64)
         seats = np.asarray(self.policy_ids if policies is None else policies, np.int64)
         seats = np.ascontiguousarray(np.broadcast_to(seats, (len(deals), self.options.players)))
         out, logs = np.zeros((len(deals), N_COLS), np.int16), self.logs(len(deals) if record else 0, searched=True)
-        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, inference_eps(self, seats),
+        self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, seats, self.inference_eps(seats),
                          self.search_worlds, self.rollout_id, out, *logs, self.user_callback(searched=True),
                          first=deals, count=len(deals))
         return (out, *logs)
@@ -76,7 +76,7 @@ class HeartsStudy(LoneSeat, Study):
         ``record``). The kernels keep each game's first ``GAME_SLOT`` deals (all with ``record``): a longer game
         (rare) is played again alone (:func:`~cardlab.sim.whole_games.slot_rows`)."""
         from cardlab.sim.hearts.kernels import GAME_SLOT, N_COLS, play_games_nb
-        from cardlab.sim.hearts.search import inference_eps, play_search_games_nb
+        from cardlab.sim.hearts.search import play_search_games_nb
         from cardlab.sim.whole_games import seat_totals, slot_rows
 
         m, n = self.options.max_deals, self.options.players
@@ -84,7 +84,7 @@ class HeartsStudy(LoneSeat, Study):
         def play(first, count, slot):
             out, totals = np.zeros((count, slot, N_COLS), np.int16), np.zeros((count, slot, n), np.int16)
             lengths, logs = np.zeros(count, np.int64), self.logs(count if record else 0, m, searched=self.searching)
-            kernel, search = (play_search_games_nb, (inference_eps(self, self.policy_ids), self.search_worlds,
+            kernel, search = (play_search_games_nb, (self.inference_eps(self.policy_ids), self.search_worlds,
                                                      self.rollout_id)) if self.searching else \
                 (play_games_nb, ())  # the search kernel takes the search's settings (inference too) after the policies
             self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *search, out, totals,

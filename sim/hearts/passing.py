@@ -77,13 +77,12 @@ def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, 
 
 def study_columns(study, first: int, count: int) -> dict:
     """The passing study's rows of deals ``first .. first+count-1`` (module docstring)."""
-    from cardlab.sim.hearts.search import inference_eps
 
     out = np.zeros((count, len(PASS_RULES), N_COLS), np.int16)
     faults = study.faults(count)
     passing_study_nb(study.seed, first, count, study.rules, study.policy_ids, study.search_worlds or 1,
                      study.rollout_id if study.searching else 1, out, study.user_callback(), faults,
-                     inference_eps(study, study.policy_ids))
+                     study.inference_eps(study.policy_ids))
     study.check_faults(faults, first)
     deal = np.arange(first, first + count, dtype=np.int64)
     o = study.options

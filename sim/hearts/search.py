@@ -414,10 +414,3 @@ def play_search_games_nb(seed, first, count, rules, policies, eps, worlds, rollo
         lengths[j] = k
 
 
-
-def inference_eps(study, ids) -> np.ndarray:
-    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids`` (any shape):
-    :data:`INFERENCE_EPSILON` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle
-    never infers). Here, not in the interface, so that editing the interface recompiles nothing."""
-    on = (np.asarray(ids) == SEARCH) & (study.search_inference == "on")
-    return np.ascontiguousarray(np.where(on, INFERENCE_EPSILON, 0.0))

@@ -49,7 +49,6 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     {card id: mean})``: the kernels' searched deal (:func:`~cardlab.sim.hearts.search.play_searched_nb`) given the
     deal so far and stopped at this move, its search drawing from the stream it draws from in a whole run, so a
     search seat beside a Python seat plays as it does in the kernels. ``worlds``: the study's by default."""
-    from cardlab.sim.hearts.search import inference_eps
     from cardlab.sim.hearts.kernels import N_CARDS_ROWS, N_ST, start_nb
     from cardlab.sim.hearts.search import play_searched_nb
     from cardlab.sim.state import search_settings
@@ -71,7 +70,7 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed,
                      state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means,
                      run_callback("", study.game.numba_seat, searched=True), np.zeros(2, np.int64),
-                     len(plays), inference_eps(study, policies))
+                     len(plays), study.inference_eps(policies))
     row = means[len(plays)]
     means_of = {int(c): float(row[c]) for c in np.flatnonzero(~np.isnan(row))}
     return play_action(int(log[o.log_plays + len(plays)])), means_of

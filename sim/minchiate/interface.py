@@ -105,13 +105,13 @@ class MinchiateStudy(Partnerships, Study):
         kernel ids per seat (the study's by default). The logs end with the search's means (deals x 84 moves x 97
         cards: each searched candidate's, NaN elsewhere)."""
         from cardlab.sim.minchiate.kernels import COL
-        from cardlab.sim.minchiate.search import inference_eps, play_search_deals_nb
+        from cardlab.sim.minchiate.search import play_search_deals_nb
 
         deals = np.asarray(deals, np.int64)
         policies = self.policy_ids if policies is None else policies
         out, logs = np.zeros((len(deals), COL.WIDTH), np.int32), self.logs(len(deals) if record else 0, searched=True)
         self.call_kernel(play_search_deals_nb, self.seed, deals, self.rules, policies, *self.racing_search_args,
-                         inference_eps(self, policies), out, *logs, self.user_callback(searched=True), first=deals,
+                         self.inference_eps(policies), out, *logs, self.user_callback(searched=True), first=deals,
                          count=len(deals))
         return (out, *logs)
 
@@ -119,10 +119,10 @@ class MinchiateStudy(Partnerships, Study):
         """Columns of whole games ``first .. first+count-1`` (each the sum of its ``n_deals`` deals; with a search seat
         by ``search.play_search_games_nb``, which plays the seats without search as the plain kernels do)."""
         from cardlab.sim.minchiate.kernels import COL, play_games_nb
-        from cardlab.sim.minchiate.search import inference_eps, play_search_games_nb
+        from cardlab.sim.minchiate.search import play_search_games_nb
 
         # the search kernel takes the search's settings (and each seat's inference) after the policies
-        kernel, search = (play_search_games_nb, (*self.racing_search_args, inference_eps(self, self.policy_ids))) \
+        kernel, search = (play_search_games_nb, (*self.racing_search_args, self.inference_eps(self.policy_ids))) \
             if self.searching else (play_games_nb, ())
         out = np.zeros((count, COL.WIDTH), np.int32)
         self.call_kernel(kernel, self.seed, first, count, self.options.n_deals, self.rules, self.policy_ids, *search,

@@ -101,13 +101,6 @@ H_WIDTH = 7
 CD_WORD, DD_WORD = 4, 5  # a world's words: the four seats' hands, then the cutter's and the dealer's discards
 
 
-def inference_eps(study, ids) -> np.ndarray:
-    """Each seat's inference ``eps`` as the search kernels read it, the seats' kernel policies ``ids``:
-    :data:`INFERENCE_EPSILON` for a ``search`` seat when ``study.search_inference`` is on, else 0 (the oracle never
-    infers). Plain Python: the study and the step API call it before the kernels."""
-    return np.where((np.asarray(ids) == SEARCH) & (study.search_inference == "on"), INFERENCE_EPSILON, 0.0)
-
-
 @njit(cache=True, error_model="numpy", inline="always")
 def search_state(seed, deal, decision):
     """The searcher's stream for one decision of one deal, keyed by (seed, deal, decision) alone."""

@@ -110,7 +110,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     ``worlds``: the study's by default."""
     from cardlab.sim.minchiate.kernels import COL, LOG_PLAYS, WORK_SIZE
     from cardlab.sim.minchiate.rules import N_CARDS, SOURCES
-    from cardlab.sim.minchiate.search import N_MOVES, inference_eps, play_searched_cards_nb
+    from cardlab.sim.minchiate.search import N_MOVES, play_searched_cards_nb
     from cardlab.sim.state import search_settings
 
     study = state.study
@@ -136,7 +136,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     means = np.empty((N_MOVES, N_CARDS), np.float32)
     policies, worlds, rollout = search_settings(state, policy, worlds)
     play_searched_cards_nb(study.seed, state.deal, study.rules, policies, worlds, rollout, int(study.racing),
-                           inference_eps(study, policies), True,
+                           study.inference_eps(policies), True,
                            work, words_, out, log, np.empty(12, np.int64), means, np.uint64(0), 0, 0,
                            *words(state.discards[state.cutter]), *words(state.discards[state.dealer]),
                            *words(state.fola_after), run_callback("", study.game.numba_seat, searched=True),
