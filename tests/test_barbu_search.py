@@ -440,7 +440,8 @@ def test_command_line_search_and_strength(tmp_path, capsys):
     assert "--search-worlds: 4 needs a search seat (policy 'search')" in capsys.readouterr().err
 
 
-def test_command_line_oracle_ladder_and_inference_share(tmp_path, capsys):
+def test_the_inference_share_is_per_contract_and_the_report_shows_the_ceiling(tmp_path, capsys):
+    """Barbu's part of tests/test_inference.py: its ladders group by contract, and the report reads them."""
     from cardlab.analysis.io import load_run
     from cardlab.analysis.strength import inference_share
     from cardlab.sim.cli import main
@@ -453,13 +454,9 @@ def test_command_line_oracle_ladder_and_inference_share(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(paths["on"])]) == 0
     assert "The ceiling" in capsys.readouterr().out
-    (on, meta_on), (off, meta_off) = (load_run(paths[k]) for k in ("on", "off"))
-    assert meta_on["search_inference"] == "on" and "search_inference" not in meta_off and meta_on["oracle"]
-    pd.testing.assert_series_equal(on["lone_oracle_in_heuristic"], off["lone_oracle_in_heuristic"])  # no inference
+    (on, _), (off, _) = (load_run(paths[k]) for k in ("on", "off"))
     share = inference_share(on, off)
     assert list(share.index) == ["salade", "trumps"] and (share["deals"] == 8).all()
-    assert main(["simulate", "barbu", "--deals", "4", "--search-inference", "on"]) == 2
-    assert "--search-inference: 'on' needs a search seat (policy 'search')" in capsys.readouterr().err
 
 
 def test_the_oracle_ladder_adds_its_tables_and_changes_no_other_column():

@@ -165,34 +165,6 @@ def test_the_state_plays_an_inferring_search_seat_as_the_kernels_do():
     pd.testing.assert_frame_equal(state, kernel[list(state.columns)])
 
 
-def test_search_inference_is_checked_from_python_and_the_command_line(tmp_path, capsys):
-    from cardlab.analysis.io import load_run
-    from cardlab.analysis.strength import inference_share
-    from cardlab.sim.cli import main
-
-    with pytest.raises(ValueError, match="search_inference: 'on' needs a search seat"):
-        Study.build(policy="heuristic", search_inference="on")
-    with pytest.raises(ValueError, match="search_inference: 'yes' is not allowed"):
-        Study.build(policy="search", search_inference="yes")
-    with pytest.raises(ValueError, match="search_racing: True does not apply with search_inference 'on'"):
-        simulate(deals=2, policy="search", search_inference="on", search_racing=True)
-    paths = {}
-    for inference in ("on", "off"):
-        paths[inference] = tmp_path / f"ladder-{inference}.parquet"
-        assert main(["study", "euchre5", "strength", "--deals", "10", "--search-worlds", "2", "--oracle",
-                     "--search-inference", inference, "--out", str(paths[inference])]) == 0
-    capsys.readouterr()
-    (on, meta_on), (off, meta_off) = (load_run(paths[k]) for k in ("on", "off"))
-    assert meta_on["search_inference"] == "on" and "search_inference" not in meta_off and meta_on["oracle"]
-    pd.testing.assert_series_equal(on["lone_oracle_in_heuristic"], off["lone_oracle_in_heuristic"])  # never infers
-    share = inference_share(on, off)
-    assert share.loc["all", "deals"] == 10
-    assert main(["simulate", "euchre5", "--deals", "4", "--search-inference", "on"]) == 2
-    assert "--search-inference: 'on' needs a search seat (policy 'search')" in capsys.readouterr().err
-    assert main(["simulate", "euchre5", "--deals", "3", "--policy", "search", "--search-worlds", "2",
-                 "--search-inference", "on"]) == 0
-
-
 def public_history(cols, j, cut):
     """Hand ``j`` of a recorded run (``cols``) walked to its ``cut``-th card: ``(holders now, likelihood_nb's
     keywords)``, the history rebuilt from the log as the searched hand keeps it."""

@@ -259,29 +259,3 @@ def test_an_inferring_seat_beside_a_python_seat_plays_as_beside_its_numba_twin()
     plain = minchiate.build("deals", policy=[minchiate_lowest, *table], seed=3, search_worlds=WORLDS)
     assert not np.array_equal(numba_twin.searched(deals, record=True)[3], plain.searched(deals, record=True)[3],
                               equal_nan=True)
-
-
-def test_command_line_oracle_ladder_and_inference_share(tmp_path, capsys):
-    from cardlab.analysis.io import load_run
-    from cardlab.analysis.strength import inference_share
-    from cardlab.sim.cli import main
-
-    paths = {}
-    for inference in ("on", "off"):
-        paths[inference] = tmp_path / f"ladder-{inference}.parquet"
-        assert main(["study", "minchiate", "strength", "--deals", "8", "--search-worlds", "2", "--oracle",
-                     "--search-inference", inference, "--out", str(paths[inference])]) == 0
-    capsys.readouterr()
-    (on, meta_on), (off, meta_off) = (load_run(paths[k]) for k in ("on", "off"))
-    assert meta_on["search_inference"] == "on" and "search_inference" not in meta_off and meta_on["oracle"]
-    assert "search_racing" not in meta_on  # racing stays the default; a seat that infers does not race
-    pd.testing.assert_series_equal(on["net_oracle_vs_heuristic"], off["net_oracle_vs_heuristic"])  # no inference
-    pd.testing.assert_series_equal(on["net_heuristic"], off["net_heuristic"])
-    share = inference_share(on, off)
-    assert share.loc["all", "deals"] == 8
-    assert main(["simulate", "minchiate", "--deals", "4", "--search-inference", "on"]) == 2
-    assert "--search-inference: 'on' needs a search seat (policy 'search')" in capsys.readouterr().err
-    out = tmp_path / "on.parquet"
-    assert main(["simulate", "minchiate", "--deals", "2", "--policy", "search,heuristic,heuristic,heuristic",
-                 "--search-worlds", "2", "--search-inference", "on", "--out", str(out)]) == 0
-    assert load_run(out)[1]["search_inference"] == "on"
