@@ -24,12 +24,14 @@ from cardlab.sim.euchre5 import Study, replay, simulate, simulate_games
 from cardlab.sim.euchre5.kernels import DECK_BITS, N_RES, RES_SCORE
 from cardlab.sim.euchre5.policies import POLICY, SUIT_MASKS
 from cardlab.sim.euchre5.referee import check_game, suit_when
-from cardlab.sim.euchre5.search import (HOLDERS, KITTY_HOLDER, knowledge_nb, play_search_deals_nb,
-                                        play_search_games_nb, sample_view_nb, search_card_nb, search_state)
+from cardlab.sim.euchre5.search import (HOLDERS, KITTY_HOLDER, card_search_nb, knowledge_nb, play_search_deals_nb,
+                                        play_search_games_nb, sample_view_nb, search_state)
 from cardlab.sim.euchre5.interface import check_rows
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
 MIX = "search,heuristic,random,search,heuristic"
+# card_search_nb's inference arguments for a search without it: eps 0, no history, bids or upcard
+NO_INFERENCE = (0.0, np.empty((0, 5), np.int64), np.empty((0, 4), np.uint64), 0, np.empty((0, 4), np.int64), 0, 0, -1, 0)
 
 
 @pytest.mark.parametrize("rules", [
@@ -246,11 +248,11 @@ def test_search_means_depend_only_on_what_the_searcher_has_seen():
                      np.zeros(5, np.uint64), holders, known, excluded)
         out = np.zeros(64, np.int64)
         partner = [q for q in range(5) if int(h[q]) >> called & 1]
-        search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC, 1,
+        card_search_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, 16, POLICY.HEURISTIC, 1,
                        False, study.rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
                        DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, np.uint64(0), np.uint64(0), s,
                        np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), out,
-                       np.zeros(64, np.int64))
+                       np.zeros(64, np.int64), *NO_INFERENCE)
         totals.append(out)
     np.testing.assert_array_equal(totals[0], totals[1])
     assert totals[0].any()

@@ -256,7 +256,7 @@ class Euchre5State(State):
 
     def why(self, kind: str, value: int) -> str:
         """The rule a move of a legal kind breaks with this card or suit."""
-        h, seat = self.hand, self.current_player
+        seat = self.current_player
         if kind == "play":
             name = card_name(value)
             return f"played {name} but " + ("does not hold it" if value not in self.held[seat]

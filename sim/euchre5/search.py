@@ -85,7 +85,7 @@ from numba import njit, prange
 from cardlab.sim.inference import (MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pick_nb, move_stream_nb,
                                    propose_swap_nb, softened_nb, undo_swap_nb, uniform_nb)
 from cardlab.sim.worlds import draw_world_nb, plan_world_nb
-from cardlab.sim.cards import LANE, ONE, ZERO, bit, ctz, lowest_card, popcount
+from cardlab.sim.cards import LANE, ONE, ZERO, bit, lowest_card, popcount
 from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, WON_BITS, bid_nb, bid_step_nb, callable_nb,
@@ -96,8 +96,8 @@ from cardlab.sim.euchre5.kernels import (DECK_BITS, N_RES, RES_SCORE, WON_BITS, 
 from cardlab.sim.euchre5.policies import (BOWERS, POLICY, SUIT_MASKS, accept_nb, bid_strength_nb, call_nb,
                                           follow_beat_nb, lead_nb, name_nb)
 from cardlab.sim.policy import ROLLOUT_POLICIES, SHARED_POLICIES
-from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, ALONE_BY_CHOICE, CALL, DECK, DISCARD, FORCED_ALONE, KITTY,
-                                       NAME, PASS, PLAY, PLAYERS, RULE, TIE_PLAY_ON, TRICKS)
+from cardlab.sim.euchre5.rules import (ACCEPT, ALONE, CALL, DECK, DISCARD, KITTY, NAME, PASS, PLAY, PLAYERS, RULE,
+                                       TIE_PLAY_ON, TRICKS)
 
 SEARCH = POLICY.SEARCH  # policy id of a search seat, the shared ids of cardlab.sim.policy
 
@@ -452,18 +452,6 @@ def search_call_nb(state, s, holders, known, excluded, upcard, dealer, rules, tr
         if race_world_nb(values, w, alive, played, racing):
             break
     return cards, race_choice_nb(cols, values, alive, played, fall, counts)
-
-
-@njit(cache=True, error_model="numpy")
-def search_card_nb(state, s, holders, known, excluded, worlds, rollout, racing, oracle, rules, trump, maker, partner,
-                   alone,
-                   called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner, in_trick, winners,
-                   legal, fallback, totals, counts):
-    """:func:`card_search_nb` without inference (no history to read): the searched card of seat ``s``."""
-    return card_search_nb(state, s, holders, known, excluded, worlds, rollout, racing, oracle, rules, trump, maker,
-                          partner, alone, called, alone_public, revealed, remaining, t, k, leader, suit, beat, winner,
-                          in_trick, winners, legal, fallback, totals, counts, 0.0, np.empty((0, 5), np.int64),
-                          np.empty((0, 4), np.uint64), 0, np.empty((0, 4), np.int64), 0, 0, -1, 0)
 
 
 @njit(cache=True, error_model="numpy")
