@@ -81,7 +81,13 @@ def test_a_draw_is_judged_by_whether_the_discard_had_a_use():
     # it took the 7 and laid 5-6-7: its hand before the draw was its hand now, the meld and the king less the 7
     took = hand_of(H5, H6, KING)
     assert factor(hand_of(TWO, NINE), row(eligible=1, top=H7, took=1, dk=KING, opened=1), took, 1) == \
-        pytest.approx(discard * (1 - EPS / 2))
+        pytest.approx(discard)  # the rules made a take usable (discard_take_must_use): not judged
+    assert factor(hand_of(TWO, NINE), row(eligible=1, top=H7, took=1, dk=KING, opened=1), took, 1,
+                  discard_take_must_use=False) == pytest.approx(discard * (1 - EPS / 2))
+    # taken freely and kept, with no use (no 5 or 6): not the heuristic's take; the 7 may not go, the king does
+    kept = row(eligible=1, top=H7, took=1, dk=KING, tku=H7, opened=1)
+    assert factor(hand_of(TWO, NINE, H7), kept, hand_of(KING) - hand_of(H7), 1, discard_take_must_use=False) == \
+        pytest.approx((1 - EPS + EPS / 3) * EPS / 2)
     # it drew from the stock holding the 5 and 6: it declined a card with a use
     assert factor(hand_of(TWO, H5, H6), row(eligible=1, top=H7, dk=KING, opened=1), hand_of(KING), 1) == \
         pytest.approx((1 - EPS + EPS / 4) * EPS / 2)
@@ -199,8 +205,8 @@ def test_the_state_rebuilds_the_kernels_history(rules):
             table = np.zeros((MAX_MELDS, MELD_W), np.int64)
             seats = np.zeros((3, n), np.int64)
             sc = np.zeros(S.SC_W, np.int64)
-            stream = S.deal_round_nb(np.uint64(deal_state(study.seed, deal)), state.dealer, o, hands, deck, pile,
-                                     table, seats, sc, np.zeros(0, np.int64))
+            stream = np.uint64(S.deal_round_nb(np.uint64(deal_state(study.seed, deal)), state.dealer, o, hands, deck,
+                                               pile, table, seats, sc, np.zeros(0, np.int64)))
             hist = np.zeros((n, S.HIST_W), np.int64)
             bdelta = np.zeros((n, HAND_W), np.int64)
             known = np.zeros((n, HAND_W), np.int64)
