@@ -13,7 +13,7 @@ from cardlab.sim.games import GAMES, game
 
 INFERRING = [name for name in GAMES if game(name).inference]
 LADDER = {"barbu": ["--deals", "16", "--contract", "salade,trumps"], "euchre5": ["--deals", "10"],
-          "hearts": ["--deals", "8"], "minchiate": ["--deals", "8"]}
+          "hearts": ["--deals", "8"], "minchiate": ["--deals", "8"], "rami": ["--deals", "8"]}
 
 
 @pytest.mark.parametrize("name", [name for name in GAMES if not game(name).inference])

@@ -316,8 +316,10 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules, inference):
 RAMI_RULES = [dict(), dict(players=3, discard_take_must_use=False, recycle_discards=True)]
 
 
-@pytest.mark.parametrize("rules", [0, pytest.param(1, marks=pytest.mark.slow)])  # RAMI_RULES
-def test_rami_search_sees_only_what_its_seat_has_seen(rules):
+@pytest.mark.parametrize("rules,inference", [(0, False), (0, True), pytest.param(1, False, marks=pytest.mark.slow),
+                                              pytest.param(1, True, marks=pytest.mark.slow)])  # RAMI_RULES
+def test_rami_search_sees_only_what_its_seat_has_seen(rules, inference):
+    """With inference (worlds weighted by the others' last draw and discard) as without."""
     from cardlab.sim.rami import search as S
     from cardlab.sim.rami.kernels import DECK_MAX, EV_DISCARD, EV_DRAW, EV_RECYCLE, EV_TAKE, LOG_ROWS, LOG_W
     from cardlab.sim.rami.melds import MAX_MELDS, MELD_W
@@ -349,7 +351,8 @@ def test_rami_search_sees_only_what_its_seat_has_seen(rules):
         arrays = [x.copy() for x in arrays]
         log = np.zeros((LOG_ROWS, LOG_W), np.int64)
         means = np.zeros((S.MEAN_ROWS, S.MEAN_W), np.float64)
-        *_, li, mi = S.play_search_dealt_nb(study.seed, deal, 0, state, o, pols, WORLDS, 0, S.SHORTLIST, log,
+        eps = np.where(pols == S.SEARCH, S.INFERENCE_EPSILON if inference else 0.0, 0.0)
+        *_, li, mi = S.play_search_dealt_nb(study.seed, deal, 0, state, o, pols, WORLDS, 0, S.SHORTLIST, eps, log,
                                              np.zeros((4, P), np.int64), means, *arrays,
                                              run_callbacks("", game("rami").numba_seat, searched=True),
                                              np.zeros(2, np.int64))

@@ -79,8 +79,8 @@ class RamiStudy(LoneSeat, Study):
             self.logs(len(deals) if record else 0, searched=True)
         pols = self.policy_ids if policies is None else np.asarray(policies, np.int64)
         self.call_kernel(play_search_rounds_nb, self.seed, deals, self.rules, pols, self.search_worlds,
-                         self.rollout_id, SHORTLIST, *ints, *seats, *logs, self.user_callbacks(searched=True),
-                         first=deals, count=len(deals), unit="round")
+                         self.rollout_id, SHORTLIST, self.inference_eps(pols), *ints, *seats, *logs,
+                         self.user_callbacks(searched=True), first=deals, count=len(deals), unit="round")
         return (kernel_rows(ints, seats), *logs)
 
     def play_games(self, first: int, count: int, *, record: bool = False) -> dict:
@@ -94,8 +94,10 @@ class RamiStudy(LoneSeat, Study):
         def play(first, count, slot):
             ints, seats, _ = round_buffers(count * slot, self.options.players, totals=True)
             rounds, logs = np.zeros(count, np.int64), self.logs(count * slot if record else 0, searched=self.searching)
-            kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, SHORTLIST)) \
-                if self.searching else (play_games_nb, ())  # the search kernel takes its settings after the policies
+            # the search kernel takes its settings (and each seat's inference) after the policies
+            kernel, search = (play_search_games_nb, (self.search_worlds, self.rollout_id, SHORTLIST,
+                                                     self.inference_eps(self.policy_ids))) \
+                if self.searching else (play_games_nb, ())
             self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *search, slot, rounds, *ints,
                              *seats, *logs, self.user_callbacks(self.searching), first=first, count=count, unit="game")
             if (rounds > slot).any():
@@ -266,6 +268,7 @@ class Rami(Game):
     name, title, unit = "rami", "Rami", "round"
     Options, Study, kernel_rules = RamiOptions, RamiStudy, staticmethod(RamiOptions.kernel_ints)
     oracle = True  # the search over the true hands and stock (search.search_nb)
+    inference = True  # --search-inference: search seats weight their worlds by the others' last draw and discard
     search_beside_python = True  # the state plays a search seat's turn by the searched kernel (state_policies)
     numba_seat = NUMBA_SEAT
     deal_chunk, game_chunk, ladder_chunk = 1 << 16, 1 << 13, 64

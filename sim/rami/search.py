@@ -40,8 +40,26 @@ table, the discard pile and the known cards) are dealt uniformly: first the stoc
 known; a random order), then each opponent's unknown cards (its hand size minus its known
 cards), on top of its known cards. Duplicates are counts, so no kind ever exceeds the deck.
 After a recycle of the discards (``recycle_discards``) the stock can only hold recycled cards:
-it is drawn from the unseen cards among them. (Information an opponent's *choices* reveal,
-such as a discard it did not take, is not used: worlds honour the rules, not a model of play.)
+it is drawn from the unseen cards among them. Without inference, what an opponent's *choices*
+reveal (a discard it did not take) is not used: worlds honour the rules, not a model of play.
+
+**Inference** (``search_inference``, on or off per study; a seat's ``eps`` > 0 turns it on; off by
+default). A searching seat weighs each sampled world by the likelihood of each other seat's *last*
+turn, that seat modelled as the heuristic softened by ``eps`` (:mod:`cardlab.sim.inference`;
+:func:`seat_factor_nb`): its discard, judged exactly (its hand then is its world hand now plus the
+discard: nothing has entered it since), and its draw when the rules let it take the top discard (the
+heuristic takes it exactly when it can reach the table this turn; its hand before the draw is its
+hand now plus what it put on the table and the pile, less the taken card: exact after a take, one
+unknown card too many after a stock draw). Earlier turns are not judged: their hands need the stock
+cards drawn since, which a world does not fix. The search loop keeps each seat's last turn as the
+table saw it (:func:`note_turn_nb`; the step API rebuilds it from the state's moves). The seat draws
+a pool of ``POOL_FACTOR * worlds`` worlds (exactly uniform, as without inference), weighs each, keeps
+``worlds`` by systematic resampling and moves each kept world by ``MOVE_STEPS`` Metropolis steps that
+swap an unknown card of one other seat with one of another seat or of the stock
+(:func:`propose_card_swap_nb`; never a known card, and never the stock after a recycle). The weights
+read only the world and what the table saw, and every draw comes from the decision's own stream.
+``eps`` is :data:`INFERENCE_EPSILON`, chosen by measurement (the docs' results page). The oracle never
+infers.
 
 **Randomness.** The searcher's draws come from a stream keyed by (seed, round, decision),
 ``decision = (round in game * 4096 + turn) * 2 + (0 draw, 1 discard)``; a single round is
@@ -60,6 +78,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from cardlab.sim.inference import MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pick_nb, move_stream_nb, softened_nb, \
+    uniform_nb
 from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW, EV_OPEN, EV_OUT, EV_RECYCLE,
                                       EV_TAKE, LOG_W, MAX_TURNS, PLAN_LAYOFF, PLAN_NONE, PLAN_OPEN, PLAN_RETRIEVE,
                                       R_HAND, R_OPENED, R_SCORE, R_WON, game_over_nb, lay_melds, layoff, log_event,
@@ -84,6 +104,13 @@ TURN_KEY = 4096  # decisions of one round in the key: (round * TURN_KEY + turn) 
 PHASE_DRAW, PHASE_DISCARD = 0, 1
 MEAN_W = 5  # a searched candidate's row: turn, seat, phase, candidate (kind, or 0 stock / 1 discard), mean
 MEAN_ROWS = 4096
+INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of a random choice: on 600 paired rounds among heuristic
+#                          players (seed 1, W = 32), eps 0.1, 0.2, 0.4 gained -2.3, +0.3, -0.1 points a round, each CI
+#                          about +-3.1 (the gap to the oracle +21.5): none clear, 0.2 the best point (before takes
+#                          under discard_take_must_use stopped being judged)
+# each seat's last finished turn, as the table saw it (the inference's history; ``hist`` rows, one per seat)
+H_VALID, H_ELIGIBLE, H_TOP, H_TOOK, H_DK, H_TKU, H_CLOSE, H_OPENED = range(8)
+HIST_W = 8
 
 # the turn's scalars (one int64 vector, so a world copies them at once)
 (S_SP, S_NPILE, S_NT, S_RECYCLED, S_SEAT, S_T, S_LI, S_WINNER, S_BLOCKED, S_OFFERED, S_PLAN, S_PLAN_MELD, S_PLAN_N,
@@ -482,6 +509,207 @@ def sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, 
     return state
 
 
+# ------------------------------------------------------------------------------ inference: the others' last turns
+
+
+@njit(cache=True, _nrt=False)
+def eligible_nb(sc, o, hand, pile):
+    """Whether the rules let the seat to move take the top discard at its turn's start, from what the table sees
+    (the turn, the hand's size): ``begin_turn_nb``'s ``offered`` without ``discard_take_must_use``'s test, which
+    reads the hand."""
+    return sc[S_NPILE] > 0 and pile[sc[S_NPILE] - 1] >= 0 and (
+        sc[S_T] >= o[OPT.players] or o[OPT.discard_take_first_round] == 1) and not (
+        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+
+
+@njit(cache=True, _nrt=False)
+def note_turn_nb(hist, bdelta, seat, eligible, top, tk, tk_used, dk, close, was_opened, before, after, drawn):
+    """Keep seat ``seat``'s finished turn as the table saw it (the inference's history): whether it could take the
+    discard ``top``, whether it took it (``tk``, still held unused: ``H_TKU``), its discard ``dk``, whether an
+    opponent was close and whether it had opened when it drew; ``bdelta[seat]`` = its hand before the draw less its
+    hand now, plus the card it drew from the stock (``drawn``): the cards it put on the table and the pile less the
+    taken discard and the jokers taken back, all public."""
+    hist[seat, H_VALID] = 1
+    hist[seat, H_ELIGIBLE] = eligible
+    hist[seat, H_TOP] = top
+    hist[seat, H_TOOK] = tk >= 0
+    hist[seat, H_DK] = dk
+    hist[seat, H_TKU] = tk if tk >= 0 and not tk_used else -1
+    hist[seat, H_CLOSE] = close
+    hist[seat, H_OPENED] = was_opened
+    for k in range(HAND_W):
+        bdelta[seat, k] = before[k] - after[k] + (1 if k == drawn else 0)
+
+
+@njit(cache=True, _nrt=False)
+def seat_factor_nb(p, hand, hist, bdelta, eps, o, table, nt, opened, tmp, out, scratch):
+    """The likelihood of seat ``p``'s last turn (``hist[p]``, :func:`note_turn_nb`) if it holds ``hand`` now,
+    modelled as the heuristic softened by ``eps`` (:func:`cardlab.sim.inference.softened_nb`); 1 before its first
+    turn ends.
+
+    * **Its discard** ``dk``, judged exactly: its hand then was ``hand + dk``; with ``k > 1`` legal kinds (not the
+      unused taken card without a twin) it is the heuristic's (``policies.choose_discard``, ``opened`` now as then)
+      with probability ``1 - eps + eps / k``, another ``eps / k``.
+    * **Its draw**, when the rules let it take the top discard: the heuristic takes it exactly when the card can
+      reach the table this turn (``kernels.take_plan``). Its hand before a take is ``hand + bdelta[p]``, exact; before
+      a stock draw the same, which still holds the card it drew (unknown): an approximation, one card too many.
+      A stock draw has probability ``1 - eps/2`` when the card had no use, ``eps/2`` when it had one, 1 when it had
+      none and ``discard_take_must_use`` forbade the take. A take counts 1 under ``discard_take_must_use`` (the rules
+      made it usable; judged on today's table, where the card now lies, it often looked unusable: 20 of about 1,000
+      judged draws of true hands at a heuristic table), else ``1 - eps/2`` when usable, ``eps/2`` when not.
+
+    The table is today's (later lay-offs on it are an approximation); ``tmp`` (``HAND_W``), ``out`` and ``scratch``
+    are scratch."""
+    if hist[p, H_VALID] == 0:
+        return 1.0
+    f = 1.0
+    dk = hist[p, H_DK]
+    for k in range(HAND_W):
+        tmp[k] = hand[k]
+    tmp[dk] += 1
+    tku = hist[p, H_TKU]
+    forbidden = tku if tku >= 0 and tmp[tku] < 2 else -1
+    legal = 0
+    for k in range(HAND_W):
+        if tmp[k] > 0 and k != forbidden:
+            legal += 1
+    if legal > 1:
+        _, best = choose_discard(POLICY.HEURISTIC, np.uint64(0), tmp, forbidden, table, nt, opened, o,
+                                 hist[p, H_CLOSE] != 0, out, scratch)
+        f *= softened_nb(eps, legal, best == dk)
+    if hist[p, H_ELIGIBLE]:
+        top = hist[p, H_TOP]
+        for k in range(HAND_W):
+            tmp[k] = max(0, hand[k] + bdelta[p, k])
+        tmp[top] += 1
+        plan, _, _ = take_plan(tmp, top, hist[p, H_OPENED] != 0, False, table, nt, o, out, scratch)
+        usable = plan != PLAN_NONE
+        if hist[p, H_TOOK]:
+            if not o[OPT.discard_take_must_use]:  # else the rules made it usable: no choice to judge
+                f *= softened_nb(eps, 2, usable)
+        elif usable or not o[OPT.discard_take_must_use]:
+            f *= softened_nb(eps, 2, not usable)
+    return f
+
+
+@njit(cache=True, _nrt=False)
+def world_factors_nb(s, o, w_hands, hist, bdelta, eps, table, nt, seats, factors, tmp, out, scratch):
+    """Each other seat's :func:`seat_factor_nb` in the world ``w_hands`` into ``factors`` (``s``'s: 1); returns their
+    product, the world's likelihood."""
+    total = 1.0
+    for p in range(o[OPT.players]):
+        factors[p] = 1.0 if p == s else seat_factor_nb(p, w_hands[p], hist, bdelta, eps, o, table, nt,
+                                                       seats[OPENED, p], tmp, out, scratch)
+        total *= factors[p]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def unknown_card_nb(hand, known, i):
+    """The kind of the ``i``-th card of ``hand`` not among its ``known`` cards (kinds in order, twins apart)."""
+    for k in range(HAND_W):
+        c = hand[k] - known[k]
+        if i < c:
+            return k
+        i -= c
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def propose_card_swap_nb(state, s, P, w_hands, known, w_deck, sp, n_cards, stock_ok):
+    """One Metropolis proposal on a world (count-vector hands, twins apart): a uniformly drawn unknown card of
+    another seat ``a`` (not one of its ``known`` cards) swapped with a uniformly drawn unknown card of holder ``b``,
+    another seat than ``a`` and ``s`` or the stock (``b = -1``, a uniform stock position ``j``; never after a recycle,
+    ``stock_ok`` false, whose stock may hold recycled cards only). Symmetric over worlds whose twins are told apart
+    (the swap back is the same pair of places, as likely), and it keeps every hand's size and known cards, so
+    Metropolis acceptance leaves the posterior invariant. Returns ``(state, a, b, ca, cb, j, u)``: ``ca = -1`` when
+    nothing moved, ``u`` the uniform that accepts or refuses it."""
+    holders = P - 2 + (1 if stock_ok else 0)  # the seats other than s and a, then the stock
+    state, a = below_n(state, P - 1)
+    state, b = below_n(state, max(holders, 1))
+    state, ia = below_n(state, 1 << 30)
+    state, ib = below_n(state, 1 << 30)
+    state, u = uniform_nb(state)
+    if a >= s:
+        a += 1
+    if holders == 0:
+        return state, a, -1, -1, -1, -1, u
+    if b == P - 2:
+        b = -1
+    else:
+        q = 0  # the b-th seat other than s and a
+        while True:
+            if q != s and q != a:
+                if b == 0:
+                    break
+                b -= 1
+            q += 1
+        b = q
+    na = cards_in(w_hands[a]) - cards_in(known[a])
+    if na <= 0:
+        return state, a, b, -1, -1, -1, u
+    ca = unknown_card_nb(w_hands[a], known[a], ia % na)
+    j = -1
+    if b < 0:
+        if n_cards - sp <= 0:
+            return state, a, b, -1, -1, -1, u
+        j = sp + ib % (n_cards - sp)
+        cb = w_deck[j]
+        w_deck[j] = ca
+    else:
+        nb = cards_in(w_hands[b]) - cards_in(known[b])
+        if nb <= 0:
+            return state, a, b, -1, -1, -1, u
+        cb = unknown_card_nb(w_hands[b], known[b], ib % nb)
+        w_hands[b, cb] -= 1
+        w_hands[b, ca] += 1
+    w_hands[a, ca] -= 1
+    w_hands[a, cb] += 1
+    return state, a, b, ca, cb, j, u
+
+
+@njit(cache=True, _nrt=False)
+def undo_card_swap_nb(w_hands, w_deck, a, b, ca, cb, j):
+    """Take back the swap :func:`propose_card_swap_nb` made."""
+    w_hands[a, cb] -= 1
+    w_hands[a, ca] += 1
+    if b < 0:
+        w_deck[j] = cb
+    else:
+        w_hands[b, ca] -= 1
+        w_hands[b, cb] += 1
+
+
+@njit(cache=True, _nrt=False)
+def move_world_nb(state, s, o, sc, known, w_hands, w_deck, likelihood, hist, bdelta, eps, table, seats, factors,
+                  tmp, out, scratch):
+    """Move a world by :data:`~cardlab.sim.inference.MOVE_STEPS` Metropolis steps (:func:`propose_card_swap_nb`,
+    accepted with probability min(1, new likelihood / old)); only the factors of the seats whose hands changed are
+    recomputed. Returns ``(state, likelihood)``."""
+    P = o[OPT.players]
+    n_cards = 104 + o[OPT.n_jokers]
+    nt = sc[S_NT]
+    for _ in range(MOVE_STEPS):
+        state, a, b, ca, cb, j, u = propose_card_swap_nb(state, s, P, w_hands, known, w_deck, sc[S_SP], n_cards,
+                                                         sc[S_RECYCLED] == 0)
+        if ca < 0:
+            continue
+        fa = seat_factor_nb(a, w_hands[a], hist, bdelta, eps, o, table, nt, seats[OPENED, a], tmp, out, scratch)
+        fb = 1.0 if b < 0 else seat_factor_nb(b, w_hands[b], hist, bdelta, eps, o, table, nt, seats[OPENED, b], tmp,
+                                              out, scratch)
+        moved = likelihood / factors[a] * fa
+        if b >= 0:
+            moved = moved / factors[b] * fb
+        if accepted_nb(u, likelihood, moved):
+            likelihood = moved
+            factors[a] = fa
+            if b >= 0:
+                factors[b] = fb
+        else:
+            undo_card_swap_nb(w_hands, w_deck, a, b, ca, cb, j)
+    return state, likelihood
+
+
 @njit(cache=True, _nrt=False)
 def relative_score(res, s, P):
     """The searcher's outcome: the opponents' mean round score minus its own (higher is better)."""
@@ -511,12 +739,14 @@ def copy_rows_nb(dst, src):
 @njit(cache=True)
 def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, oracle, hands, deck, pile, table, seats,
               sc, known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out, scratch,
-              res, totals):
+              res, totals, eps, hist, bdelta, pool_states, cumulative, pool_factors, factors, tmp):
     """The searched choice among ``cands[:n_cands]`` (kinds to discard, or 0 stock / 1 discard pile).
 
     ``totals[c]`` receives each candidate's mean relative score over the worlds. The ``oracle`` (search that sees
     the true deal, the strength ladder's ceiling) plays every world on the true hands and stock: one world with
     heuristic rollouts, which play it the same way each time; ``worlds`` with random ones, each its own draws.
+    ``eps`` > 0: the searcher infers (:func:`play_worlds_nb`; ``hist`` and ``bdelta`` the others' last turns, the
+    arrays after them scratch of ``POOL_FACTOR * worlds`` rows).
     """
     pols = np.full(o[OPT.players], rollout, np.int64)
     no_log = np.zeros((0, LOG_W), np.int64)
@@ -524,7 +754,8 @@ def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, ora
     n_worlds = 1 if oracle and rollout == POLICY.HEURISTIC else worlds
     play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, hands, deck, pile, table, seats, sc,
                    known, pool, w_hands, w_deck, inst, unseen, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
-                   scratch, no_log, res, totals)
+                   scratch, no_log, res, totals, eps, hist, bdelta, pool_states, cumulative, pool_factors, factors,
+                   tmp)
     choice = fallback
     for i in range(n_cands):
         c = cands[i]
@@ -538,10 +769,15 @@ def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, ora
 @njit(cache=True, _nrt=False)
 def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, hands, deck, pile, table, seats, sc,
                    known, pool, w_hands, w_deck, inst, unseen, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
-                   scratch, no_log, res, totals):
+                   scratch, no_log, res, totals, eps, hist, bdelta, pool_states, cumulative, pool_factors, factors,
+                   tmp):
     """The worlds of :func:`search_nb`: draw each (the true deal for the ``oracle``), play every candidate on it to
     the end of the round with the seats' rollout policies ``pols``, and sum seat ``s``'s relative score into
-    ``totals``. The other arrays are scratch space.
+    ``totals``. With ``eps`` > 0 (inference, never the oracle) the worlds are drawn as the module docstring's
+    "Inference" says: a pool of ``POOL_FACTOR * n_worlds`` (``pool_states``: each one's stream before it was drawn,
+    so a kept world is drawn again rather than stored), each weighed by :func:`world_factors_nb` over the others'
+    last turns (``hist``, ``bdelta``), ``n_worlds`` kept by the systematic comb, each moved by :func:`move_world_nb`
+    from its tooth's own stream (which then draws its rollouts). The other arrays are scratch space.
 
     Compiled without Numba's reference counting (``_nrt=False``), as everything a rollout calls: it allocates
     nothing and its caller holds every array. With the counting, the atomic increments and decrements of the
@@ -551,11 +787,36 @@ def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, h
     P = o[OPT.players]
     for i in range(n_cands):
         totals[cands[i]] = 0.0
-    for _ in range(n_worlds):
+    inferring = eps > 0.0 and not oracle
+    start = 0.0
+    total = 0.0
+    n_pool = POOL_FACTOR * n_worlds if inferring else 0
+    for j in range(n_pool):
+        pool_states[j] = state
+        state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst, unseen)
+        total += world_factors_nb(s, o, w_hands, hist, bdelta, eps, table, sc[S_NT], seats, factors, tmp, x_out,
+                                  scratch)
+        cumulative[j] = total
+        for p in range(P):
+            pool_factors[j, p] = factors[p]
+    if inferring:
+        state, start = uniform_nb(state)  # one uniform: the systematic comb
+    pick = 0
+    for r in range(n_worlds):
         if oracle:
             state = mix64(state)
             copy_rows_nb(w_hands, hands)
             copy_nb(w_deck, deck)
+        elif inferring:  # the comb's tooth r: its pool world drawn again, then moved from the tooth's stream
+            pick = comb_pick_nb(cumulative, pick, r, start, total, n_worlds)
+            drawn = sample_world_nb(pool_states[pick], s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst,
+                                    unseen)
+            likelihood = 1.0
+            for p in range(P):
+                factors[p] = pool_factors[pick, p]
+                likelihood *= factors[p]
+            state, _ = move_world_nb(move_stream_nb(drawn, r), s, o, sc, known, w_hands, w_deck, likelihood, hist,
+                                     bdelta, eps, table, seats, factors, tmp, x_out, scratch)
         else:
             state = sample_world_nb(state, s, o, hands, deck, sc, known, pool, w_hands, w_deck, inst, unseen)
         roll = mix64(state ^ ROLLOUT_SALT)  # random rollouts: the same draws for every candidate of this world
@@ -637,13 +898,14 @@ def update_known(known, seat, before, after, tk, drawn, retrieved):
 
 
 @njit(cache=True)
-def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, rollout, shortlist, log, deck_log, res,
-                         means, user_fn, fault):
+def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, rollout, shortlist, eps, log, deck_log,
+                         res, means, user_fn, fault):
     """Play one round as ``play_round_nb`` does, with ``search`` seats (policy id ``SEARCH``) searching.
 
     ``key`` and ``round_key`` key the searcher's streams (single rounds: the round, 0; whole
     games: the game, the round in it). ``means`` (rows x MEAN_W, or 0 rows) receives each searched
-    candidate's mean relative score; ``user_fn`` makes a Numba seat's discards (``kernels.play_turn_nb``'s).
+    candidate's mean relative score; ``user_fn`` makes a Numba seat's discards (``kernels.play_turn_nb``'s);
+    ``eps`` (per seat, 0: off) each search seat's inference (module docstring).
     Returns (stream, turns, blocked, rami sec, log rows, mean rows).
     """
     P = o[OPT.players]
@@ -654,12 +916,12 @@ def play_search_round_nb(seed, key, round_key, state, dealer, o, pols, worlds, r
     seats = np.zeros((3, P), np.int64)
     sc = np.zeros(SC_W, np.int64)
     state = deal_round_nb(state, dealer, o, hands, deck, pile, table, seats, sc, deck_log)
-    return play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means,
+    return play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, eps, log, res, means,
                                 hands, deck, pile, table, seats, sc, user_fn, fault)
 
 
 @njit(cache=True)
-def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means, hands,
+def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, eps, log, res, means, hands,
                          deck, pile, table, seats, sc, user_fn, fault):
     """The turns of :func:`play_search_round_nb` from a dealt round (``deal_round_nb``'s ``hands``, ``deck``,
     ``pile``, ``table``, ``seats`` and ``sc``): a test can change the hidden cards (the stock's order, the
@@ -667,16 +929,19 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
     known = np.zeros((o[OPT.players], HAND_W), np.int64)
     pool = np.full(HAND_W, 2, np.int64)
     pool[JOKER] = o[OPT.n_jokers]
-    return play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means,
-                                hands, deck, pile, table, seats, sc, known, pool, -1, user_fn, fault)
+    hist = np.zeros((o[OPT.players], HIST_W), np.int64)
+    bdelta = np.zeros((o[OPT.players], HAND_W), np.int64)
+    return play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, eps, log, res, means,
+                                hands, deck, pile, table, seats, sc, known, pool, hist, bdelta, -1, user_fn, fault)
 
 
 @njit(cache=True)
-def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, log, res, means, hands,
-                         deck, pile, table, seats, sc, known, pool, stop, user_fn, fault):
+def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, eps, log, res, means, hands,
+                         deck, pile, table, seats, sc, known, pool, hist, bdelta, stop, user_fn, fault):
     """The turns of :func:`play_search_dealt_nb` from any turn's start (its arrays as ``begin_turn_nb`` takes
     them, ``known`` the cards each hand is known to hold and ``pool`` the cards the stock may hold, as
-    :func:`sample_world_nb` reads them), until the round ends or turn ``stop`` is to begin (-1: no stop): the
+    :func:`sample_world_nb` reads them; ``hist`` and ``bdelta`` each seat's last finished turn, as
+    :func:`note_turn_nb` keeps them), until the round ends or turn ``stop`` is to begin (-1: no stop): the
     step API plays a search seat's turn here, stopped at the next turn (``state_policies.searched_turn``)."""
     P = o[OPT.players]
     n_cards = 104 + o[OPT.n_jokers]
@@ -696,6 +961,12 @@ def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
     cands = np.zeros(HAND_W, np.int64)
     totals = np.zeros(HAND_W, np.float64)
     wres = np.zeros((4, P), np.int64)
+    n_pool = POOL_FACTOR * worlds if eps.max() > 0.0 else 0  # the inference's scratch, held for the whole round
+    pool_states = np.zeros(n_pool, np.uint64)
+    cumulative = np.zeros(n_pool, np.float64)
+    pool_factors = np.zeros((n_pool, P), np.float64)
+    factors = np.zeros(P, np.float64)
+    tmp = np.zeros(HAND_W, np.int64)
     mi = 0
     while sc[S_T] != stop:
         recycled = sc[S_RECYCLED]
@@ -712,6 +983,9 @@ def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
         searching, oracle = pol == SEARCH or pol == POLICY.ORACLE, pol == POLICY.ORACLE
         play = POLICY.HEURISTIC if searching else builtin_of(pol)
         before[:] = hands[seat]
+        eligible = eligible_nb(sc, o, hands[seat], pile)
+        top = pile[sc[S_NPILE] - 1] if sc[S_NPILE] > 0 else -1
+        was_opened = seats[OPENED, seat]
         usable = sc[S_PLAN] != PLAN_NONE
         offered = sc[S_OFFERED] != 0
         state, take = choose_draw(play, state, usable, offered)
@@ -727,7 +1001,8 @@ def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
             take = search_nb(search_state(seed, key, (round_key * TURN_KEY + t) * 2 + PHASE_DRAW), seat, PHASE_DRAW,
                              cands, 2, fallback, o, rollout, worlds, oracle, hands, deck, pile, table, seats,
                              sc, known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats, x_sc,
-                             x_out, scratch, wres, totals) == 1
+                             x_out, scratch, wres, totals, eps[seat], hist, bdelta, pool_states, cumulative,
+                             pool_factors, factors, tmp) == 1
             if means.shape[0] > 0:
                 mi = record_means(means, mi, t, seat, PHASE_DRAW, cands, 2, totals)
         draw_nb(sc, take, o, hands, deck, pile, seats, log)
@@ -750,11 +1025,15 @@ def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
                 k = search_nb(search_state(seed, key, (round_key * TURN_KEY + t) * 2 + PHASE_DISCARD), seat,
                               PHASE_DISCARD, cands, n, k, o, rollout, worlds, oracle, hands, deck, pile, table,
                               seats, sc, known, pool, w_hands, w_deck, inst, x_hands, x_deck, x_pile, x_table, x_seats,
-                              x_sc, x_out, scratch, wres, totals)
+                              x_sc, x_out, scratch, wres, totals, eps[seat], hist, bdelta, pool_states, cumulative,
+                              pool_factors, factors, tmp)
                 if means.shape[0] > 0:
                     mi = record_means(means, mi, t, seat, PHASE_DISCARD, cands, n, totals)
+        close = sc[S_CLOSE]
         ended = discard_nb(sc, k, o, hands, pile, log)
         update_known(known, seat, before, hands[seat], tk, drawn, sc[S_RETRIEVED])
+        note_turn_nb(hist, bdelta, seat, eligible, top, tk, sc[S_TK_USED], k, close, was_opened, before, hands[seat],
+                     drawn)
         if ended:
             break
     turns, blocked, rami_sec = finish_round_nb(sc, o, hands, seats, res)
@@ -762,7 +1041,7 @@ def play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
 
 
 @njit(cache=True, parallel=True)
-def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, dealer, turns, blocked, rami_sec, won,
+def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, eps, dealer, turns, blocked, rami_sec, won,
                           opened, hand_value, score, logs, log_rows, decks, means, mean_rows, user_fn, faults):
     """The rounds numbered ``deals`` (round ``i`` from ``deal_state(seed, i)``, dealt by seat ``i % n``).
 
@@ -779,7 +1058,8 @@ def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, deal
         deck_log = decks[d] if record else np.zeros(0, np.int64)
         mlog = means[d] if record else np.zeros((0, MEAN_W), np.float64)
         _, tn, bl, rs, li, mi = play_search_round_nb(seed, deal, 0, deal_state(seed, deal), dl, o, pols, worlds,
-                                                     rollout, shortlist, log, deck_log, res, mlog, user_fn, faults[d])
+                                                     rollout, shortlist, eps, log, deck_log, res, mlog, user_fn,
+                                                     faults[d])
         store_round_nb(d, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
         if record:
             log_rows[d] = li
@@ -787,8 +1067,8 @@ def play_search_rounds_nb(seed, deals, o, pols, worlds, rollout, shortlist, deal
 
 
 @njit(cache=True, parallel=True)
-def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist, max_rounds, rounds, dealer, turns,
-                         blocked, rami_sec, won, opened, hand_value, score, total, logs, log_rows, decks, means,
+def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist, eps, max_rounds, rounds, dealer,
+                         turns, blocked, rami_sec, won, opened, hand_value, score, total, logs, log_rows, decks, means,
                          mean_rows, user_fn, faults):
     """Whole games as ``play_games_nb`` plays them, with search seats (same rows and streams); ``logs``,
     ``decks`` and ``means`` are filled by row when not empty, as ``play_search_rounds_nb`` fills them."""
@@ -812,7 +1092,8 @@ def play_search_games_nb(seed, first, count, o, pols, worlds, rollout, shortlist
             deck_log = decks[row] if record else no_deck
             mlog = means[row] if record else no_means
             state, tn, bl, rs, li, mi = play_search_round_nb(seed, first + g, r, state, dl, o, pols, worlds, rollout,
-                                                             shortlist, log, deck_log, res, mlog, user_fn, faults[g])
+                                                             shortlist, eps, log, deck_log, res, mlog, user_fn,
+                                                             faults[g])
             store_round_nb(row, dl, tn, bl, rs, res, dealer, turns, blocked, rami_sec, won, opened, hand_value, score)
             if record:
                 log_rows[row] = li

@@ -89,6 +89,62 @@ def kernel_known(state) -> np.ndarray:
     return known
 
 
+def kernel_history(state) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's last finished turn as the search kernel keeps it for its inference (``search.note_turn_nb``):
+    ``(hist, bdelta)``, from the state's moves: whether the rules let the seat take the top discard then (the turn,
+    its hand's size), that card, whether it took it and kept it off the table, its discard, whether an opponent who
+    had opened held three cards or fewer, whether it had opened; and the cards it put on the table and the pile less
+    the discard taken and the jokers taken back."""
+    from cardlab.sim.rami import search as S
+
+    o, P = state.o, state.P
+    hist = np.zeros((P, S.HIST_W), np.int64)
+    bdelta = np.zeros((P, HAND_W), np.int64)
+    sizes, opened, pile = [o.hand_size] * P, [False] * P, [state.deck[P * o.hand_size]]
+    turn, t = None, 0
+    bd = np.zeros(HAND_W, np.int64)
+    for seat, a in state.actions:
+        i = a.id
+        if i < DISCARD:  # the turn's draw: what the table saw at its start
+            turn = dict(eligible=int((t >= P or o.discard_take_first_round) and not (
+                o.single_card_must_draw_stock and sizes[seat] == 1)), top=pile[-1], was_opened=int(opened[seat]),
+                close=int(any(opened[p] and sizes[p] <= 3 for p in range(P) if p != seat)), tk=-1, used=False)
+            bd[:] = 0
+            sizes[seat] += 1
+            if i >= TAKE:
+                turn["tk"] = pile.pop()
+                bd[turn["tk"]] -= 1
+        elif i < OPEN:
+            k = i - DISCARD
+            bd[k] += 1
+            sizes[seat] -= 1
+            pile.append(k)
+            h = hist[seat]
+            h[S.H_VALID], h[S.H_ELIGIBLE], h[S.H_TOP], h[S.H_TOOK] = 1, turn["eligible"], turn["top"], turn["tk"] >= 0
+            h[S.H_DK], h[S.H_TKU] = k, turn["tk"] if turn["tk"] >= 0 and not turn["used"] else -1
+            h[S.H_CLOSE], h[S.H_OPENED] = turn["close"], turn["was_opened"]
+            bdelta[seat] = bd
+            t += 1
+        elif i < LAYOFF:
+            opened[seat] = True
+        elif i < RETRIEVE:
+            k = (i - LAYOFF) // 3 % 53
+            bd[k] += 1
+            sizes[seat] -= 1
+            turn["used"] |= k == turn["tk"]
+        elif i < MELD:
+            k = (i - RETRIEVE) % 53
+            bd[k] += 1
+            bd[JOKER] -= 1
+            turn["used"] |= k == turn["tk"]
+        else:
+            for k, v in meld_cards(state._move(a)[1]).items():
+                bd[k] += v
+                sizes[seat] -= v
+                turn["used"] |= k == turn["tk"]
+    return hist, bdelta
+
+
 def searched_turn(state, policy: str, worlds: int | None = None, shortlist: int | None = None) -> list:
     """The log rows of the turn a ``policy`` (``search`` or ``oracle``) seat plays from the start of its turn,
     each with its candidates' means (``{action id: mean}``; none for the heuristic's table moves): the searched
@@ -117,8 +173,8 @@ def searched_turn(state, policy: str, worlds: int | None = None, shortlist: int 
     means = np.zeros((2 + shortlist, S.MEAN_W), np.float64)
     stream, *_, rows, mi = S.play_search_turns_nb(
         study.seed, key, base, np.uint64(state.stream or 0), o.kernel_ints(), pols,
-        worlds, rollout, shortlist, log, np.zeros((4, P), np.int64),
-        means, hands, deck, pile, table, seats, sc, kernel_known(state), pool, state.t + 1,
+        worlds, rollout, shortlist, study.inference_eps(pols), log, np.zeros((4, P), np.int64),
+        means, hands, deck, pile, table, seats, sc, kernel_known(state), pool, *kernel_history(state), state.t + 1,
         run_callbacks("", state.study.game.numba_seat, searched=True), np.zeros(2, np.int64))
     if state.stream is not None:
         state.stream = as_stream(stream)
