@@ -16,11 +16,14 @@ LADDER = {"barbu": ["--deals", "16", "--contract", "salade,trumps"], "euchre5": 
           "hearts": ["--deals", "8"], "minchiate": ["--deals", "8"], "rami": ["--deals", "8"]}
 
 
-@pytest.mark.parametrize("name", [name for name in GAMES if not game(name).inference])
-def test_a_game_whose_search_does_not_infer_refuses_it(name):
-    g = game(name)
-    with pytest.raises(ValueError, match=f"search_inference: 'on' does not apply to {g.title}"):
-        g.build("deals", policy="search", search_inference="on")
+def test_every_game_infers_and_a_game_whose_search_does_not_refuses_the_flag():
+    from cardlab.sim.game import inference_setting
+
+    assert INFERRING == list(GAMES)
+    plain = type("PlainSearch", (type(game("hearts")),), {"inference": False})()  # a game added without inference
+    with pytest.raises(ValueError, match="search_inference: 'on' does not apply to Hearts; its search does not"):
+        inference_setting(plain, ("search",) * 4, "on")
+    assert inference_setting(plain, ("search",) * 4, None) == "off"
 
 
 @pytest.mark.parametrize("name", INFERRING)
