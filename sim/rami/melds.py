@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from cardlab.sim.cards import ctz, popcount
 from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, parse_hand
 
 SET, RUN = 0, 1
@@ -80,12 +81,9 @@ def _views(scratch):
 
 @njit(cache=True, inline="always")
 def bits(x):
-    """Number of set bits of a small non-negative integer."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Number of set bits of a non-negative integer (one ``popcnt``: the meld search counts jokers and gaps
+    with it for every candidate run)."""
+    return popcount(np.uint64(x))
 
 
 @njit(cache=True, inline="always")
@@ -437,9 +435,7 @@ def _candidates(cnt, c, ctx, wts, values, cand, top):
                         gain = values[c] + values[JOKER] * nj + ag
                         x = extra
                         while x:
-                            p = 0
-                            while not (x >> p & 1):
-                                p += 1
+                            p = ctz(np.uint64(x))
                             x ^= 1 << p
                             k = kind_at(s, p)
                             weight -= wts[k]

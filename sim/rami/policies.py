@@ -28,9 +28,11 @@ it has to; discards a uniformly random legal card.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from cardlab.sim.cards import ctz
 from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES as POLICY_NAMES, SHARED_POLICIES  # random 0, heuristic 1
 
 from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MODE_HAND, MODE_MELD, SET, SUIT_BITS, best_melds_nb,
@@ -203,13 +205,10 @@ def layoff_mask(m):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def lowest_bit(x):
-    """Index of the lowest set bit of ``x`` > 0."""
-    i = 0
-    while not (x >> i & 1):
-        i += 1
-    return i
+    """Index of the lowest set bit of ``x`` > 0 (one ``tzcnt``)."""
+    return ctz(np.uint64(x))
 
 
 @njit(cache=True, _nrt=False)
