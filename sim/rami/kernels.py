@@ -267,6 +267,9 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
         hand[drawn] += 1
         li = log_event(log, li, EV_DRAW, seat, drawn, 0, 0, 0, 0)
     skip = meld_free[seat] and drawn >= 0 and isolated(hand, drawn, jmax)
+    # the hand held no opening (no meld) and drew natural ``drawn``: any new one uses it (``choose_opening``'s
+    # ``fresh``; a joker drawn is left out: the search never counts a joker as the card used)
+    fresh = drawn if meld_free[seat] and 0 <= drawn < JOKER and min_left == 0 else -1
     was_opened = opened[seat] == 1
     meld_free[seat] = False
     # the taken discard goes to the table first when it must (``out`` still holds the plan's melds)
@@ -304,14 +307,15 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
     if not opened[seat] and skip and min_left == 0:
         meld_free[seat] = True  # the card drawn fits no meld: still no opening
     elif not opened[seat]:
-        state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch)
+        state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sp, search_left, out, scratch,
+                                          fresh)
         meld_free[seat] = not exists and hidden == 0 and min_left == 0
         if user and exists:
             answer = user_meld(user_fn, fault, seat, hand, True, nobody, n_cards - sp, opponent_close, o)
             if answer == 0:
                 n = 0
             elif answer == 1 and n == 0:  # the heuristic held back: the opening found, laid
-                _, n = opening_melds(hand, o, search_left, out, scratch)
+                _, n = opening_melds(hand, o, search_left, out, scratch, fresh)
         if n > 0:
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
@@ -330,7 +334,8 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
             retrieved = True
         held = False
         if not (was_opened and skip and not retrieved):
-            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch,
+                                    fresh if was_opened and not retrieved else -1)
             if user and n > 0:
                 held = user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sp, opponent_close, o) == 0
                 if held:

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from cardlab.sim.cards import ctz, popcount
 from cardlab.sim.rami.rules import HAND_VALUE, HAND_W, JOKER, RUN_VALUE, SET_VALUE, card_name, parse_hand
 
 SET, RUN = 0, 1
@@ -80,12 +81,9 @@ def _views(scratch):
 
 @njit(cache=True, inline="always")
 def bits(x):
-    """Number of set bits of a small non-negative integer."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Number of set bits of a non-negative integer (one ``popcnt``: the meld search counts jokers and gaps
+    with it for every candidate run)."""
+    return popcount(np.uint64(x))
 
 
 @njit(cache=True, inline="always")
@@ -243,6 +241,56 @@ def has_pure_run(hand):
     return False
 
 
+#: the rank bit of every suit in :func:`hand_bits` (shifted by the run position)
+SUIT_BITS = (1 << 0) | (1 << 16) | (1 << 32) | (1 << 48)
+ACE_LOW_BITS = SUIT_BITS << 1
+
+
+@njit(cache=True, _nrt=False)
+def hand_bits(hand):
+    """The naturals held, as one integer: bit ``16 * suit + position`` for run positions 1..14 (an ace sets 1 and 14).
+
+    The tests of a card's neighbourhood (:func:`isolated_bits`, ``policies.neighbours_bits``) then read a few bits
+    instead of a dozen entries of the count vector: computed once per hand, it serves every card of the hand.
+    """
+    b = 0
+    for s in range(4):
+        for r in range(13):
+            if hand[s * 13 + r] > 0:
+                b |= 1 << (16 * s + r + 1)
+    return b | (b & ACE_LOW_BITS) << 13
+
+
+@njit(cache=True, inline="always")
+def rank_others(b, k):
+    """How many other suits of natural ``k``'s rank the hand of :func:`hand_bits` ``b`` holds."""
+    return bits((b >> (k % 13 + 1)) & SUIT_BITS & ~(1 << (16 * (k // 13))))
+
+
+@njit(cache=True, inline="always")
+def near_bits(b, s, q):
+    """Same-suit positions around run position ``q`` of suit ``s`` held in ``b``: bits 0..3 for q-2, q-1, q+1, q+2."""
+    pm = ((b >> (16 * s)) & 0xFFFF) << 2  # position p at bit p + 2 (positions -1..0 and 15..16 are never held)
+    return ((pm >> q) & 3) | (((pm >> (q + 3)) & 3) << 2)
+
+
+@njit(cache=True, _nrt=False)
+def isolated_bits(b, jokers, k, jmax):
+    """:func:`isolated` from the hand's :func:`hand_bits` ``b`` (``jokers``: it holds one): the same answer."""
+    if k == JOKER or jmax > 1:
+        return False
+    others = rank_others(b, k)
+    if others >= 2 or (others >= 1 and jokers):
+        return False
+    s = k // 13
+    r = k % 13
+    for qi in range(2 if r == 0 else 1):
+        near = near_bits(b, s, 14 if qi == 1 else r + 1)
+        if near & (near >> 1) or (jokers and near):
+            return False
+    return True
+
+
 @njit(cache=True, _nrt=False)
 def isolated(hand, k, jmax):
     """True when no meld of ``hand`` (which holds ``k``) can contain natural ``k``: a cheap exact test.
@@ -334,19 +382,39 @@ def _candidates(cnt, c, ctx, wts, values, cand, top):
     for qi in range(2 if r == 0 else 1):
         q = 14 if qi == 1 else r + 1
         for lo in range(q, max(1, q - 12) - 1, -1):
+            # the naturals held at the positions of the interval other than q (``av``, with the sums of their
+            # weights and values and where the card to use sits among them) and the positions without one
+            # (``miss``), kept up to date as hi grows: a candidate's sums then cost a subtraction, not a loop
             av = 0
             miss = 0
+            aw = 0
+            ag = 0
+            fpos = -1
             for p in range(lo, q):
-                if cnt[kind_at(s, p)] > 0:
+                k = kind_at(s, p)
+                if cnt[k] > 0:
                     av |= 1 << p
+                    aw += wts[k]
+                    ag += values[k]
+                    if k == force:
+                        fpos = p
                 else:
                     miss |= 1 << p
             if bits(miss) > jmax:
                 break
+            value = 0
+            for p in range(lo, q + 1):
+                value += RUN_VALUE[p]
             for hi in range(q, min(14, lo + 12) + 1):
                 if hi > q:
-                    if cnt[kind_at(s, hi)] > 0:
+                    value += RUN_VALUE[hi]
+                    k = kind_at(s, hi)
+                    if cnt[k] > 0:
                         av |= 1 << hi
+                        aw += wts[k]
+                        ag += values[k]
+                        if k == force:
+                            fpos = hi
                     else:
                         miss |= 1 << hi
                 nm = bits(miss)
@@ -362,17 +430,17 @@ def _candidates(cnt, c, ctx, wts, values, cand, top):
                     jmask = miss | extra
                     nj = bits(jmask)
                     if bits(extra) <= lim and nj < length - nj:
-                        value = 0
-                        gain = values[c] + values[JOKER] * nj
-                        weight = wts[c]
-                        used_force = c == force
-                        for p in range(lo, hi + 1):
-                            value += RUN_VALUE[p]
-                            if p != q and not (jmask >> p & 1):
-                                k = kind_at(s, p)
-                                weight += wts[k]
-                                gain += values[k]
-                                used_force = used_force or k == force
+                        # the naturals are av without extra (the jokers standing in for naturals held)
+                        weight = wts[c] + aw
+                        gain = values[c] + values[JOKER] * nj + ag
+                        x = extra
+                        while x:
+                            p = ctz(np.uint64(x))
+                            x ^= 1 << p
+                            k = kind_at(s, p)
+                            weight -= wts[k]
+                            gain -= values[k]
+                        used_force = c == force or (fpos >= 0 and not (extra >> fpos & 1))
                         if not mode_hand:
                             gain = value
                         top = _put(cand, top, ctx, RUN, s, lo, hi, jmask, gain, value, weight, nj, used_force, nj == 0)
@@ -423,7 +491,11 @@ def _search(cnt, ctx, cur, best, wts, jw, values, remw, cand, f):
                 L -= 1
                 continue
             if f[L, F_OBJ] + f[L, F_REMW] <= ctx[C_BEST] or (
-                    ctx[C_MODE] == MODE_MELD and f[L, F_MVAL] + f[L, F_REMW] < ctx[C_MINVAL]):
+                    ctx[C_MODE] == MODE_MELD and f[L, F_MVAL] + f[L, F_REMW] < ctx[C_MINVAL]) or (
+                    0 <= ctx[C_FORCE] < c and f[L, F_FUSED] == 0):
+                # no leaf below can win: the bound, or the card to use already left in hand (cards are decided
+                # lowest first); pruned, these subtrees hold no leaf that meets the constraints, so the search
+                # meets the same leaves in the same order and returns the same melds
                 L -= 1
                 continue
             f[L, F_C] = c
@@ -514,11 +586,16 @@ def best_melds_nb(hand, mode, need_pure, min_value, force, min_jokers, min_left,
     for k in range(HAND_W):
         cnt[k] = hand[k]
     remw = 0
+    b = hand_bits(cnt)
+    jokers = cnt[JOKER] > 0
     for k in range(52):
         # the most a natural adds (its hand value by ``values``, or its highest meld value, ace 11), or 0 when
         # it fits no meld of the hand at all: such a card is never melded, so the bound stays exact
-        wts[k] = (values[k] if mode_hand else HAND_VALUE[k]) if cnt[k] > 0 and not isolated(cnt, k, jmax) else 0
+        wts[k] = (values[k] if mode_hand else HAND_VALUE[k]) if cnt[k] > 0 and not isolated_bits(b, jokers, k, jmax) \
+            else 0
         remw += cnt[k] * wts[k]
+    if force >= 0 and (force == JOKER or wts[force] == 0) or cnt[JOKER] < min_jokers:
+        return -1, 0, 0  # the card to use fits no meld (a joker never counts as used), or too few jokers
     jw = values[JOKER] if mode_hand else 11
     remw += cnt[JOKER] * jw
     for i in range(MAX_MELDS):

@@ -28,13 +28,16 @@ it has to; discards a uniformly random legal card.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from cardlab.sim.cards import ctz
 from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES as POLICY_NAMES, SHARED_POLICIES  # random 0, heuristic 1
 
-from cardlab.sim.rami.melds import (MODE_HAND, MODE_MELD, best_melds_nb, in_natural_meld, kind_at, layoff_slot,
-                                    meld_jokers, meld_size, retrieve_slot)
+from cardlab.sim.rami.melds import (M_A, M_B, M_C, M_D, M_TYPE, MODE_HAND, MODE_MELD, SET, SUIT_BITS, best_melds_nb,
+                                    bits, hand_bits, kind_at, layoff_slot, meld_jokers, meld_size, near_bits,
+                                    rank_others)
 from cardlab.sim.rami.rules import JOKER, OPT
 from cardlab.sim.rng import below_n
 
@@ -66,17 +69,23 @@ def choose_draw(pol, state, usable, offered):
 
 
 @njit(cache=True, _nrt=False)
-def opening_melds(hand, o, min_left, out, scratch):
-    """The best opening of ``hand`` (its melds written to ``out``): (its meld value, -1 for none; its count)."""
-    value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], -1, 0, min_left,
-                                o[OPT.jokers_per_meld], o[OPT.card_values:], out, scratch)
+def opening_melds(hand, o, min_left, out, scratch, fresh=-1):
+    """The best opening of ``hand`` (its melds written to ``out``): (its meld value, -1 for none; its count).
+
+    ``fresh`` (-1 none): a card whose arrival made the hand, which held no opening before (the kernels'
+    ``meld_free``); every opening then uses it, so the search asks for it (``best_melds_nb``'s ``force``) and
+    prunes the choices that leave it in hand: the same opening, found with less search.
+    """
+    value, n, _ = best_melds_nb(hand, MODE_MELD, o[OPT.open_needs_pure_run], o[OPT.open_threshold], fresh, 0,
+                                min_left, o[OPT.jokers_per_meld], o[OPT.card_values:], out, scratch)
     return value, n
 
 
 @njit(cache=True, _nrt=False)
-def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch):
-    """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists)."""
-    value, n = opening_melds(hand, o, min_left, out, scratch)
+def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out, scratch, fresh=-1):
+    """Melds to open with (written to ``out``): (state, their count (0 to hold), whether an opening exists).
+    ``fresh``: as :func:`opening_melds`'s."""
+    value, n = opening_melds(hand, o, min_left, out, scratch, fresh)
     if value < 0:
         return state, 0, False
     if pol == POLICY.HEURISTIC:
@@ -91,9 +100,14 @@ def choose_opening(pol, state, hand, o, nobody_opened, stock_left, min_left, out
 
 
 @njit(cache=True, _nrt=False)
-def choose_melds(pol, state, hand, o, min_left, out, scratch):
-    """New melds for an opened player (written to ``out``; their count)."""
-    value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 0, min_left, o[OPT.jokers_per_meld],
+def choose_melds(pol, state, hand, o, min_left, out, scratch, fresh=-1):
+    """New melds for an opened player (written to ``out``; their count).
+
+    ``fresh`` (-1 none): a card whose arrival made the hand, which held no meld before (``meld_free``); every
+    meld then uses it, so the search asks for it: the same melds (the only choice it drops is laying none,
+    worth 0, which lays nothing either way), found with less search.
+    """
+    value, n, _ = best_melds_nb(hand, MODE_HAND, False, 0, fresh, 0, min_left, o[OPT.jokers_per_meld],
                                 o[OPT.card_values:], out, scratch)
     if value <= 0:
         return state, 0
@@ -110,12 +124,34 @@ def choose_melds(pol, state, hand, o, min_left, out, scratch):
 
 
 @njit(cache=True, _nrt=False)
+def jokers_pair(hand):
+    """Do two naturals of ``hand`` make a meld with a joker: two suits of a rank, or two cards of a suit at most
+    two run positions apart (an ace low or high)? (:func:`~cardlab.sim.rami.melds.isolated_bits` with a joker.)"""
+    b = hand_bits(hand)
+    for s in range(4):
+        pm = b >> (16 * s) & 0xFFFF
+        if pm & (pm >> 1) or pm & (pm >> 2):
+            return True
+    for r in range(13):
+        if bits(b >> (r + 1) & SUIT_BITS) >= 2:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def freed_joker_usable(hand, kind, o, min_left, out, scratch):
     """After putting ``kind`` in place of a table joker, can the joker go into a new meld from this hand?"""
     if o[OPT.freed_joker_anywhere]:
         return True
     hand[kind] -= 1
     hand[JOKER] += 1
+    if o[OPT.jokers_per_meld] >= 1 and cards_in(hand) - 3 >= min_left:
+        # a meld with a joker holds two naturals of one rank, or of one suit at most two places apart, and any
+        # such pair makes one with the joker (3 cards): the search's answer, without the search
+        usable = jokers_pair(hand)
+        hand[kind] += 1
+        hand[JOKER] -= 1
+        return usable
     value, _, _ = best_melds_nb(hand, MODE_HAND, False, 0, -1, 1, min_left, o[OPT.jokers_per_meld],
                                 o[OPT.card_values:], out, scratch)
     hand[kind] += 1
@@ -124,15 +160,74 @@ def freed_joker_usable(hand, kind, o, min_left, out, scratch):
 
 
 @njit(cache=True, _nrt=False)
+def held_mask(hand):
+    """The naturals held, as a 52-bit mask (bit ``kind``)."""
+    m = 0
+    for k in range(52):
+        if hand[k] > 0:
+            m |= 1 << k
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def retrieve_mask(m):
+    """The naturals that free a joker of meld ``m`` (bit ``kind``): exactly the kinds with ``retrieve_slot >= 0``."""
+    mask = 0
+    if m[M_TYPE] == SET:
+        if m[M_C] == 1:
+            for s in range(4):
+                if not (m[M_B] >> s & 1):
+                    mask |= 1 << (s * 13 + m[M_A] - 1)
+        return mask
+    for p in range(m[M_B], m[M_C] + 1):
+        if m[M_D] >> p & 1:
+            mask |= 1 << kind_at(m[M_A], p)
+    return mask
+
+
+@njit(cache=True, _nrt=False)
+def layoff_mask(m):
+    """The naturals that lay off on meld ``m`` (bit ``kind``): exactly the kinds with ``layoff_slot >= 0``
+    (a natural's lay-off does not depend on the joker limit)."""
+    mask = 0
+    size = meld_size(m)
+    if m[M_TYPE] == SET:
+        if size < 4:
+            for s in range(4):
+                if not (m[M_B] >> s & 1):
+                    mask |= 1 << (s * 13 + m[M_A] - 1)
+        return mask
+    if size < 13:
+        if m[M_C] < 14:
+            mask |= 1 << kind_at(m[M_A], m[M_C] + 1)
+        if m[M_B] > 1:
+            mask |= 1 << kind_at(m[M_A], m[M_B] - 1)
+    return mask
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of ``x`` > 0 (one ``tzcnt``)."""
+    return ctz(np.uint64(x))
+
+
+@njit(cache=True, _nrt=False)
 def choose_retrieval(pol, state, hand, table, nt, o, min_left, out, scratch):
-    """(meld index, natural) to take a joker back with, or (-1, -1)."""
+    """(meld index, natural) to take a joker back with, or (-1, -1): the first meld, then the lowest natural held
+    that frees its joker (:func:`retrieve_mask`, so the naturals that cannot are never tried)."""
     if pol != POLICY.HEURISTIC:
         return state, -1, -1
+    held = -1
     for t in range(nt):
         if meld_jokers(table[t]) == 0:
             continue
-        for k in range(52):
-            if hand[k] > 0 and retrieve_slot(table[t], k) >= 0 and freed_joker_usable(hand, k, o, min_left, out, scratch):
+        if held < 0:
+            held = held_mask(hand)
+        cand = retrieve_mask(table[t]) & held
+        while cand:
+            k = lowest_bit(cand)
+            cand &= cand - 1
+            if freed_joker_usable(hand, k, o, min_left, out, scratch):
                 return state, t, k
     return state, -1, -1
 
@@ -151,11 +246,17 @@ def choose_layoff(pol, state, hand, table, nt, o, opponent_close, forbidden):
         return state, -1, -1
     jmax = o[OPT.jokers_per_meld]
     if pol == POLICY.HEURISTIC:
-        for k in range(52):
-            if hand[k] > 0:
-                for t in range(nt):
-                    if layoff_slot(table[t], k, jmax) >= 0:
-                        return state, k, t
+        # the lowest natural held that lays off somewhere, on the first meld that takes it (the masks find it
+        # without trying each card on each meld)
+        fits = 0
+        for t in range(nt):
+            fits |= layoff_mask(table[t])
+        fits &= held_mask(hand)
+        if fits:
+            k = lowest_bit(fits)
+            for t in range(nt):
+                if layoff_slot(table[t], k, jmax) >= 0:
+                    return state, k, t
         if hand[JOKER] > 0 and (n_cards <= 2 or opponent_close):
             for t in range(nt):
                 if layoff_slot(table[t], JOKER, jmax) >= 0:
@@ -201,6 +302,30 @@ def neighbours(hand, k):
     return score
 
 
+@njit(cache=True, inline="always")
+def neighbours_bits(b, k):
+    """:func:`neighbours` from the hand's :func:`~cardlab.sim.rami.melds.hand_bits` ``b``: the same score."""
+    r = k % 13
+    score = 6 * rank_others(b, k)
+    for qi in range(2 if r == 0 else 1):
+        near = near_bits(b, k // 13, 14 if qi == 1 else r + 1)
+        score += 5 * bits(near & 0b0110) + 3 * bits(near & 0b1001)
+    return score
+
+
+@njit(cache=True, inline="always")
+def in_natural_meld_bits(b, k):
+    """:func:`~cardlab.sim.rami.melds.in_natural_meld` from the hand's ``hand_bits`` ``b`` (which holds ``k``)."""
+    if rank_others(b, k) >= 2:
+        return True
+    r = k % 13
+    for qi in range(2 if r == 0 else 1):
+        near = near_bits(b, k // 13, 14 if qi == 1 else r + 1)
+        if near & (near >> 1):  # q-2 q-1, q-1 q+1 or q+1 q+2: a run of three through q
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False)
 def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_close, out, scratch):
     """The card to discard (never ``forbidden``, the discard taken this turn while it is still in hand)."""
@@ -219,16 +344,20 @@ def choose_discard(pol, state, hand, forbidden, table, nt, opened, o, opponent_c
     weight = 3 if opponent_close else 1
     best = -1
     best_score = -(1 << 40)
+    # the hand's bits (hand_bits) and the naturals that lay off on the table (layoff_mask) once, then a few bit
+    # operations per card: the same scores as in_natural_meld, neighbours and layoff_slot card by card
+    b = hand_bits(hand)
+    fits = 0
+    if not opened:
+        for t in range(nt):
+            fits |= layoff_mask(table[t])
     for k in range(52):
         if hand[k] == 0 or k == forbidden:
             continue
-        keep = 100 if in_natural_meld(hand, k) else 0
-        keep += neighbours(hand, k)
-        if not opened:
-            for t in range(nt):
-                if layoff_slot(table[t], k, o[OPT.jokers_per_meld]) >= 0:
-                    keep += 8
-                    break
+        keep = 100 if in_natural_meld_bits(b, k) else 0
+        keep += neighbours_bits(b, k)
+        if fits >> k & 1:
+            keep += 8
         score = weight * o[OPT.card_values + k] - keep
         if score >= best_score:
             best_score = score

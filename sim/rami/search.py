@@ -114,8 +114,8 @@ HIST_W = 8
 
 # the turn's scalars (one int64 vector, so a world copies them at once)
 (S_SP, S_NPILE, S_NT, S_RECYCLED, S_SEAT, S_T, S_LI, S_WINNER, S_BLOCKED, S_OFFERED, S_PLAN, S_PLAN_MELD, S_PLAN_N,
- S_TK, S_TK_USED, S_DRAWN, S_SKIP, S_WAS_OPENED, S_NOBODY, S_CLOSE, S_FORBIDDEN, S_RETRIEVED) = range(22)
-SC_W = 22
+ S_TK, S_TK_USED, S_DRAWN, S_SKIP, S_WAS_OPENED, S_NOBODY, S_CLOSE, S_FORBIDDEN, S_RETRIEVED, S_FRESH) = range(23)
+SC_W = 23
 # rows of the per-seat table ``seats``
 OPENED, OPEN_TURN, MELD_FREE = range(3)
 
@@ -240,6 +240,9 @@ def draw_nb(sc, take, o, hands, deck, pile, seats, log):
         hand[drawn] += 1
         sc[S_LI] = log_event(log, sc[S_LI], EV_DRAW, seat, drawn, 0, 0, 0, 0)
     sc[S_SKIP] = seats[MELD_FREE, seat] != 0 and drawn >= 0 and isolated(hand, drawn, o[OPT.jokers_per_meld])
+    # as kernels.play_turn_nb's ``fresh``: the hand held no opening (no meld), so new ones use the card drawn
+    sc[S_FRESH] = drawn if seats[MELD_FREE, seat] != 0 and 0 <= drawn < JOKER and not o[OPT.go_out_requires_discard] \
+        else -1
     sc[S_TK] = tk
     sc[S_DRAWN] = drawn
     sc[S_TK_USED] = 0
@@ -303,14 +306,15 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, 
     if not seats[OPENED, seat] and skip and min_left == 0:
         seats[MELD_FREE, seat] = 1
     elif not seats[OPENED, seat]:
-        state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sc[S_SP], search_left, out, scratch)
+        state, n, exists = choose_opening(pol, state, hand, o, nobody, n_cards - sc[S_SP], search_left, out, scratch,
+                                          sc[S_FRESH])
         seats[MELD_FREE, seat] = not exists and hidden == 0 and min_left == 0
         if user and exists:
             answer = user_meld(user_fn, fault, seat, hand, True, nobody, n_cards - sc[S_SP], close, o)
             if answer == 0:
                 n = 0
             elif answer == 1 and n == 0:  # the heuristic held back: the opening found, laid
-                _, n = opening_melds(hand, o, search_left, out, scratch)
+                _, n = opening_melds(hand, o, search_left, out, scratch, sc[S_FRESH])
         if n > 0:
             nt, li, used = lay_melds(out, n, seat, hand, table, nt, log, li, tk)
             tk_used = tk_used or used
@@ -329,7 +333,8 @@ def table_actions_nb(state, sc, o, pol, hands, table, seats, out, scratch, log, 
             retrievals += 1
         held = False
         if not (was_opened and skip and not retrieved):
-            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch)
+            state, n = choose_melds(pol, state, hand, o, search_left, out, scratch,
+                                    sc[S_FRESH] if was_opened and not retrieved else -1)
             if user and n > 0:
                 held = user_meld(user_fn, fault, seat, hand, False, nobody, n_cards - sc[S_SP], close, o) == 0
                 if held:
@@ -827,7 +832,9 @@ def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, h
             copy_nb(x_pile, pile)
             copy_rows_nb(x_table, table)
             copy_rows_nb(x_seats, seats)
-            x_seats[MELD_FREE, :] = 0  # a speed-up that holds for the true hands only
+            for p in range(P):  # a speed-up that holds for the true hands only: the searcher's own, or all (oracle)
+                if p != s and not oracle:
+                    x_seats[MELD_FREE, p] = 0
             copy_nb(x_sc, sc)
             x_sc[S_LI] = 0
             play_on_nb(roll, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out, scratch, no_log, phase, c)
