@@ -159,7 +159,7 @@ def euchre_card_search(j, cols, rules, worlds, racing):
     (chosen card, totals, counts, the candidate cards)."""
     from cardlab.sim.cards import cards_of, mask_of
     from cardlab.sim.euchre5.kernels import DECK_BITS
-    from cardlab.sim.euchre5.search import HOLDERS, knowledge_nb, search_card_nb, search_state
+    from cardlab.sim.euchre5.search import HOLDERS, card_search_nb, knowledge_nb, search_state
     from cardlab.sim.policy import POLICY
 
     h = cols["hands"][j].astype(np.uint64)
@@ -171,10 +171,13 @@ def euchre_card_search(j, cols, rules, worlds, racing):
                  np.zeros(5, np.uint64), holders, known, excluded)
     partner = [q for q in range(5) if int(h[q]) >> called & 1]
     totals, counts = np.zeros(64, np.int64), np.zeros(64, np.int64)
-    c = search_card_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, worlds, POLICY.HEURISTIC,
+    no_inference = (0.0, np.empty((0, 5), np.int64), np.empty((0, 4), np.uint64), 0, np.empty((0, 4), np.int64), 0, 0,
+                    -1, 0)  # eps 0, no history, bids or upcard
+    c = card_search_nb(np.uint64(search_state(5, j, 20)), s, holders, known, excluded, worlds, POLICY.HEURISTIC,
                        racing, False, rules, trump, maker, partner[0] if partner else -1, 0, called, False, False,
                        DECK_BITS & ~np.uint64(1 << int(cols["kitty"][j][0])), 0, 0, s, np.uint64(0), np.uint64(0), s,
-                       np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), totals, counts)
+                       np.uint64(0), np.full(5, -1, np.int64), h[s], int(cards_of(int(h[s]))[0]), totals, counts,
+                       *no_inference)
     return c, totals, counts, [int(x) for x in cards_of(int(h[s]))]
 
 
