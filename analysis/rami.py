@@ -217,104 +217,6 @@ def plot_game_report(df: pd.DataFrame, *, fig=None, level: float = 0.95):
     return fig
 
 
-# ------------------------------------------------------------------------------- paired studies
-
-
-def variant_table(df: pd.DataFrame, meta: dict | None = None, *, level: float = 0.95) -> pd.DataFrame:
-    """Per variant: rates, turns, the first player's mean score, and paired differences from the first variant."""
-    _require(df, ["deal", "dealer"])
-    names = [c[len("turns_"):] for c in df.columns if c.startswith("turns_")]
-    if not names:
-        raise ValueError("missing columns turns_<variant>: expected a Rami study run")
-    n = 0
-    while f"score_{names[0]}_{n}" in df.columns:
-        n += 1
-    dealer = df["dealer"].to_numpy().astype(int)
-    first_seat = (dealer + 1) % n
-    rows = []
-    base_turns = df[f"turns_{names[0]}"].to_numpy().astype(float)
-    base_first = None
-    for name in names:
-        score = np.stack([df[f"score_{name}_{p}"].to_numpy() for p in range(n)], 1).astype(float)
-        first = score[np.arange(len(df)), first_seat]
-        base_first = first if base_first is None else base_first
-        turns = df[f"turns_{name}"].to_numpy().astype(float)
-        row = dict(variant=name, turns=turns.mean(), rami_sec=df[f"rami_sec_{name}"].mean(),
-                   blocked=df[f"blocked_{name}"].mean(), never_opened=df[f"never_opened_{name}"].mean(),
-                   mean_score=score.mean(), first_player=first.mean())
-        d_turns = mean_ci(turns - base_turns, level=level)
-        d_first = mean_ci(first - base_first, level=level)
-        row.update(d_turns=d_turns[0], d_turns_low=d_turns[1], d_turns_high=d_turns[2],
-                   d_first=d_first[0], d_first_low=d_first[1], d_first_high=d_first[2])
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def format_study(df: pd.DataFrame, meta: dict | None = None) -> str:
-    """Rami's threshold study as a table, one row per variant, its columns explained beneath."""
-    meta = run_meta(df, meta)
-    t = variant_table(df, meta)
-    kind = meta.get("study", "study")
-
-    def shift(mean, low, high):
-        return " - " if np.isnan(mean) or np.isnan(low) else f"{mean:+.2f} ({interval(low, high, '+.2f')})"
-
-    table = pd.DataFrame({
-        "turns": t["turns"].map("{:.2f}".format),
-        "Δ turns": ["baseline"] + [shift(*v) for v in zip(t["d_turns"], t["d_turns_low"], t["d_turns_high"])][1:],
-        "rami sec": (100 * t["rami_sec"]).map("{:.2f}%".format),
-        "blocked": (100 * t["blocked"]).map("{:.2f}%".format),
-        "never opened": t["never_opened"].map("{:.3f}".format),
-        "mean score": t["mean_score"].map("{:.2f}".format),
-        "first player": t["first_player"].map("{:.2f}".format),
-        "Δ first player": ["baseline"] + [shift(*v) for v in zip(t["d_first"], t["d_first_low"],
-                                                                 t["d_first_high"])][1:],
-    })
-    table.index = pd.Index(t["variant"], name="variant")
-    base = t["variant"].iloc[0]
-    return "\n".join([
-        *run_header(meta, f"{kind} study (every round played under every variant)", count=len(df)),
-        table.to_string(), "",
-        "turns: per round; rami sec, blocked: share of rounds; never opened: losers per round who never opened;",
-        "mean score: per seat and round (lower is better); first player: the mean score of the seat after the dealer;",
-        f"Δ: the paired shift from {base} on the same rounds, with its 95% interval"])
-
-
-def plot_study(df: pd.DataFrame, *, fig=None, level: float = 0.95):
-    """Three panels per variant, each with ``level`` intervals over rounds: the rami sec and blocked rates,
-    the turns per round, and the first player's paired shift in mean score from the first variant.
-    Drawn on ``fig`` (empty) or a new Figure (no pyplot)."""
-    t = variant_table(df, level=level)
-    rounds = len(df)
-    fig = new_figure(fig, (15, 4.6))
-    ax1, ax2, ax3 = fig.subplots(1, 3)
-    x = np.arange(len(t))
-    for offset, column, label in ((-0.2, "rami_sec", "rami sec"), (0.2, "blocked", "blocked")):
-        share, low, high = proportion_ci(np.round(t[column].to_numpy() * rounds).astype(int),
-                                         np.full(len(t), rounds), level=level)
-        ax1.bar(x + offset, 100 * share, width=0.4, label=label, yerr=100 * np.vstack([share - low, high - share]),
-                capsize=3, ecolor="0.3")
-    ax1.set_ylabel(f"% of rounds ({level:.0%} CI)")
-    ax1.set_title("Rami sec and blocked rounds")
-    ax1.legend(fontsize="small")
-    turns = np.array([mean_ci(df[f"turns_{name}"].to_numpy(float), level=level) for name in t["variant"]])
-    ax2.bar(x, turns[:, 0], yerr=np.nan_to_num(np.vstack([turns[:, 0] - turns[:, 1], turns[:, 2] - turns[:, 0]])),
-            color="tab:gray", capsize=3, ecolor="0.3")
-    ax2.set_ylabel(f"turns per round ({level:.0%} CI)")
-    ax2.set_title("Round length")
-    ax3.bar(x, t["d_first"], yerr=_yerr(t, "d_first", "d_first_low", "d_first_high"), color="tab:orange",
-            capsize=3, ecolor="0.3")
-    ax3.axhline(0, color="0.4", lw=0.8)
-    ax3.set_ylabel(f"shift in mean round score ({level:.0%} CI, paired)")
-    ax3.set_title(f"First player's score against {t['variant'].iloc[0]}")
-    names = [f"threshold {v[1:]}" if v[:1] == "t" and v[1:].isdigit() else v for v in t["variant"]]
-    ax3.set_title(f"First player's score against {names[0]}")
-    for ax in (ax1, ax2, ax3):
-        ax.set_xticks(x, names, rotation=30, ha="right")
-        ax.set_xlabel("variant")
-    return fig
-
-
 #: The strength ladder's rows (``sim/rami/interface.py``'s hooks): the lone seat's round score, a penalty, so a
 #: policy's gain is the points it saves; the whole tables' figures are every column they wrote.
 STRENGTH = Ladder(lower_is_better=True)
@@ -323,7 +225,6 @@ STRENGTH = Ladder(lower_is_better=True)
 REPORTS = {
     "deal": (format_deal_report, plot_deal_report),
     "game": (format_game_report, plot_game_report),
-    "threshold": (format_study, plot_study),
     "options": (format_variants, plot_variants),  # the options study of every game: analysis.variants
     "strength": (format_strength_study, plot_strength_study),  # every game's ladder report, read through STRENGTH
 }

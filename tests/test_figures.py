@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.container import ErrorbarContainer
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 from cardlab import analysis
@@ -17,7 +18,6 @@ from cardlab import analysis
 def _runs():
     """``{name: (rows, {panel index: axis names with whole-number ticks})}``, built once."""
     from cardlab.sim import euchre5, minchiate, rami
-    from cardlab.sim.rami.interface import RAMI, threshold_study
     from cardlab.sim.variants import options_study
 
     return {
@@ -27,7 +27,7 @@ def _runs():
         "euchre5 options": (options_study(euchre5.EUCHRE5, deals=40, seed=1), {}),
         "rami deals": (rami.simulate(deals=400, seed=1, players=4), {1: "x", 2: "x"}),
         "rami games": (rami.simulate_games(games=12, seed=1, players=4), {0: "xy", 1: "x"}),
-        "rami threshold": (threshold_study(RAMI, deals=150, seed=1, players=4), {}),
+        "rami threshold": (rami.RAMI.studies["threshold"].run(rami.RAMI, deals=150, seed=1, players=4), {}),
         "minchiate deals": (minchiate.simulate(deals=300, seed=1), {0: "x"}),
         "minchiate games": (minchiate.simulate_games(games=30, seed=1), {0: "x"}),
     }
@@ -99,7 +99,8 @@ def test_rami_panels_show_intervals(runs):
     for case in ("rami deals", "rami games", "rami threshold"):
         fig = analysis.plot_report(runs[case][0])
         for ax in fig.axes:
-            bars = [c for c in ax.containers if getattr(c, "errorbar", None) is not None]
+            bars = [c for c in ax.containers if getattr(c, "errorbar", None) is not None  # bars with error bars
+                    or isinstance(c, ErrorbarContainer)]  # or points with them (the variants' shifts)
             if ax.patches and not bars:  # a histogram: its mean and interval are in the legend
                 assert ax.get_legend() is not None and "CI" in ax.get_legend().get_title().get_text()
             else:

@@ -17,11 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlab.sim import runner
 from cardlab.sim.columns import GAME, Column, kernel_columns
 from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
-from cardlab.sim.options import Scope
 from cardlab.sim.rami.rules import RamiOptions
 from cardlab.sim.signatures import numba_decision, numba_seat
 
@@ -190,45 +188,6 @@ def dealt_round(study: RamiStudy, stream, dealer: int, deal: int, keys: dict):
     return state
 
 
-# ---------------------------------------------------------------- Rami's own study
-
-
-THRESHOLD_VARIANTS = {"t30": dict(open_threshold=30), "t40": dict(open_threshold=40), "t51": dict(open_threshold=51)}
-
-
-def threshold_study(game, *, deals: int, threads=None, first_deal: int = 0, chunk_size: int = 1 << 14,
-                    progress: bool = False, out=None, **keywords):
-    """Every round played with the opening threshold at 30, 40 and 51 (the same shuffle each time); one row
-    per round: ``deal``, ``dealer`` and per variant ``v``: ``turns_v``, ``blocked_v``, ``rami_sec_v``,
-    ``never_opened_v`` (losers who never opened), ``score_v_i`` per seat."""
-    base = game.build("deals", study_name="threshold", **keywords)
-    variants = {name: base.with_options(**change) for name, change in THRESHOLD_VARIANTS.items()}
-    n = base.options.players
-
-    def play_chunk(first, count):
-        cols = {}
-        for name, study in variants.items():
-            c = study.play(first, count)
-            if not cols:
-                cols = {"deal": c["deal"], "dealer": c["dealer"]}
-            cols[f"turns_{name}"] = c["turns"]
-            cols[f"blocked_{name}"] = c["blocked"]
-            cols[f"rami_sec_{name}"] = c["rami_sec"]
-            cols[f"never_opened_{name}"] = sum((~c[f"opened_{p}"] & ~c[f"won_{p}"]).astype(np.int8)
-                                               for p in range(n)).astype(np.int8)
-            for p in range(n):
-                cols[f"score_{name}_{p}"] = c[f"score_{p}"]
-        return cols
-
-    return runner.run_study(play_chunk, threshold_metadata(game, **keywords), deals=deals, threads=threads,
-                            first_deal=first_deal, chunk_size=chunk_size, progress=progress, out=out)
-
-
-def threshold_metadata(game, **keywords) -> dict:
-    return {**game.build("deals", study_name="threshold", **keywords).metadata(), "study": "threshold",
-            "variants": THRESHOLD_VARIANTS}
-
-
 _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players; in games the deal passes on)"),
           Column("turns", "int16", "turns played"),
           Column("blocked", "bool", "the round ended with nobody out (the stock ran out)"),
@@ -277,13 +236,11 @@ class Rami(Game):
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's score minus the mean of the others' (lower "
                                                             "is better)")}  # study balance --target
     columns = SCHEMA
-    studies = {"threshold": StudyKind("every round played with the opening threshold at 30, 40 and 51",
-                                      threshold_study, threshold_metadata)}
-
-    def scope(self) -> dict:
-        return {**super().scope(),
-                "open_threshold": Scope(lambda c: c["study"] != "threshold", "everywhere but the threshold study, "
-                                                                              "which sets it itself")}
+    #: Rami's opening-threshold study: the variants study (:mod:`cardlab.sim.variants`) with the threshold at 30, 40
+    #: and 51, each on the same rounds (the run's own threshold is the baseline).
+    studies = {"threshold": StudyKind.imported("every round played with the opening threshold at 30, 40 and 51 "
+                                               "(paired)", "cardlab.sim.variants", "variants_study",
+                                               "variants_metadata", vary={"open_threshold": [30, 40, 51]})}
 
     replayed_deal, replayed_game = staticmethod(replay_round), staticmethod(replay_game)
 
