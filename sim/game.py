@@ -133,6 +133,10 @@ class Study:
     search_racing: bool | None = None  # a racing game's search drops clearly worse candidates early (sim.racing);
     #                                    None: the game's default (Game.races_by_default)
     search_inference: str = "off"  # "on": search seats weight their worlds by the others' play (Game.inference)
+    #: Each seat's inference ``eps`` given directly, in place of :attr:`search_inference`'s (0: that seat does not
+    #: infer; only ``search`` seats read it): one seat inferring among searchers that do not, as
+    #: ``benchmarks/inference.py`` plays it. Not a run's setting (the facade never sets it; a run does not record it).
+    search_epsilon: tuple | None = None
 
     game: ClassVar["Game"]
     #: :meth:`raw`'s logs after the kernels' rows (:class:`Log`), in a recorded run's columns (:meth:`play`).
@@ -166,7 +170,10 @@ class Study:
     def inference_eps(self, ids) -> np.ndarray:
         """Each seat's inference ``eps`` as the search kernels read it, for the seats' kernel policy ids ``ids`` (one
         row, or a row per table): the game's ``INFERENCE_EPSILON`` (in its search module, ``cardlab.sim.<game>.search``)
-        for a ``search`` seat when ``search_inference`` is on, else 0 (no inference; the oracle never infers)."""
+        for a ``search`` seat when ``search_inference`` is on, else 0 (no inference; the oracle never infers);
+        with :attr:`search_epsilon`, a ``search`` seat's own ``eps`` from it."""
+        if self.search_epsilon is not None:
+            return np.where(np.asarray(ids) == POLICY.SEARCH, np.asarray(self.search_epsilon, np.float64), 0.0)
         on = (np.asarray(ids) == POLICY.SEARCH) & (self.search_inference == "on")
         if not on.any():
             return np.zeros(np.shape(ids))

@@ -64,3 +64,70 @@ def test_command_line_oracle_ladder_and_inference_share(name, tmp_path, capsys):
     assert main(["simulate", name, "--deals", "2", "--policy", "search", "--search-worlds", "2",
                  "--search-inference", "on", "--out", str(out)]) == 0
     assert load_run(out)[1]["search_inference"] == "on"
+
+
+@pytest.mark.parametrize("name", INFERRING)
+def test_search_epsilon_makes_only_its_search_seats_infer(name):
+    """``Study.search_epsilon`` (one side inferring among searchers that do not, ``benchmarks/inference.py``): a
+    search seat given the game's eps plays as with ``search_inference`` on, a seat given 0 as with it off, and a
+    seat that does not search reads none."""
+    import importlib
+    from dataclasses import replace
+
+    import numpy as np
+
+    from cardlab.sim.policy import POLICY
+
+    eps = importlib.import_module(f"cardlab.sim.{name}.search").INFERENCE_EPSILON
+    off = game(name).build("deals", study_name="strength", policy="search", seed=3, search_worlds=2)
+    on = replace(off, search_inference="on")
+    n = len(off.policies)
+    deals = np.arange(16, dtype=np.int64)
+    mixed = np.array([POLICY.SEARCH] + [POLICY.HEURISTIC] * (n - 1), np.int64)
+    lone = replace(off, search_epsilon=(eps,) + (0.0,) * (n - 1))
+    assert lone.inference_eps(np.array([POLICY.SEARCH] * n)).tolist() == [eps] + [0.0] * (n - 1)
+    assert lone.inference_eps(np.array([POLICY.ORACLE] + [POLICY.SEARCH] * (n - 1))).tolist() == [0.0] * n
+
+    def played(study, policies):
+        return study.play_tables(deals, np.tile(policies, (len(deals), 1)))
+
+    assert any((a != b).any() for a, b in zip(played(on, mixed).values(), played(off, mixed).values()))  # it infers
+    for got, want in ((played(lone, mixed), played(on, mixed)),
+                      (played(replace(off, search_epsilon=(0.0,) + (eps,) * (n - 1)), mixed), played(off, mixed)),
+                      (played(replace(off, search_epsilon=(eps,) * n), np.full(n, POLICY.SEARCH)),
+                       played(on, np.full(n, POLICY.SEARCH)))):
+        assert got.keys() == want.keys()
+        for key in got:
+            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+
+
+@pytest.mark.parametrize("name", INFERRING)
+def test_the_inference_benchmark_reads_its_tables(name, tmp_path, capsys, monkeypatch):
+    """``benchmarks/inference.py``: every table kind runs, and each row's gain and gap are the differences of the
+    tables' mean results (saved where lower is better), its share their ratio."""
+    import json
+    from pathlib import Path
+
+    from cardlab.analysis.strength import ladder_of
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import inference
+
+    out = tmp_path / "inference.json"
+    assert inference.main([name, "--deals", "8", "--worlds", "2", "--eps", "0.2,0.4", "--searchers", "--chunk", "5",
+                           "--json", str(out)]) == 0
+    assert "search (no inference) vs heuristic" in capsys.readouterr().out
+    got = json.loads(out.read_text())
+    report = ladder_of({"game": name})
+    sign, means = -1 if report.lower_is_better else 1, got["means"]
+    assert sum(key.endswith(" all") for key in got["rows"]) == 2 * 2 * len(means["heuristic"])  # among, eps, figure
+    for key, row in got["rows"].items():
+        among, e, fig, group = key.split()
+        assert row["deals"] == 8 if group == "all" else report.by  # Barbu's rows per contract too
+        if group != "all":
+            continue
+        base = means[f"search_in_{among}"][fig]
+        assert row["gain"] == pytest.approx(sign * (means[f"inference_{e}_in_{among}"][fig] - base))
+        assert row["gap"] == pytest.approx(sign * (means[f"oracle_in_{among}"][fig] - base))
+        if row["gap"] != 0:
+            assert row["share"] == pytest.approx(row["gain"] / row["gap"])
