@@ -23,12 +23,13 @@ study: $(STAMP)
 # the kernels are compiled. The tests run in TEST_WORKERS processes (pytest-xdist), a test file to a
 # process: a cold run spends most of its time compiling kernels, one core each; every worker takes
 # about 2.5 GB, so more than a few workers only costs memory. The kernels are compiled first, a game
-# to a process (cardlab.sim.warm), so that no two test processes compile the same kernel at once.
+# to a process (cardlab.sim.warm), so that no two test processes compile the same kernel at once. The
+# 25 slowest tests are listed at the end, to show where a cold run spends its time.
 TEST_WORKERS ?= 2
 
 test: $(STAMP)
 	$(BIN)/python -m cardlab.sim.warm --processes $(TEST_WORKERS)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations 25
 
 test-fast: $(STAMP)
 	$(BIN)/python -m cardlab.sim.warm --processes $(TEST_WORKERS)
