@@ -174,7 +174,7 @@ def main(argv=None) -> int:
         rows = [row for row in rows if row[0] in args.rows.split(",")]
     threads = sorted({numba.config.NUMBA_NUM_THREADS if t == "all" else int(t) for t in args.threads.split(",")})
     tables = args.tables.split(",") if args.tables else d["tables"]
-    seats = len(g.build("deals", policy="search", **rows[0][1]).policies)
+    seats = g.players(g.make_options())
     policies = {t: "search" if t == "all" or int(t) >= seats else
                 ",".join(["search"] * int(t) + ["heuristic"] * (seats - int(t))) for t in tables}
     load = os.getloadavg()[0]
@@ -203,8 +203,9 @@ def main(argv=None) -> int:
                           "note": "shared machine: indicative figures"},
               "rows": results}
     cli_deals = d["cli_deals"] if args.cli_deals is None else args.cli_deals
-    if cli_deals:
-        name, keywords, _ = rows[0]
+    deal_rows = [row for row in rows if row[0] != "games"]
+    if cli_deals and deal_rows:
+        name, keywords, _ = deal_rows[0]
         policy = next(iter(policies.values()))
         rate = cli_rate(g.name, cli_deals, policy, args.worlds, {**keywords, **{k: v for k, v in search.items()
                                                                                   if k != "search_worlds"}})
