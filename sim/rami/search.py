@@ -82,8 +82,9 @@ from cardlab.sim.inference import MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pic
     uniform_nb
 from cardlab.sim.rami.kernels import (DECK_MAX, EV_BLOCKED, EV_DISCARD, EV_DRAW, EV_OPEN, EV_OUT, EV_RECYCLE,
                                       EV_TAKE, LOG_W, MAX_TURNS, PLAN_LAYOFF, PLAN_NONE, PLAN_OPEN, PLAN_RETRIEVE,
-                                      R_HAND, R_OPENED, R_SCORE, R_WON, game_over_nb, lay_melds, layoff, log_event,
-                                      melds_cards_nb, retrieve, round_scores, shuffle, store_round_nb, take_plan)
+                                      R_HAND, R_OPENED, R_SCORE, R_WON, discard_offered, game_over_nb, lay_melds,
+                                      layoff, log_event, melds_cards_nb, retrieve, round_scores, shuffle,
+                                      store_round_nb, take_plan)
 from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, best_melds_nb, in_natural_meld,
                                     isolated, layoff_slot, new_scratch_nb)
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
@@ -201,8 +202,7 @@ def begin_turn_nb(state, sc, o, hands, deck, pile, table, seats, out, scratch, l
                 close = True
     npile = sc[S_NPILE]
     top = pile[npile - 1] if npile > 0 else -1
-    offered = top >= 0 and (sc[S_T] >= P or o[OPT.discard_take_first_round] == 1) and not (
-        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+    offered = discard_offered(top, sc[S_T], hand, o)
     plan = PLAN_NONE
     plan_meld = -1
     plan_n = 0
@@ -522,9 +522,7 @@ def eligible_nb(sc, o, hand, pile):
     """Whether the rules let the seat to move take the top discard at its turn's start, from what the table sees
     (the turn, the hand's size): ``begin_turn_nb``'s ``offered`` without ``discard_take_must_use``'s test, which
     reads the hand."""
-    return sc[S_NPILE] > 0 and pile[sc[S_NPILE] - 1] >= 0 and (
-        sc[S_T] >= o[OPT.players] or o[OPT.discard_take_first_round] == 1) and not (
-        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+    return discard_offered(pile[sc[S_NPILE] - 1] if sc[S_NPILE] > 0 else -1, sc[S_T], hand, o)
 
 
 @njit(cache=True, _nrt=False)
