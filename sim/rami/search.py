@@ -808,6 +808,16 @@ def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, h
     last turns (``hist``, ``bdelta``), ``n_worlds`` kept by the systematic comb, each moved by :func:`move_world_nb`
     from its tooth's own stream (which then draws its rollouts). The other arrays are scratch space.
 
+    **Shared turns** (a searched discard, heuristic rollouts): the other seats' turns between the searcher's discard
+    and its next turn do not depend on which card it discarded, unless the next seat takes it (:func:`next_takes_nb`):
+    they read no random numbers, the searcher's hand only for its size, and the pile below the top only at a recycle,
+    which cannot come while the stock holds a card for each of them. So the first candidate the next seat leaves is
+    played to the searcher's next turn and that state kept (``snap``); each later one it leaves starts from a copy,
+    its own discard put back in the searcher's hand and the pile. The same rows (``benchmarks/fingerprint.py``); 6 to
+    10% more searched rounds per CPU-second (2026-12-05, 600 rounds, the code before beside it). Computing each other
+    seat's ``meld_free`` once per world, so that its first rollout turn searches only around its drawn card, was
+    measured too and left out: no gain (300 rounds in turns, 40.5 to 44.7 rounds per CPU-second against 44.0 to 46.9).
+
     Compiled without Numba's reference counting (``_nrt=False``), as everything a rollout calls: it allocates
     nothing and its caller holds every array. With the counting, the atomic increments and decrements of the
     arrays handed from call to call took about half of a searched round's time (perf's samples, one search seat,
