@@ -111,6 +111,18 @@ def lay_melds(melds, n, seat, hand, table, nt, log, li, tk):
     return nt, li, used_tk
 
 
+@njit(cache=True, inline="always")
+def discard_offered(top, t, hand, o):
+    """The rule that lets the seat to move take the top discard ``top`` (-1: the pile is empty) at the start of
+    the round's turn ``t``, holding ``hand`` before the draw: not in the first round of turns (unless
+    ``discard_take_first_round``), nor holding a single card under ``single_card_must_draw_stock``.
+    ``discard_take_must_use`` (the card must reach the table this turn) is tested apart, by :func:`take_plan`.
+    The one statement of the rule for the kernels: :func:`play_turn_nb`, and ``search.begin_turn_nb`` and
+    ``search.eligible_nb``."""
+    return top >= 0 and (t >= o[OPT.players] or o[OPT.discard_take_first_round] == 1) and not (
+        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+
+
 @njit(cache=True, _nrt=False)
 def take_plan(hand, tk, opened, meld_free, table, nt, o, out, scratch):
     """How the top discard ``tk`` (already added to ``hand``) can reach the table this turn: (plan, meld index,
@@ -237,8 +249,7 @@ def play_turn_nb(state, seat, t, o, pol, hands, deck, sp, n_cards, pile, npile, 
                 opponent_close = True
     # draw
     top = pile[npile - 1] if npile > 0 else -1
-    offered = top >= 0 and (t >= P or o[OPT.discard_take_first_round] == 1) and not (
-        o[OPT.single_card_must_draw_stock] and cards_in(hand) == 1)
+    offered = discard_offered(top, t, hand, o)
     plan = PLAN_NONE
     plan_meld = -1
     plan_n = 0

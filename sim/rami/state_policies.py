@@ -105,7 +105,7 @@ def kernel_history(state) -> tuple[np.ndarray, np.ndarray]:
     bd = np.zeros(HAND_W, np.int64)
     for seat, a in state.actions:
         i = a.id
-        if i < DISCARD:  # the turn's draw: what the table saw at its start
+        if i < DISCARD:  # the turn's draw: what the table saw at its start (eligible: kernels.discard_offered)
             turn = dict(eligible=int((t >= P or o.discard_take_first_round) and not (
                 o.single_card_must_draw_stock and sizes[seat] == 1)), top=pile[-1], was_opened=int(opened[seat]),
                 close=int(any(opened[p] and sizes[p] <= 3 for p in range(P) if p != seat)), tk=-1, used=False)
