@@ -57,7 +57,7 @@ def play(study, deals: np.ndarray, changed: int, other: int, eps: float) -> np.n
         e = np.array([eps if p % 2 == t else 0.0 for p in range(4)])
         part = np.zeros((len(rows), COL.WIDTH), np.int32)
         play_search_deals_nb(study.seed, deals[rows], study.rules, policies, study.search_worlds, study.rollout_id,
-                             int(study.racing), e, part, *none, study.user_callback(searched=True),
+                             study.racing_level, e, part, *none, study.user_callback(searched=True),
                              np.zeros((len(rows), 2), np.int64))
         out[rows] = part
     sign = np.where(team == 0, 1, -1)
