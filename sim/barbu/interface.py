@@ -413,7 +413,7 @@ class Barbu(Game):
     search_beside_python = True  # state_policies: the searched kernels given the deal so far
     inference = True  # --search-inference: search seats weight their worlds by the others' past cards
     races = True  # its card search races the candidates in the trick contracts, without inference (sim.racing)
-    races_by_default = False  # racing cost about 2% of search's gain over the heuristic (docs/search.md): opt in
+    races_by_default = True  # by its own rule (racing_level) racing keeps the strength (docs/search.md)
     racing_level = 2  # sim.racing.LEVELS: the first check after 12 worlds (the shared rule's 8 lost 2% of the gain)
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
