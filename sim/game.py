@@ -194,10 +194,16 @@ class Study:
         return bool(self.game.races and default)
 
     @property
+    def racing_level(self) -> int:
+        """The ``racing`` int the search kernels take: the game's :attr:`Game.racing_level` (the rule it races by,
+        :data:`cardlab.sim.racing.LEVELS`) when :attr:`racing`, else 0 (every candidate in every world)."""
+        return self.game.racing_level if self.racing else 0
+
+    @property
     def racing_search_args(self) -> tuple:
         """What the search kernels of a game that races take after the seats' policies: the worlds, the rollout
-        policy's id and whether to race (:attr:`racing`)."""
-        return int(self.search_worlds), self.rollout_id, int(self.racing)
+        policy's id and the racing level (:attr:`racing_level`)."""
+        return int(self.search_worlds), self.rollout_id, self.racing_level
 
     @cached_property
     def rules(self) -> np.ndarray:
@@ -394,6 +400,7 @@ class Game:
     oracle: bool = False  # whether the game plays ``oracle`` (search that sees the true deal); else it refuses it
     races: bool = False  # whether its search races candidates (``search_racing``, sim.racing); else it refuses it
     races_by_default: bool = True  # whether it races unless told not to (a game that races)
+    racing_level: int = 1  # the rule it races by: a row of sim.racing.LEVELS (1: the shared rule)
     inference: bool = False  # whether its search takes ``search_inference`` (worlds weighted by the others' play)
     rollouts: tuple = ROLLOUT_POLICIES
     default_worlds: int = 32

@@ -245,14 +245,16 @@ def test_search_decision_depends_only_on_what_the_searcher_has_seen():
 def test_a_raced_search_reports_each_cards_mean_over_its_own_worlds():
     """Raced, a card played on ``k`` worlds reports ``worlds`` times its mean over those ``k`` (the unraced
     search of ``k`` worlds: the worlds come in the same order); the card played is the best of those played on
-    the most worlds (the survivors, when the race stops)."""
+    the most worlds (the survivors, when the race stops). Barbu's level checks at 12 worlds, 16, ... 32."""
+    from cardlab.sim.barbu.interface import Barbu
+
     dropped = 0
     for deal in range(12):
         contract = TRICK_CONTRACTS[deal % len(TRICK_CONTRACTS)]
         if contract == "trumps":
             continue  # no trump named here
-        card, raced, hand = first_lead_search(False, (0, 1, 2, 3), 32, 1, deal, contract)
-        unraced = {k: first_lead_search(False, (0, 1, 2, 3), k, 0, deal, contract)[1] for k in range(8, 33, 4)}
+        card, raced, hand = first_lead_search(False, (0, 1, 2, 3), 32, Barbu.racing_level, deal, contract)
+        unraced = {k: first_lead_search(False, (0, 1, 2, 3), k, 0, deal, contract)[1] for k in range(12, 33, 4)}
         cands = cards_of(hand)
         played = {x: {k for k, totals in unraced.items() if raced[x] == totals[x] * 32 / k} for x in cands}
         assert all(played.values())

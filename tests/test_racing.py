@@ -52,6 +52,31 @@ def test_checks_come_after_8_worlds_then_every_4():
     assert played[1] == 12 and not alive[1]
 
 
+def test_barbus_level_checks_first_after_12_worlds_then_every_4():
+    """Level 2 (Barbu's rule): a candidate clearly worse from the start is dropped at 12, the first check, not at 8
+    as by the shared rule (level 1); one worse only from world 13 on is dropped at 16 by both (the same Z)."""
+    a = [2.0, 0.0] * 16
+    worse = [x - 3 for x in a]  # 3 below in every world
+    close = [0.0, 2.0] * 16  # as good on average: never dropped, never tied
+    late = a[:12] + [x - 3 for x in a[12:]]  # tied with the leader for 12 worlds, then 3 below
+    for level, first in ((1, 8), (2, 12)):
+        alive, played, stopped, _ = race([a, worse, close, late], racing=level)
+        assert alive.tolist() == [True, False, True, False] and stopped == 32
+        assert played.tolist() == [32, first, 32, 16]
+
+
+@pytest.mark.parametrize("name,level", [("euchre5", 1), ("minchiate", 1), ("barbu", 2)])
+def test_each_game_races_at_its_level_and_level_0_is_off(name, level):
+    from cardlab.sim.games import game
+    from cardlab.sim.racing import LEVELS
+
+    g = game(name)
+    assert g.racing_level == level and LEVELS[level, 0] == (12 if name == "barbu" else 8)
+    assert g.build("deals", policy="search", search_racing=True).racing_level == level
+    assert g.build("deals", policy="search", search_racing=False).racing_level == 0
+    assert g.build("deals", policy="search", search_racing=True).racing_search_args[2] == level
+
+
 def test_all_tied_stops_and_one_left_stops():
     a = [3.0, -1.0, 2.0, 0.0] * 8
     alive, played, stopped, _ = race([a, list(a), list(a)])

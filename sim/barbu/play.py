@@ -212,7 +212,7 @@ def play_game_columns(study, first: int, count: int, *, record: bool = False) ->
                       study.search_worlds, study.rollout_id, searching,
                       declarer, contract, trump, raw, final, doubles, hands, moves, dlog, means, trump_means,
                       contract_means, study.user_callback(searching), study.extra_callback("domino", searching),
-                      faults, study.inference_eps(a["policies"]), int(study.racing))
+                      faults, study.inference_eps(a["policies"]), study.racing_level)
     study.check_faults(faults, first, "game")
     columns = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), length),

@@ -52,8 +52,8 @@ def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, c
     """Play one deal of any contract with ``search`` seats searching; returns the deal stream.
 
     ``means`` (log length x 64, or 0 rows) receives each searched move's candidate means; ``eps`` (per seat,
-    0: off) is each search seat's inference in the trick contracts and ``racing`` whether their candidates race
-    (``sim.barbu.search``). The Numba seats play
+    0: off) is each search seat's inference in the trick contracts and ``racing`` their candidates' racing level
+    (0: off; ``sim.barbu.search``). The Numba seats play
     ``user_fn`` (cards) and ``domino_fn`` (Domino), as in ``kernels.play_contract_nb``.
     """
     if contract == CONTRACT.DOMINO:
@@ -74,7 +74,7 @@ def play_search_deals_nb(seed, deals, deck, n, contracts, card_values, trick_val
     """Play the deals numbered ``deals`` (any order) with search seats; one output row per entry.
 
     Deal ``i`` has the hands, contract and declarer of ``kernels.play_deals_nb``; ``eps`` is each seat's
-    inference (0: off) and ``racing`` whether the card searches race (``sim.barbu.search``). ``log_moves``,
+    inference (0: off) and ``racing`` the card searches' racing level (0: off; ``sim.barbu.search``). ``log_moves``,
     ``log_means`` (log length x 64 per deal) and ``log_trump_means`` (4 per deal) are filled
     when they have one row per deal. Parallel over deals: a searched deal is long enough to be
     a work item alone.

@@ -136,7 +136,7 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
                             a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
                             np.zeros(n, np.int16), user_callback("", searched=True), np.zeros(2, np.int64),
-                            study.inference_eps(ids), int(study.racing),
+                            study.inference_eps(ids), study.racing_level,
                             len(played))
     row = means[len(played)] if hint else means
     return int(moves[len(played)]), {x: float(row[x]) for x in range(64) if hint and not np.isnan(row[x])}

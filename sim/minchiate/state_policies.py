@@ -135,7 +135,7 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     log[LOG_PLAYS:LOG_PLAYS + len(played)] = played
     means = np.empty((N_MOVES, N_CARDS), np.float32)
     policies, worlds, rollout = search_settings(state, policy, worlds)
-    play_searched_cards_nb(study.seed, state.deal, study.rules, policies, worlds, rollout, int(study.racing),
+    play_searched_cards_nb(study.seed, state.deal, study.rules, policies, worlds, rollout, study.racing_level,
                            study.inference_eps(policies), True,
                            work, words_, out, log, np.empty(12, np.int64), means, np.uint64(0), 0, 0,
                            *words(state.discards[state.cutter]), *words(state.discards[state.dealer]),
