@@ -765,6 +765,19 @@ def copy_rows_nb(dst, src):
             dst[i, j] = src[i, j]
 
 
+@njit(cache=True, inline="always")
+def copy_round_nb(hands, deck, pile, table, seats, sc, from_hands, from_deck, from_pile, from_table, from_seats,
+                  from_sc):
+    """A round's state (hands, deck, pile, table, seats' flags, turn scalars) copied into another's arrays, an
+    element at a time (see :func:`copy_nb`)."""
+    copy_rows_nb(hands, from_hands)
+    copy_nb(deck, from_deck)
+    copy_nb(pile, from_pile)
+    copy_rows_nb(table, from_table)
+    copy_rows_nb(seats, from_seats)
+    copy_nb(sc, from_sc)
+
+
 @njit(cache=True)
 def search_nb(state, s, phase, cands, n_cands, fallback, o, rollout, worlds, oracle, hands, deck, pile, table, seats,
               sc, known, pool, w_hands, w_deck, inst, snap, x_hands, x_deck, x_pile, x_table, x_seats, x_sc, x_out,
@@ -871,12 +884,8 @@ def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, h
             c = cands[i]
             shared = share and not next_takes_nb(c, sc, o, w_hands, seats, oracle, table, x_out, scratch)
             if shared and based >= 0:  # the others' turns already played: the snapshot, this discard put back in
-                copy_rows_nb(x_hands, y_hands)
-                copy_nb(x_deck, y_deck)
-                copy_nb(x_pile, y_pile)
-                copy_rows_nb(x_table, y_table)
-                copy_rows_nb(x_seats, y_seats)
-                copy_nb(x_sc, y_sc)
+                copy_round_nb(x_hands, x_deck, x_pile, x_table, x_seats, x_sc, y_hands, y_deck, y_pile, y_table,
+                              y_seats, y_sc)
                 x_hands[s, based] += 1
                 x_hands[s, c] -= 1
                 x_pile[sc[S_NPILE]] = c
@@ -884,25 +893,16 @@ def play_worlds_nb(state, s, phase, cands, n_cands, n_worlds, oracle, pols, o, h
                     play_on_nb(y_state, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out, scratch,
                                no_log, PHASE_DRAW, -1, -1)
             else:
-                copy_rows_nb(x_hands, w_hands)
-                copy_nb(x_deck, w_deck)
-                copy_nb(x_pile, pile)
-                copy_rows_nb(x_table, table)
-                copy_rows_nb(x_seats, seats)
+                copy_round_nb(x_hands, x_deck, x_pile, x_table, x_seats, x_sc, w_hands, w_deck, pile, table, seats, sc)
                 for p in range(P):  # a speed-up that holds for the true hands only: the searcher's own, or all
                     if p != s and not oracle:
                         x_seats[MELD_FREE, p] = 0
-                copy_nb(x_sc, sc)
                 x_sc[S_LI] = 0
                 if shared:  # the first such discard: play to the searcher's next turn and keep the state there
                     y_state = play_on_nb(roll, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out,
                                          scratch, no_log, phase, c, sc[S_T] + P)
-                    copy_rows_nb(y_hands, x_hands)
-                    copy_nb(y_deck, x_deck)
-                    copy_nb(y_pile, x_pile)
-                    copy_rows_nb(y_table, x_table)
-                    copy_rows_nb(y_seats, x_seats)
-                    copy_nb(y_sc, x_sc)
+                    copy_round_nb(y_hands, y_deck, y_pile, y_table, y_seats, y_sc, x_hands, x_deck, x_pile, x_table,
+                                  x_seats, x_sc)
                     based = c
                     if not ended_nb(x_sc):
                         play_on_nb(y_state, x_sc, o, pols, x_hands, x_deck, x_pile, x_table, x_seats, x_out, scratch,
