@@ -612,27 +612,34 @@ def deal_nb(state, scratch, hands, kitty):
     return state
 
 
-@njit(cache=True, error_model="numpy", nogil=True, inline="always")
-def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log_kitty, log_moves, bid_fn, card_fn,
-                       faults):
-    """Hands ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread (columns ``lo .. hi - 1``).
+@njit(cache=True, error_model="numpy", inline="always")
+def workspace_nb():
+    """One thread's arrays for playing hands: hands, the shuffle's scratch, the kitty, a result row, an empty log."""
+    return (np.empty(PLAYERS, np.uint64), np.empty(DECK.shape[0], np.int8), np.empty(KITTY, np.int64),
+            np.empty(N_RES, np.int64), np.empty((0, 3), np.int8))
 
-    The hand is inlined here, and this block into the parallel kernel: no call and no reference
-    counting per hand (measured: 17% faster than calling a block function from the ``prange``)."""
+
+@njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
+def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log_kitty, log_moves, bid_fn, card_fn,
+                       faults, work):
+    """Hands ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread (columns ``lo .. hi - 1``),
+    in the thread's ``work`` arrays (:func:`workspace_nb`).
+
+    The hand is inlined here; the block is compiled on its own without reference counting (``_nrt=False``:
+    it allocates nothing), and the parallel kernel only calls it. Inlined into the parallel kernel instead,
+    the hand ran at the same speed but took Numba's parallel passes about three times as long to compile."""
+    hands, scratch, kitty, res, no_log = work
     record = log_moves.shape[0] > 0
-    hands = np.empty(PLAYERS, np.uint64)
-    scratch = np.empty(DECK.shape[0], np.int8)
-    kitty = np.empty(KITTY, np.int64)
-    res = np.empty(N_RES, np.int64)
-    no_log = np.empty((0, 3), np.int8)
     for j in range(lo, hi):
         i = first + j
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         log = no_log
         if record:
             log = log_moves[j]
-            log_hands[j, :] = hands
-            log_kitty[j, :] = kitty
+            for p in range(PLAYERS):
+                log_hands[j, p] = hands[p]
+            for c in range(KITTY):
+                log_kitty[j, c] = kitty[c]
         play_hand_inline(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
                          faults[j])
         for r in range(N_RES):
@@ -650,7 +657,7 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         play_deal_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, log_hands,
-                           log_kitty, log_moves, bid_fn, card_fn, faults)
+                           log_kitty, log_moves, bid_fn, card_fn, faults, workspace_nb())
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -671,20 +678,16 @@ def game_over_nb(totals, res, played, max_hands, target, play_on):
     return not (play_on and leaders > 1)
 
 
-@njit(cache=True, error_model="numpy", nogil=True, inline="always")
+@njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
 def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_hands, log_kitty, log_moves, bid_fn,
-                       card_fn, faults):
-    """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread (rows ``lo .. hi - 1``)."""
+                       card_fn, faults, work, totals):
+    """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread (rows ``lo .. hi - 1``), in
+    the thread's ``work`` arrays and ``totals`` (compiled as :func:`play_deal_block_nb` is)."""
+    hands, scratch, kitty, res, no_log = work
     record = log_moves.shape[0] > 0
     target = rules[RULE.TARGET]
     max_hands = rules[RULE.MAX_HANDS]
     play_on = rules[RULE.TIE_RULE] == TIE_PLAY_ON
-    hands = np.empty(PLAYERS, np.uint64)
-    scratch = np.empty(DECK.shape[0], np.int8)
-    kitty = np.empty(KITTY, np.int64)
-    res = np.empty(N_RES, np.int64)
-    totals = np.empty(PLAYERS, np.int64)
-    no_log = np.empty((0, 3), np.int8)
     for j in range(lo, hi):
         state, dealer = below_n(deal_state(seed, first + j), PLAYERS)
         totals[:] = 0
@@ -694,8 +697,10 @@ def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_h
             log = no_log
             if record:
                 log = log_moves[j, h]
-                log_hands[j, h, :] = hands
-                log_kitty[j, h, :] = kitty
+                for p in range(PLAYERS):
+                    log_hands[j, h, p] = hands[p]
+                for c in range(KITTY):
+                    log_kitty[j, h, c] = kitty[c]
             state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
                                      faults[j])
             if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
@@ -719,7 +724,8 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
     n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
     for b in prange(n_blocks):
         play_game_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out,
-                           lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn, faults)
+                           lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn, faults, workspace_nb(),
+                           np.empty(PLAYERS, np.int64))
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
@@ -747,6 +753,31 @@ def compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal):
             deal[offsets[j] + h] = h
 
 
+@njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
+def trump_study_block_nb(seed, first, lo, hi, rules, policies, out, card_fn, faults, work, dealt):
+    """Deals ``first + lo .. first + hi - 1`` of :func:`trump_study_nb` on one thread, in its ``work`` arrays and
+    ``dealt`` (compiled as :func:`play_deal_block_nb` is)."""
+    hands, scratch, kitty, res, no_log = work
+    for j in range(lo, hi):
+        i = first + j
+        dealer = i % PLAYERS
+        state = deal_nb(deal_state(seed, i), scratch, dealt, kitty)
+        for m in range(PLAYERS):
+            seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1  # places after the dealer, 5 = the dealer
+            for t in range(4):
+                for p in range(PLAYERS):
+                    hands[p] = dealt[p]
+                play_hand_inline(hands, kitty, dealer, rules, policies, m, t, state, no_log, res, None, card_fn,
+                                 faults[j])
+                for r in range(N_RES):
+                    out[j, m, t, r] = res[r]
+                h = dealt[m]
+                out[j, m, t, N_RES] = bid_strength_nb(h, kitty[0], t, seat, rules[RULE.DISCARD_UPCARD] != 0)
+                bowers = bit(LANE * t + 9) | bit(LANE * (3 - t) + 9)
+                out[j, m, t, N_RES + 1] = popcount(h & bowers)
+                out[j, m, t, N_RES + 2] = popcount(h & SUIT_MASKS[t, t])
+
+
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def trump_study_nb(seed, first, count, rules, policies, out, card_fn, faults):
     """The trump-choice study: deal ``i`` (dealer ``i % 5``, stream (seed, i)) played once for each
@@ -756,27 +787,5 @@ def trump_study_nb(seed, first, count, rules, policies, out, card_fn, faults):
     plays the cards of the seats of policy :data:`USER` (None without one), ``faults`` a row per deal."""
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        dealt = np.empty(PLAYERS, np.uint64)
-        hands = np.empty(PLAYERS, np.uint64)
-        scratch = np.empty(DECK.shape[0], np.int8)
-        kitty = np.empty(KITTY, np.int64)
-        res = np.empty(N_RES, np.int64)
-        no_log = np.empty((0, 3), np.int8)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            i = first + j
-            dealer = i % PLAYERS
-            state = deal_nb(deal_state(seed, i), scratch, dealt, kitty)
-            for m in range(PLAYERS):
-                seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1  # places after the dealer, 5 = the dealer
-                for t in range(4):
-                    hands[:] = dealt
-                    play_hand_inline(hands, kitty, dealer, rules, policies, m, t, state, no_log, res, None, card_fn,
-                                     faults[j])
-                    for r in range(N_RES):
-                        out[j, m, t, r] = res[r]
-                    h = dealt[m]
-                    out[j, m, t, N_RES] = bid_strength_nb(h, kitty[0], t, seat, rules[RULE.DISCARD_UPCARD] != 0)
-                    bowers = bit(LANE * t + 9) | bit(LANE * (3 - t) + 9)
-                    out[j, m, t, N_RES + 1] = popcount(h & bowers)
-                    out[j, m, t, N_RES + 2] = popcount(h & SUIT_MASKS[t, t])
-
+        trump_study_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, card_fn,
+                             faults, workspace_nb(), np.empty(PLAYERS, np.uint64))
