@@ -128,7 +128,8 @@ def test_trump_study_matches_referee():
                 res = np.zeros(N_RES, np.int64)
                 kitty = cols["kitty"][j].astype(np.int64)
                 # the heuristic draws no random numbers, so any stream state replays the study's hand
-                play_hand_nb(hands, kitty, j % 5, study.rules, study.policy_ids, m, t, np.uint64(1), log, res)
+                play_hand_nb(hands, kitty, j % 5, study.rules, study.policy_ids, m, t, np.uint64(1), log, res, None,
+                             None, np.zeros(2, np.int64))
                 h = check_hand(study.options, j % 5, [int(x) for x in cols["hands"][j]], kitty.tolist(),
                                decode_log(log), forced=(m, t))
                 assert h.scores == res[RES_SCORE:].tolist()

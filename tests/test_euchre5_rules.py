@@ -102,7 +102,7 @@ def play_scripted(hands_text, kitty_text, dealer=0, policy=1, **rules):
     log = np.zeros((MAX_ACTIONS, 3), np.int8)
     res = np.zeros(N_RES, np.int64)
     play_hand_nb(hands, kitty, dealer, kernel_rules(options), np.full(5, policy, np.int64), -1, -1,
-                 np.uint64(1), log, res)
+                 np.uint64(1), log, res, None, None, np.zeros(2, np.int64))
     hand = check_hand(options, dealer, [int(h) for h in dealt], kitty.tolist(), decode_log(log))
     assert hand.scores == res[RES_SCORE:].tolist()
     return res, hand

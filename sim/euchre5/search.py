@@ -124,6 +124,12 @@ HM_SUIT, HM_BEAT, HM_TRICK, HM_REMAINING = range(4)
 B_SEAT, B_KIND, B_PLACE, B_VALUE = range(4)
 BID_ROUND_ONE, BID_ROUND_TWO, BID_CALL = 1, 2, 3  # a bid's kind; its value: 1 accept / 0 pass, a suit / -1, a card / -1
 MAX_BIDS = 2 * PLAYERS + 1
+# Typed constants for arguments, not literals: Numba compiles a function called with a literal argument again
+# for that literal, so one caller passing 0 where the others pass a variable compiles the callee twice.
+ZERO_I = np.int64(0)
+ROUND_ONE = np.int64(1)
+ROUND_TWO = np.int64(2)
+NO = np.bool_(False)
 # Columns of a bidding decision's candidate means (card decisions use the card id; round two a suit 0-3).
 PASS_COL, ACCEPT_COL, ALONE_COL = 62, 63, 63
 
@@ -339,6 +345,7 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
     wk = np.empty(KITTY, np.int64)
     res = np.empty(N_RES, np.int64)
     no_log = np.empty((0, 3), np.int8)
+    no_fault = np.zeros(2, np.int64)  # the rollouts seat no Numba player
     roll_policies = np.full(PLAYERS, rollout, np.int64)
     for p in range(PLAYERS):
         holders[p] = hands[p]
@@ -388,7 +395,7 @@ def search_bid_nb(state, s, hands, kitty, dealer, rules, rnd, k, worlds, rollout
                 trump = up_suit if col == ACCEPT_COL else col
             if maker < 0:
                 continue  # a void hand: nobody scores, edge 0
-            play_hand_nb(work, wk, dealer, rules, roll_policies, maker, trump, r, no_log, res)
+            play_hand_nb(work, wk, dealer, rules, roll_policies, maker, trump, r, no_log, res, None, None, no_fault)
             v = edge4(res[RES_SCORE:RES_SCORE + PLAYERS], s)
             values[w, j] = v
             totals[col] += v
@@ -411,7 +418,7 @@ def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policies, maker, tr
     if rnd == 2:
         remaining &= ~bit(upcard)
     leader = (dealer + 1) % PLAYERS
-    tricks, state = play_tricks_nb(hands, trump, maker, partner, called, called < 0, False, remaining, 0, 0, leader,
+    tricks, state = play_tricks_nb(hands, trump, maker, partner, called, called < 0, NO, remaining, ZERO_I, ZERO_I, leader,
                                    ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log)
     return partner, alone, tricks, state
 
@@ -642,7 +649,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
     counts = np.zeros(64, np.int64)
     bids = np.empty((MAX_BIDS, 4), np.int64)  # the public history for inference (likelihood_nb)
     n_bids = 0
-    n = 0
+    n = ZERO_I
     upcard = kitty[0]
     up_suit = upcard // LANE
     kitty_mask = bit(kitty[0]) | bit(kitty[1]) | bit(kitty[2])
@@ -664,7 +671,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                                           1, k, rules, state, bid_fn, fault)
                 yes = made >= 0
                 if searches_nb(policy):
-                    yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 1, k, worlds, rollout, racing,
+                    yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, ROUND_ONE, k, worlds, rollout, racing,
                                policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
                                means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
@@ -686,7 +693,7 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                     state, named = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p],
                                                upcard, 2, k, rules, state, bid_fn, fault)
                     if searches_nb(policy):
-                        col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, 2, k, worlds, rollout, racing,
+                        col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, ROUND_TWO, k, worlds, rollout, racing,
                                    policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
                         named = -1 if col == PASS_COL else col
                 n_bids = put_bid(bids, n_bids, p, BID_ROUND_TWO, k, named)
@@ -882,7 +889,7 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, r
             log_kitty[j, :] = kitty
         if log_means.shape[0] > 0:
             means = log_means[j]
-        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
                             eps, state, log, means, res, bid_fn, card_fn, faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
@@ -944,7 +951,7 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing,
         res = np.empty(N_RES, np.int64)
         i = deals[j]
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
-        play_search_hand_nb(seed, i, 0, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
                             eps[j], state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, bid_fn,
                             card_fn, faults[j], -1)
         for r in range(N_RES):
@@ -969,7 +976,7 @@ def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, 
         res = np.empty(N_RES, np.int64)
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
         h = hands[m]
-        play_search_hand_nb(seed, i, 0, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, eps,
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, eps,
                             state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn,
                             faults[v], -1)
         for r in range(N_RES):
