@@ -99,7 +99,8 @@ def searched_move(state, policy: str = "search", worlds: int | None = None) -> t
     unit, base = state.search_key if state.search_key is not None else (state.deal, 0)
     maker, trump = state.forced if state.forced is not None else (-1, -1)
     hands = np.array([mask_of(x) for x in h.hands], np.uint64)
-    play_search_hand_nb(np.uint64(study.seed), np.uint64(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
+    # seed and key typed as the kernels pass them (int64), so that the step API reuses their compiled search
+    play_search_hand_nb(int(study.seed), int(unit), base, hands, np.array(h.kitty, np.int64), h.dealer,
                         study.rules, policies, maker, trump, worlds, rollout, study.racing_level,
                         study.inference_eps(policies), np.uint64(state.stream or 0), log, means,
                         np.zeros(N_RES, np.int64),

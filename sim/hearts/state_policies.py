@@ -67,7 +67,8 @@ def searched_move(state: HeartsState, policy: str = "search", worlds: int | None
     policies, worlds, rollout = search_settings(state, policy, worlds)
     passed = np.array([mask_of(p) for p in state.passed], np.uint64)
     key, base = state.search_key
-    play_searched_nb(np.uint64(study.seed), np.uint64(key), base, study.rules, policies, cards, st, passed,
+    # seed and key typed as the kernels pass them (int64), so that the step API reuses their compiled search
+    play_searched_nb(int(study.seed), int(key), base, study.rules, policies, cards, st, passed,
                      state.offset, np.uint64(state.stream or 0), worlds, rollout, log, means,
                      run_callback("", study.game.numba_seat, searched=True), np.zeros(2, np.int64),
                      len(plays), study.inference_eps(policies))
