@@ -628,7 +628,8 @@ def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log
 
     The hand is inlined here; the block is compiled on its own without reference counting (``_nrt=False``:
     it allocates nothing), and the parallel kernel only calls it. Inlined into the parallel kernel instead,
-    the hand ran at the same speed but took Numba's parallel passes about three times as long to compile."""
+    the hand ran at the same speed but took Numba's parallel passes more than twice as long to compile
+    (117.5 s against 51.6 s cold)."""
     hands, scratch, kitty, res, no_log = work
     record = log_moves.shape[0] > 0
     for j in range(lo, hi):

@@ -418,8 +418,8 @@ def finish_call_nb(hands, kitty_mask, upcard, dealer, rules, policies, maker, tr
     if rnd == 2:
         remaining &= ~bit(upcard)
     leader = (dealer + 1) % PLAYERS
-    tricks, state = play_tricks_nb(hands, trump, maker, partner, called, called < 0, NO, remaining, ZERO_I, ZERO_I, leader,
-                                   ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log)
+    tricks, state = play_tricks_nb(hands, trump, maker, partner, called, called < 0, NO, remaining, ZERO_I, ZERO_I,
+                                   leader, ZERO, ZERO, leader, ZERO, 0, -1, policies, state, log)
     return partner, alone, tricks, state
 
 
@@ -671,8 +671,8 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                                           1, k, rules, state, bid_fn, fault)
                 yes = made >= 0
                 if searches_nb(policy):
-                    yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, ROUND_ONE, k, worlds, rollout, racing,
-                               policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
+                    yes = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, ROUND_ONE, k, worlds, rollout,
+                               racing, policy == POLICY.ORACLE, ACCEPT_COL if yes else PASS_COL, totals, counts,
                                means) == ACCEPT_COL
             n = log_action(log, n, p, ACCEPT if yes else PASS, -1)
             n_bids = put_bid(bids, n_bids, p, BID_ROUND_ONE, k, 1 if yes else 0)
@@ -693,8 +693,9 @@ def play_search_hand_nb(seed, unit, base, hands, kitty, dealer, rules, policies,
                     state, named = bid_step_nb(POLICY.HEURISTIC if searches_nb(policy) else policy, p, hands[p],
                                                upcard, 2, k, rules, state, bid_fn, fault)
                     if searches_nb(policy):
-                        col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, ROUND_TWO, k, worlds, rollout, racing,
-                                   policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts, means)
+                        col = _bid(seed, unit, base, n, p, hands, kitty, dealer, rules, ROUND_TWO, k, worlds, rollout,
+                                   racing, policy == POLICY.ORACLE, PASS_COL if named < 0 else named, totals, counts,
+                                   means)
                         named = -1 if col == PASS_COL else col
                 n_bids = put_bid(bids, n_bids, p, BID_ROUND_TWO, k, named)
                 if named < 0:
@@ -889,8 +890,8 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, r
             log_kitty[j, :] = kitty
         if log_means.shape[0] > 0:
             means = log_means[j]
-        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout, racing,
-                            eps, state, log, means, res, bid_fn, card_fn, faults[j], -1)
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout,
+                            racing, eps, state, log, means, res, bid_fn, card_fn, faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
 
@@ -951,9 +952,9 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing,
         res = np.empty(N_RES, np.int64)
         i = deals[j]
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
-        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout, racing,
-                            eps[j], state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, bid_fn,
-                            card_fn, faults[j], -1)
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout,
+                            racing, eps[j], state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res,
+                            bid_fn, card_fn, faults[j], -1)
         for r in range(N_RES):
             out[r, j] = res[r]
 
