@@ -9,11 +9,11 @@ A game's searched kernels are compiled once for built-in and Numba seats alike (
 seat hands them callbacks that are never called, :func:`cardlab.sim.user.run_callback`); its plain
 kernels twice, with no call for built-in seats (their speed) and with the call for a Numba seat. One
 process warms both kinds of run of a game, so each kernel compiles once. Each game is warmed by what most
-tests reach: a few deals under random, heuristic and search seats,
-whole games under heuristic and search seats, a replay through the referee, and, where the game has
-Numba seats, its example player beside heuristic and search seats, in whole games, on the strength
-ladder and in a replay. Kernels that only particular tests reach (other option sets, other rollouts)
-still compile where they are first used. On a warm cache this takes a few seconds a game.
+tests reach: a few deals under random, heuristic and search seats, whole games under heuristic and search
+seats, a replay through the referee, its own paired studies, and, where the game has Numba seats, its example
+player beside heuristic and search seats, in whole games, on the strength ladder and in a replay. Kernels that
+only particular tests reach (other option sets, other rollouts) still compile where they are first used. On a
+warm cache this takes a few seconds a game.
 
     python -m cardlab.sim.warm [--processes 2] [game ...]
 """
@@ -44,6 +44,8 @@ def warm(name: str) -> tuple[str, float]:
     game.simulate_games(games=2, seed=1)
     game.simulate_games(games=1, seed=1, policy=searcher, search_worlds=2)
     game.replay(deal="0:2", seed=1)
+    for kind in game.studies.values():  # its own paired studies, which the command line and several test files run
+        kind.run(game, deals=8, seed=1)
     if game.numba_seat is not None:
         from cardlab.sim.example_players import BY_GAME
         from cardlab.sim.ladder import strength_study

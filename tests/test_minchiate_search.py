@@ -101,7 +101,8 @@ def test_without_search_seats_the_search_kernels_play_like_the_deal_kernels(poli
     play_games_nb(17, 0, 40, 4, study4.rules, study4.policy_ids, games, None, np.zeros((40, 2), np.int64))
     searched = np.zeros((40, 39), np.int32)
     play_search_games_nb(17, 0, 40, 4, study4.rules, study4.policy_ids, study4.search_worlds, study4.rollout_id,
-                         study4.racing_level, np.zeros(4), searched, None, np.zeros((40, 2), np.int64))
+                         study4.racing_level, np.zeros(4), searched, study4.user_callback(searched=True),
+                         np.zeros((40, 2), np.int64))  # the study's callback types: its compiled kernel
     np.testing.assert_array_equal(games, searched)
 
 

@@ -258,7 +258,7 @@ def test_minchiate_search_sees_only_what_its_seat_has_seen(rules, inference):
         eps = np.where(policies == SEARCH, INFERENCE_EPSILON if inference else 0.0, 0.0)
         play_searched_cards_nb(study.seed, deal, opts, policies, WORLDS, 0, 1, eps, True, work.copy(), words.copy(),
                                out.copy(), log, np.empty(12, np.int64), means, *scalars, no_numba_seat("minchiate"),
-                               np.zeros(2, np.int64))
+                               np.zeros(2, np.int64), -1, np.zeros((2, 0), np.uint64))
         return log[LOG_PLAYS:LOG_PLAYS + N_MOVES].astype(np.int64), means
 
     for deal in range(6):

@@ -132,6 +132,9 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
     no_means = np.empty((0, 64), np.float32)
     no_trump_means = np.empty(0, np.float32)
     game_key = deal_state(seed, g)
+    # the game's stream is the searched contracts' seed, its 64 bits passed as an int64 as the deals kernel passes
+    # its seed: one compile of each searched contract serves deals and whole games
+    search_seed = np.int64(game_key)
     for p in range(n):
         declared[p] = 0
     for d in range(length):
@@ -172,7 +175,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
         trump = -1
         if contract == CONTRACT.TRUMPS:
             if searching:
-                state, trump = searched_trump_nb(game_key, d, hands, n, declarer, TRUMP_BY_POLICY, card_values,
+                state, trump = searched_trump_nb(search_seed, d, hands, n, declarer, TRUMP_BY_POLICY, card_values,
                                                  trick_values, last_two, flags, point_masks, policies, duties,
                                                  weights, worlds, rollout, state,
                                                  log_trump_means[row] if keep_means else no_trump_means)
@@ -197,7 +200,7 @@ def play_game_nb(seed, g, row0, deck, n, game_contracts, schedule,
                 moves[i] = -1
         elif searching:
             means = log_means[row] if keep_means else no_means  # (not inside the call: over 30 arguments)
-            state = play_searched_contract_nb(game_key, d, hands, n, declarer, contract, trump, card_values,
+            state = play_searched_contract_nb(search_seed, d, hands, n, declarer, contract, trump, card_values,
                                               trick_values, last_two, flags, point_masks, policies, duties, lead_rule,
                                               early_stop, domino_variant, domino_start_rank, domino_starter,
                                               ace_replay_optional, places, worlds, rollout, state, moves, means, raw,

@@ -14,8 +14,9 @@ from numba import njit, prange
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import (ORACLE, ROLLOUT_SALT, TRUMP_DECISION, oracle_view_nb, play_searched_tricks_nb,
-                                      search_state, search_trump_nb, searches_nb, world_count)
+from cardlab.sim.barbu.search import (NO_STOP, ORACLE, ROLLOUT_SALT, TRUMP_DECISION, oracle_view_nb,
+                                      play_searched_tricks_nb, search_state, search_trump_nb, searches_nb,
+                                      world_count)
 from cardlab.sim.barbu.search_domino import play_searched_domino_nb
 from cardlab.sim.dealing import deal_hands_nb
 from cardlab.sim.rng import deal_state, mix64
@@ -62,7 +63,7 @@ def play_searched_contract_nb(seed, deal, hands, n, declarer, contract, trump, c
                                        moves, means, scores, domino_fn, fault)
     return play_searched_tricks_nb(seed, deal, hands, n, declarer, contract, trump, card_values, trick_values,
                                    last_two, flags, point_masks, policies, duties, lead_rule, early_stop, worlds,
-                                   rollout, state, moves, means, scores, user_fn, fault, eps, racing)
+                                   rollout, state, moves, means, scores, user_fn, fault, eps, racing, NO_STOP)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

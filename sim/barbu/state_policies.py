@@ -128,14 +128,14 @@ def searched_move(state, worlds: int | None = None, hint: bool = False) -> tuple
                                     ids, a["duties"], a["weights"], worlds, rollout, np.uint64(0), suit_means)
         return TRUMP_ID + int(suit), {TRUMP_ID + s: float(m) for s, m in enumerate(suit_means)}
     played = [card for trick in state.tricks for _, card in trick.cards] + list(state.trick)
-    moves = np.full(n * state.size, -1, np.int64)
+    moves = np.full(n * state.size, -1, np.int8)  # the kernels' types (int8 moves, int32 scores): their compile
     moves[:len(played)] = played
     means = np.full((n * state.size if hint else 0, 64), np.nan, np.float32)
     trump = -1 if state.trump is None else int(state.trump)
     play_searched_tricks_nb(seed, deal, hands, n, state.declarer, c, trump, a["card_values"],
                             a["trick_values"], a["last_two"], a["flags"], a["point_masks"], ids, a["duties"],
                             a["lead_rule"], a["early_stop"], worlds, rollout, np.uint64(0), moves, means,
-                            np.zeros(n, np.int16), user_callback("", searched=True), np.zeros(2, np.int64),
+                            np.zeros(n, np.int32), user_callback("", searched=True), np.zeros(2, np.int64),
                             study.inference_eps(ids), study.racing_level,
                             len(played))
     row = means[len(played)] if hint else means

@@ -130,6 +130,7 @@ ZERO_I = np.int64(0)
 ROUND_ONE = np.int64(1)
 ROUND_TWO = np.int64(2)
 NO = np.bool_(False)
+NONE_I = np.int64(-1)  # no forced maker or trump; no stop
 # Columns of a bidding decision's candidate means (card decisions use the card id; round two a suit 0-3).
 PASS_COL, ACCEPT_COL, ALONE_COL = 62, 63, 63
 
@@ -890,8 +891,8 @@ def play_search_deals_nb(seed, first, count, rules, policies, worlds, rollout, r
             log_kitty[j, :] = kitty
         if log_means.shape[0] > 0:
             means = log_means[j]
-        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies, -1, -1, worlds, rollout,
-                            racing, eps, state, log, means, res, bid_fn, card_fn, faults[j], -1)
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies, NONE_I, NONE_I, worlds,
+                            rollout, racing, eps, state, log, means, res, bid_fn, card_fn, faults[j], NONE_I)
         for r in range(N_RES):
             out[r, j] = res[r]
 
@@ -926,9 +927,9 @@ def play_search_games_nb(seed, first, count, rules, policies, worlds, rollout, r
                 log_kitty[j, h, :] = kitty
             if log_means.shape[0] > 0:
                 means = log_means[j, h]
-            state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, -1, -1,
-                                        worlds, rollout, racing, eps, state, log, means, res, bid_fn, card_fn,
-                                        faults[j], -1)
+            state = play_search_hand_nb(seed, g, h * GAME_DECISIONS, hands, kitty, dealer, rules, policies, NONE_I,
+                                        NONE_I, worlds, rollout, racing, eps, state, log, means, res, bid_fn,
+                                        card_fn, faults[j], NONE_I)
             if h < out.shape[1]:
                 for r in range(N_RES):
                     out[j, h, r] = res[r]
@@ -952,9 +953,9 @@ def play_search_tables_nb(seed, deals, rules, policies, worlds, rollout, racing,
         res = np.empty(N_RES, np.int64)
         i = deals[j]
         state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
-        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies[j], -1, -1, worlds, rollout,
-                            racing, eps[j], state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res,
-                            bid_fn, card_fn, faults[j], -1)
+        play_search_hand_nb(seed, i, ZERO_I, hands, kitty, i % PLAYERS, rules, policies[j], NONE_I, NONE_I, worlds,
+                            rollout, racing, eps[j], state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32),
+                            res, bid_fn, card_fn, faults[j], NONE_I)
         for r in range(N_RES):
             out[r, j] = res[r]
 
@@ -979,7 +980,7 @@ def search_trump_study_nb(seed, first, count, rules, policies, worlds, rollout, 
         h = hands[m]
         play_search_hand_nb(seed, i, ZERO_I, hands, kitty, dealer, rules, policies, m, t, worlds, rollout, racing, eps,
                             state, np.empty((0, 3), np.int8), np.empty((0, 64), np.float32), res, None, card_fn,
-                            faults[v], -1)
+                            faults[v], NONE_I)
         for r in range(N_RES):
             out[j, m, t, r] = res[r]
         seat = (m - dealer + PLAYERS - 1) % PLAYERS + 1

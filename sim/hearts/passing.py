@@ -27,7 +27,7 @@ from cardlab.sim.hearts.kernels import (C_JACK, C_MOON, C_POINTS, C_QUEEN, N_CAR
                                         pass_nb, play_out_nb, score_nb, start_nb)
 from cardlab.sim.hearts.rules import (CYCLES, DECK, MAX_PLAYERS, PASS_RULES, R_CYCLE, R_FIXED_PASS, R_PLAYERS,
                                       TABLE_SIZES, fixed_offset)
-from cardlab.sim.hearts.search import play_searched_nb, searches_nb
+from cardlab.sim.hearts.search import FIRST_DECISION, NO_STOP, play_searched_nb, searches_nb
 from cardlab.sim.rng import deal_state
 
 #: Row ``n - 3``: the directions ``n`` players pass in, their rotation without ``none`` (four: left, right, across).
@@ -68,8 +68,8 @@ def passing_study_nb(seed, first, count, rules, policies, worlds, rollout, out, 
                 passed = np.zeros(n, np.uint64)
                 for p in range(n):
                     passed[p] = dealt[p] & ~cards[p]
-                play_searched_nb(seed, i, 0, rules, policies, cards, st, passed, offset, stream, worlds, rollout,
-                                 no_log, no_means, card_fn, faults[j], -1, eps)
+                play_searched_nb(seed, i, FIRST_DECISION, rules, policies, cards, st, passed, offset, stream, worlds,
+                                 rollout, no_log, no_means, card_fn, faults[j], NO_STOP, eps)
             else:
                 play_out_nb(rules, policies, cards, st, stream, no_log, card_fn, faults[j])
             score_nb(rules, cards, st, row)

@@ -75,6 +75,10 @@ INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of a random legal car
 #                          and 0.4 gained alike among heuristic players; 0.4, the softer model, is the safer beside
 #                          players that are not the heuristic
 H_SEAT, H_CARD, H_N, H_LED, H_WIN, H_BROKEN, H_TRICK, H_SEEN, N_H = range(9)  # a deal's move history's columns
+# Typed arguments, not literals: Numba compiles a function again for each literal argument, so kernels passing
+# -1 where the step API passes a number would compile the searched deal twice.
+NO_STOP = np.int64(-1)
+FIRST_DECISION = np.int64(0)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -360,7 +364,7 @@ def searched_deal_nb(seed, key, base, rules, policies, stream, offset, cards, st
     row[C_QUEEN] = -1
     row[C_JACK] = -1
     stream = play_searched_nb(seed, key, base, rules, policies, cards, st, passed, offset, stream, worlds, rollout,
-                              log, means, card_fn, fault, -1, eps)
+                              log, means, card_fn, fault, NO_STOP, eps)
     score_nb(rules, cards, st, row)
     return stream
 
@@ -377,8 +381,8 @@ def play_search_deals_nb(seed, deals, rules, policies, eps, worlds, rollout, out
         st = np.zeros(N_ST, np.int64)
         i = deals[j]
         stream = deal_nb(rules, deal_state(np.uint64(seed), np.uint64(i)), np.empty(DECK.shape[0], np.int8), cards)
-        searched_deal_nb(seed, i, 0, rules, policies[j], stream, deal_offset_nb(rules, i), cards, st, out[j],
-                         hands_log[j] if record else np.zeros(0, np.uint64),
+        searched_deal_nb(seed, i, FIRST_DECISION, rules, policies[j], stream, deal_offset_nb(rules, i), cards, st,
+                         out[j], hands_log[j] if record else np.zeros(0, np.uint64),
                          logs[j] if record else np.zeros(0, np.int8),
                          means[j] if means.shape[0] > 0 else np.zeros((0, 64), np.float32), worlds, rollout, card_fn,
                          faults[j], eps[j])

@@ -91,6 +91,9 @@ SEARCH = POLICY.SEARCH  # the shared ids of cardlab.sim.policy: random 0, heuris
 N_MOVES = 84
 SEARCH_SALT = np.uint64(0x3F1C_A5E9_77D2_40B1)
 ROLLOUT_SALT = np.uint64(0x6A09_E667_F3BC_C909)
+# The searched card play's stop and shown cards as the kernels pass them: typed, not literals or omitted arguments,
+# which Numba would compile apart from the step API's numbers and array (its whole search a second time).
+NO_STOP = np.int64(-1)
 LO_ALL = LO_TRUMPS | LO_MATTO
 MAX_HOLDERS = 5  # three other seats and at most two unseen discard piles
 INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of playing a random legal card: on 600 paired deals among
@@ -688,21 +691,21 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, e
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
     return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, eps, record, work, words, out,
                                   log, combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi,
-                                  fola_lo, fola_hi, user_fn, fault)
+                                  fola_lo, fola_hi, user_fn, fault, NO_STOP, np.zeros((2, 0), np.uint64))
 
 
 @njit(cache=True, error_model="numpy")
 def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, eps, record, work, words, out, log,
                            combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi,
-                           user_fn, fault, stop=-1, shown=None):
+                           user_fn, fault, stop, shown):
     """The card play of :func:`play_searched_deal_nb` from the set-up deal (``kernels.setup_deal_nb``'s
     outputs: the hands after the discards in ``words``, the shuffle in ``work``, the returned scalars).
 
     A test can change the hidden cards of a set-up deal here (hands, unseen discards) and play it on.
     With ``stop >= 0`` (a step-API state's search) the first ``stop`` cards are given (``log[LOG_PLAYS:LOG_PLAYS +
     stop]``: read, no policy step, no search) and the play stops once card ``stop`` is chosen, into the log (the
-    row is then unfinished); ``shown`` (2 x 4: lo, hi words) holds the cards each seat's declarations showed,
-    None for every combination of its hand (the built-in seats declare them all)."""
+    row is then unfinished; -1: no stop); ``shown`` (2 x 4: lo, hi words) holds the cards each seat's declarations
+    showed, or has no columns for every combination of its hand (the built-in seats declare them all)."""
     any_search = False
     for p in range(4):
         any_search = any_search or policies[p] == SEARCH or policies[p] == POLICY.ORACLE
@@ -751,7 +754,7 @@ def play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, 
             drawn_lo[p] |= lo_bit(c)
             drawn_hi[p] |= hi_bit(c)
         for p in range(4):
-            if shown is None:
+            if shown.shape[1] == 0:
                 declared_lo[p], declared_hi[p] = combo_cards_nb(hand_lo[p], hand_hi[p], opts[OPT.C5_MERGE] != 0,
                                                                 opts[OPT.MAY_SHARE] != 0)
             else:

@@ -101,6 +101,9 @@ SHORTLIST = 4  # discard candidates searched: the heuristic's best few (see the 
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
+# A typed argument, not a literal: Numba compiles a function again for each literal argument, so the kernels
+# passing -1 where the step API passes a turn number would compile the searched turns twice.
+NO_STOP = np.int64(-1)
 TURN_KEY = 4096  # decisions of one round in the key: (round * TURN_KEY + turn) * 2 + phase
 PHASE_DRAW, PHASE_DISCARD = 0, 1
 MEAN_W = 5  # a searched candidate's row: turn, seat, phase, candidate (kind, or 0 stock / 1 discard), mean
@@ -1011,7 +1014,8 @@ def play_search_dealt_nb(seed, key, round_key, state, o, pols, worlds, rollout, 
     hist = np.zeros((o[OPT.players], HIST_W), np.int64)
     bdelta = np.zeros((o[OPT.players], HAND_W), np.int64)
     return play_search_turns_nb(seed, key, round_key, state, o, pols, worlds, rollout, shortlist, eps, log, res, means,
-                                hands, deck, pile, table, seats, sc, known, pool, hist, bdelta, -1, user_fn, fault)
+                                hands, deck, pile, table, seats, sc, known, pool, hist, bdelta, NO_STOP, user_fn,
+                                fault)
 
 
 @njit(cache=True)
