@@ -10,6 +10,9 @@ and the build replaces it with the Markdown table made from :func:`cardlab.sim.o
 (and each option's ``applies`` scope) or :func:`cardlab.sim.columns.columns_table`. Nothing in these
 tables is written by hand, so they cannot drift from the code; an unknown game, unit or marker stops
 the build.
+
+With ``CARDLAB_DOCS_NOTEBOOKS`` set to a folder, each notebook page is read from the copy of that name there
+(already executed: the notebook tests' run, which then builds the site from it) instead of ``notebooks/``.
 """
 from __future__ import annotations
 
@@ -145,3 +148,12 @@ def expand(markdown: str, where: str = "") -> str:
 
 def on_page_markdown(markdown, page, config, files):  # MkDocs event
     return expand(markdown, page.file.src_path)
+
+
+def on_files(files, config):  # MkDocs event
+    folder = os.environ.get("CARDLAB_DOCS_NOTEBOOKS")
+    if folder:
+        for file in files:
+            if file.src_uri.endswith(".ipynb"):
+                file.abs_src_path = str(Path(folder) / Path(file.src_uri).name)
+    return files

@@ -61,17 +61,6 @@ def test_every_notebook_is_a_page(site):
         assert f"notebooks/{path.name}" in (ROOT / "mkdocs.yml").read_text(), path.name
 
 
-@pytest.mark.slow  # every notebook executed at the notebook tests' size: minutes
-def test_make_docs_shows_the_notebooks_executed_with_their_figures(tmp_path):
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", CARDLAB_DOCS_EXECUTE="true", CARDLAB_NOTEBOOK_DEALS="7000")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)], cwd=ROOT,
-                          capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    for path in NOTEBOOKS:
-        html = (tmp_path / "notebooks" / path.stem / "index.html").read_text(encoding="utf-8")
-        assert "data:image/png;base64" in html, f"{path.name} shows its figures"
-
-
 def test_the_api_pages_come_from_the_docstrings(site):
     html = (site / "api" / "game" / "index.html").read_text(encoding="utf-8")
     assert "simulate_games" in html and "Play <code>deals</code> independent deals" in html
