@@ -428,33 +428,58 @@ def play_deal_at_nb(rules, policies, stream, offset, cards, st, row, hands_log, 
     return stream
 
 
+# The block's kind of run, typed (a literal True or False would compile the block once for each)
+SINGLE_DEALS, WHOLE_GAMES = np.bool_(False), np.bool_(True)
+
+
 @njit(cache=True, error_model="numpy", nogil=True)
-def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, hands_log, logs, card_fn, faults):
-    """Deals ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread."""
+def play_block_nb(seed, first, lo, hi, rules, policies, out, totals, lengths, hands_log, logs, card_fn, faults,
+                  whole_games):
+    """Deals, or with ``whole_games`` games, ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` or
+    :func:`play_games_nb` on one thread, in the games' layout (a single deal is a game of one deal: ``out``
+    count x 1 x N_COLS). One block serves both kernels, so the deal, inlined here, is compiled once, where a block
+    each compiled it twice."""
     cards = np.zeros(N_CARDS_ROWS, np.uint64)
     st = np.zeros(N_ST, np.int64)
     scratch = np.empty(DECK.shape[0], np.int8)
+    sums = np.zeros(MAX_PLAYERS, np.int64)
     record = logs.shape[0] > 0
     no_hands, no_log = np.zeros(0, np.uint64), np.zeros(0, np.int8)
+    slot = out.shape[1]
     for j in range(lo, hi):
         i = first + j
-        stream = deal_nb(rules, deal_state(np.uint64(seed), np.uint64(i)), scratch, cards)
-        out[j, C_QUEEN] = -1
-        out[j, C_JACK] = -1
-        play_deal_nb(rules, policies, stream, deal_offset_nb(rules, i), cards, st, out[j],
-                     hands_log[j] if record else no_hands, logs[j] if record else no_log, card_fn,
-                     faults[j])
+        stream = deal_state(np.uint64(seed), np.uint64(i))
+        sums[:] = 0
+        k = 0
+        while True:
+            stream = deal_nb(rules, stream, scratch, cards)
+            row = out[j, min(k, slot - 1)]
+            row[C_QUEEN] = -1
+            row[C_JACK] = -1
+            stream = play_deal_nb(rules, policies, stream, deal_offset_nb(rules, k if whole_games else i), cards, st,
+                                  row, hands_log[j, k] if record else no_hands, logs[j, k] if record else no_log,
+                                  card_fn, faults[j])
+            k += 1
+            if not whole_games or game_over_nb(rules, row, sums, totals[j, min(k - 1, slot - 1)], k):
+                break
+        if whole_games:
+            lengths[j] = k
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_deals_nb(seed, first, count, rules, policies, out, hands_log, logs, card_fn, faults):
-    """Play deals ``first .. first+count-1`` into ``out`` (count x N_COLS, int16) in parallel; ``hands_log`` (count
-    x players) and ``logs`` (count x log_width) are filled when they have rows; ``faults`` (count x 2, zeros) receives each
-    deal's first illegal card of the run's Numba function (seat + 1, card)."""
+    """Play deals ``first .. first+count-1`` into ``out`` (count x N_COLS, int16, C-contiguous) in parallel;
+    ``hands_log`` (count x players) and ``logs`` (count x log_width) are filled when they have rows; ``faults``
+    (count x 2, zeros) receives each deal's first illegal card of the run's Numba function (seat + 1, card). The
+    arrays are viewed as games of one deal (:func:`play_block_nb`)."""
+    rows = out.reshape(count, 1, out.shape[1])
+    hands = hands_log.reshape(hands_log.shape[0], 1, hands_log.shape[1])
+    deal_logs = logs.reshape(logs.shape[0], 1, logs.shape[1])
+    no_totals, no_lengths = np.zeros((0, 1, MAX_PLAYERS), np.int16), np.zeros(0, np.int64)  # as the games'
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        play_deal_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, hands_log, logs,
-                           card_fn, faults)
+        play_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, rows, no_totals,
+                      no_lengths, hands, deal_logs, card_fn, faults, SINGLE_DEALS)
 
 
 GAME_BLOCK = 64  # games per parallel work item
@@ -472,34 +497,6 @@ def game_over_nb(rules, row, sums, totals, k):
     return top >= rules[R_TARGET] or k >= rules[R_MAX_DEALS]
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
-def play_game_block_nb(seed, first, lo, hi, rules, policies, out, totals, lengths, hands_log, logs, card_fn, faults):
-    """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread."""
-    cards = np.zeros(N_CARDS_ROWS, np.uint64)
-    st = np.zeros(N_ST, np.int64)
-    scratch = np.empty(DECK.shape[0], np.int8)
-    sums = np.zeros(MAX_PLAYERS, np.int64)
-    record = logs.shape[0] > 0
-    no_hands, no_log = np.zeros(0, np.uint64), np.zeros(0, np.int8)
-    slot = out.shape[1]
-    for j in range(lo, hi):
-        stream = deal_state(np.uint64(seed), np.uint64(first + j))
-        sums[:] = 0
-        k = 0
-        while True:
-            stream = deal_nb(rules, stream, scratch, cards)
-            row = out[j, min(k, slot - 1)]
-            row[C_QUEEN] = -1
-            row[C_JACK] = -1
-            stream = play_deal_nb(rules, policies, stream, deal_offset_nb(rules, k), cards, st, row,
-                                  hands_log[j, k] if record else no_hands, logs[j, k] if record else no_log,
-                                  card_fn, faults[j])
-            k += 1
-            if game_over_nb(rules, row, sums, totals[j, min(k - 1, slot - 1)], k):
-                break
-        lengths[j] = k
-
-
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_games_nb(seed, first, count, rules, policies, out, totals, lengths, hands_log, logs, card_fn, faults):
     """Play whole games ``first .. first+count-1``: game ``g`` deals from the stream ``(seed, g)``, deal ``k`` passing
@@ -508,5 +505,5 @@ def play_games_nb(seed, first, count, rules, policies, out, totals, lengths, han
     replayed alone with a larger slot); ``hands_log`` and ``logs`` (count x max_deals x ...) when they have rows."""
     n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
     for b in prange(n_blocks):
-        play_game_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out,
-                           totals, lengths, hands_log, logs, card_fn, faults)
+        play_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out, totals,
+                      lengths, hands_log, logs, card_fn, faults, WHOLE_GAMES)
