@@ -620,32 +620,59 @@ def workspace_nb():
             np.empty(N_RES, np.int64), np.empty((0, 3), np.int8))
 
 
-@njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
-def play_deal_block_nb(seed, first, lo, hi, rules, policies, out, log_hands, log_kitty, log_moves, bid_fn, card_fn,
-                       faults, work):
-    """Hands ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` on one thread (columns ``lo .. hi - 1``),
-    in the thread's ``work`` arrays (:func:`workspace_nb`).
+# The block's kind of run and a single hand's slot, typed (a literal would compile the block once for each value)
+SINGLE_HANDS, WHOLE_GAMES, ONE_SLOT = np.bool_(False), np.bool_(True), np.int64(1)
 
-    The hand is inlined here; the block is compiled on its own without reference counting (``_nrt=False``:
-    it allocates nothing), and the parallel kernel only calls it. Inlined into the parallel kernel instead,
-    the hand ran at the same speed but took Numba's parallel passes more than twice as long to compile
-    (117.5 s against 51.6 s cold)."""
+
+@njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
+def play_block_nb(seed, first, lo, hi, rules, policies, out, slot, lengths, log_hands, log_kitty, log_moves, bid_fn,
+                  card_fn, faults, work, totals, whole_games):
+    """Hands, or with ``whole_games`` games, ``first + lo .. first + hi - 1`` of :func:`play_deals_nb` or
+    :func:`play_games_nb` on one thread, in the thread's ``work`` arrays (:func:`workspace_nb`) and ``totals``.
+    A hand's results go to column ``j`` of ``out`` (N_RES x count), a game's hand ``h`` to row ``j * slot + h``
+    (``out`` count * slot x N_RES); the logs are the games' (a single hand's are viewed as a game of one hand).
+
+    The hand is inlined here, once for both kernels (a block each compiled it twice); the block is compiled on
+    its own without reference counting (``_nrt=False``: it allocates nothing), and the parallel kernels only call
+    it. Inlined into a parallel kernel instead, the hand ran at the same speed but took Numba's parallel passes
+    more than twice as long to compile (117.5 s against 51.6 s cold for the deals kernel)."""
     hands, scratch, kitty, res, no_log = work
     record = log_moves.shape[0] > 0
+    target = rules[RULE.TARGET]
+    max_hands = rules[RULE.MAX_HANDS]
+    play_on = rules[RULE.TIE_RULE] == TIE_PLAY_ON
     for j in range(lo, hi):
         i = first + j
-        state = deal_nb(deal_state(seed, i), scratch, hands, kitty)
-        log = no_log
-        if record:
-            log = log_moves[j]
-            for p in range(PLAYERS):
-                log_hands[j, p] = hands[p]
-            for c in range(KITTY):
-                log_kitty[j, c] = kitty[c]
-        play_hand_inline(hands, kitty, i % PLAYERS, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
-                         faults[j])
-        for r in range(N_RES):
-            out[r, j] = res[r]
+        if whole_games:
+            state, dealer = below_n(deal_state(seed, i), PLAYERS)
+            totals[:] = 0
+        else:
+            state, dealer = deal_state(seed, i), i % PLAYERS
+        h = 0
+        while True:
+            state = deal_nb(state, scratch, hands, kitty)
+            log = no_log
+            if record:
+                log = log_moves[j, h]
+                for p in range(PLAYERS):
+                    log_hands[j, h, p] = hands[p]
+                for c in range(KITTY):
+                    log_kitty[j, h, c] = kitty[c]
+            state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
+                                     faults[j])
+            if not whole_games:
+                for r in range(N_RES):
+                    out[r, j] = res[r]
+                break
+            if h < slot:  # a longer game is replayed alone with a larger slot
+                for r in range(N_RES):
+                    out[j * slot + h, r] = res[r]
+            h += 1
+            if game_over_nb(totals, res, h, max_hands, target, play_on):
+                break
+            dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
+        if whole_games:
+            lengths[j] = h
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
@@ -656,10 +683,15 @@ def play_deals_nb(seed, first, count, rules, policies, out, log_hands, log_kitty
     ``bid_fn`` and ``card_fn`` play the seats of policy :data:`USER` (None in a run without one); ``faults``
     (count x 2, zeros) receives each hand's first illegal move of theirs (seat + 1, move).
     """
+    hands_log = log_hands.reshape(log_hands.shape[0], 1, PLAYERS)
+    kitty_log = log_kitty.reshape(log_kitty.shape[0], 1, KITTY)
+    moves_log = log_moves.reshape(log_moves.shape[0], 1, log_moves.shape[1], 3)
+    no_lengths = np.empty(0, np.int64)
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        play_deal_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, log_hands,
-                           log_kitty, log_moves, bid_fn, card_fn, faults, workspace_nb())
+        play_block_nb(seed, first, b * BLOCK, min(count, (b + 1) * BLOCK), rules, policies, out, ONE_SLOT,
+                      no_lengths, hands_log, kitty_log, moves_log, bid_fn, card_fn, faults, workspace_nb(),
+                      np.empty(PLAYERS, np.int64), SINGLE_HANDS)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -680,41 +712,6 @@ def game_over_nb(totals, res, played, max_hands, target, play_on):
     return not (play_on and leaders > 1)
 
 
-@njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
-def play_game_block_nb(seed, first, lo, hi, rules, policies, out, lengths, log_hands, log_kitty, log_moves, bid_fn,
-                       card_fn, faults, work, totals):
-    """Games ``first + lo .. first + hi - 1`` of :func:`play_games_nb` on one thread (rows ``lo .. hi - 1``), in
-    the thread's ``work`` arrays and ``totals`` (compiled as :func:`play_deal_block_nb` is)."""
-    hands, scratch, kitty, res, no_log = work
-    record = log_moves.shape[0] > 0
-    target = rules[RULE.TARGET]
-    max_hands = rules[RULE.MAX_HANDS]
-    play_on = rules[RULE.TIE_RULE] == TIE_PLAY_ON
-    for j in range(lo, hi):
-        state, dealer = below_n(deal_state(seed, first + j), PLAYERS)
-        totals[:] = 0
-        h = 0
-        while True:
-            state = deal_nb(state, scratch, hands, kitty)
-            log = no_log
-            if record:
-                log = log_moves[j, h]
-                for p in range(PLAYERS):
-                    log_hands[j, h, p] = hands[p]
-                for c in range(KITTY):
-                    log_kitty[j, h, c] = kitty[c]
-            state = play_hand_inline(hands, kitty, dealer, rules, policies, -1, -1, state, log, res, bid_fn, card_fn,
-                                     faults[j])
-            if h < out.shape[1]:  # a longer game is replayed alone with a larger slot
-                for r in range(N_RES):
-                    out[j, h, r] = res[r]
-            h += 1
-            if game_over_nb(totals, res, h, max_hands, target, play_on):
-                break
-            dealer = dealer + 1 if dealer < PLAYERS - 1 else 0
-        lengths[j] = h
-
-
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
 def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn,
                   faults):
@@ -723,11 +720,13 @@ def play_games_nb(seed, first, count, rules, policies, out, lengths, log_hands, 
     leads alone), or ``max_hands`` hands. ``out`` (count, slot, N_RES) receives each game's first
     ``slot`` hands, ``lengths`` their number; the logs (count, max_hands, ...) when they have rows.
     ``bid_fn``, ``card_fn`` and ``faults`` as :func:`play_deals_nb`'s, a fault row per game."""
+    slot = out.shape[1]
+    rows = out.reshape(count * slot, N_RES)
     n_blocks = (count + GAME_BLOCK - 1) // GAME_BLOCK
     for b in prange(n_blocks):
-        play_game_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, out,
-                           lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn, faults, workspace_nb(),
-                           np.empty(PLAYERS, np.int64))
+        play_block_nb(seed, first, b * GAME_BLOCK, min(count, (b + 1) * GAME_BLOCK), rules, policies, rows, slot,
+                      lengths, log_hands, log_kitty, log_moves, bid_fn, card_fn, faults, workspace_nb(),
+                      np.empty(PLAYERS, np.int64), WHOLE_GAMES)
 
 
 @njit(cache=True, error_model="numpy", parallel=True, nogil=True)
@@ -758,7 +757,7 @@ def compact_game_rows_nb(slots, lengths, offsets, first, out, game, deal):
 @njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
 def trump_study_block_nb(seed, first, lo, hi, rules, policies, out, card_fn, faults, work, dealt):
     """Deals ``first + lo .. first + hi - 1`` of :func:`trump_study_nb` on one thread, in its ``work`` arrays and
-    ``dealt`` (compiled as :func:`play_deal_block_nb` is)."""
+    ``dealt`` (compiled as :func:`play_block_nb` is)."""
     hands, scratch, kitty, res, no_log = work
     for j in range(lo, hi):
         i = first + j
