@@ -264,120 +264,6 @@ class GameReplay(Replay):
         return placings(self.totals)
 
 
-def dealt_hands(options, key) -> tuple:
-    """``(stream, hands)``: the hands (uint64 masks) the kernels deal from stream ``key`` (their own dealing,
-    ``sim.dealing.deal_hands_nb``, called from Python) and the stream after the deal."""
-    from cardlab.sim.dealing import deal_hands_nb
-
-    hands = np.empty(options.players, np.uint64)
-    return deal_hands_nb(np.uint64(key), options.cards, np.empty(len(options.cards), np.int8), options.players,
-                         hands), hands
-
-
-def dealt_state(study, contract: str, declarer: int, hands, deal: int):
-    """Deal ``deal`` of ``contract`` with the dealt ``hands`` (masks) as a step-API state before its first move (the
-    trump, for Trumps, not yet named)."""
-    from cardlab.sim.barbu.domino_referee import DominoState
-    from cardlab.sim.barbu.referee import TrickState
-    from cardlab.sim.cards import cards_of
-
-    hands = [set(cards_of(int(h))) for h in hands]
-    if contract == "domino":
-        return DominoState(study.options, declarer, hands, deal=deal, study=study)
-    return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
-
-
-def dealt_deal(study: BarbuStudy, deal: int) -> tuple:
-    """Deal ``i``'s contract (``i % k`` of the study's ``k``), declarer (seat ``(i // k) % n``) and hands (masks, dealt
-    from the stream ``(seed, i)``)."""
-    from cardlab.sim.rng import deal_state
-
-    k = len(study.contracts)
-    return (study.contracts[deal % k], (deal // k) % study.options.players,
-            dealt_hands(study.options, deal_state(study.seed, deal))[1])
-
-
-def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands: np.ndarray, open_slots: int,
-                      fallback: int) -> int:
-    """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of the game whose stream
-    is ``game_key``: ``search_deals.search_contract_nb`` on the stream the game kernel keys it by (``fallback``: the
-    heuristic's)."""
-    from cardlab.sim.barbu.search import search_state
-    from cardlab.sim.barbu.search_deals import CONTRACT_DECISION, search_contract_nb
-
-    a, o = study.kernel_args, study.options
-    declarer = o.schedule[d][0]
-    key = np.uint64(search_state(game_key, np.uint64(d), CONTRACT_DECISION))
-    return int(search_contract_nb(key, declarer, hands,
-                                  o.players, open_slots, a["game_contracts"], a["declarer_mean"], fallback,
-                                  a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                                  a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
-                                  a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  study.search_worlds, study.rollout_id,
-                                  np.zeros(len(a["game_contracts"]), np.int64),
-                                  int(a["policies"][declarer]) == POLICY.ORACLE))
-
-
-def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
-    """Deal ``deal`` replayed alone: the referee runs the kernel's log through the deal's state, checking
-    every move and the scores; its text and record (the state's)."""
-    from cardlab.sim.barbu.game_referee import describe_deal, played_state
-    from cardlab.sim.barbu.referee import RefereeError
-    from cardlab.sim.barbu.search_play import describe_searches
-
-    cols = study.play(deal, 1, record=True)
-    name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
-    hands, moves = cols["hands"][0], cols["moves"][0]
-    contract, seat, dealt = dealt_deal(study, deal)
-    if (name, declarer) != (contract, seat) or list(dealt) != list(hands):
-        raise RefereeError(f"deal {deal}: the kernel's deal differs from the state's")
-    state = played_state(study.options, name, declarer, hands, moves, trump, deal=deal, study=study)
-    kernel_scores = [int(s) for s in cols["score"][0]]
-    if state.scores() != kernel_scores:
-        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {state.scores()}")
-    text = describe_deal(study.options, name, declarer, hands, moves, trump)
-    if "search_means" in cols:
-        text += describe_searches(study.options, name, declarer, hands, moves, trump, cols["search_means"][0],
-                                  cols["search_trump_means"][0])
-    return text, state.record()
-
-
-def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
-    """Whole game ``game`` replayed alone: the referee checks every deal, double and score; its text and records."""
-    from cardlab.sim.barbu.doubling_referee import decode_log, format_action
-    from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
-    from cardlab.sim.barbu.records import game_deal_record
-    from cardlab.sim.barbu.search_play import describe_contract_search, describe_searches
-
-    o = study.options
-    cols = study.play_games(game, 1, record=True)
-    deals = game_deals(cols, 0, o.game_length)
-    verdict = check_game(o, deals)
-    lines = [f"game {game} (seed {study.seed}): {o.game_length} deals, contracts {', '.join(o.game_contracts)}"]
-    for number, d in enumerate(deals):
-        lines.append(f"\n=== deal {number}: seat {d['declarer']} declares {d['contract']}")  # 0-based, as in the rows
-        if "search_contract_means" in cols and not np.isnan(cols["search_contract_means"][number]).all():
-            lines.append(describe_contract_search(o, cols["search_contract_means"][number]))
-        if o.double:
-            actions = decode_log(d["doubling"])
-            lines.append("doubles: " + ("; ".join(format_action(a) for a in actions) if actions else "none"))
-        if is_skipped(o, d):
-            lines.append("not played: nobody doubled; the others share the points: "
-                         + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["raw"])))
-        else:
-            lines.append(describe_deal(o, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"]))
-            if "search_means" in cols:
-                lines.append(describe_searches(o, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"],
-                                               cols["search_means"][number], cols["search_trump_means"][number]
-                                               ).lstrip("\n"))
-        if d["score"] != d["raw"]:
-            lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
-    lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"
-                                                for p, (t, pl) in enumerate(zip(verdict.totals, verdict.places))))
-    records = [game_deal_record(o, game, number, d, not is_skipped(o, d)) for number, d in enumerate(deals)]
-    return "\n".join(lines), records
-
-
 _DEAL = (Column("contract", "category", "the contract played"),
          Column("declarer", "int8", "the seat that chose the contract"),
          Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
@@ -500,64 +386,29 @@ class Barbu(Game):
         return out
 
     def replay_deals(self, study, deals: range) -> DealReplay:
+        from cardlab.sim.barbu.records import replay_deal
+
         parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
         return DealReplay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
                                  for d, (text, record) in zip(deals, parts))
 
     def new_state(self, study, deal: int):
-        """Deal ``deal`` of ``study`` (:func:`dealt_deal`) as a step-API state."""
+        """Deal ``deal`` of ``study`` (:func:`~cardlab.sim.barbu.states.dealt_deal`) as a step-API state."""
+        from cardlab.sim.barbu.states import dealt_deal, dealt_state
+
         return dealt_state(study, *dealt_deal(study, deal), deal)
 
     def replay_games(self, study, games: range) -> GameReplay:
+        from cardlab.sim.barbu.records import replay_one_game
+
         return GameReplay.joined((replay_one_game(study, g) for g in games), games=True)
 
     def next_deal(self, study, index: int, finished: list):
-        """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
-        ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
-        contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
-        ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
-        after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
-        Trumps declarer names the trump), from the game's obligations so far and the deal's stream
-        (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
-        choices first, as moves of the state."""
-        from cardlab.sim.barbu.doubling import start_obligations
-        from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
-        from cardlab.sim.barbu.game import choose_contract_nb
-        from cardlab.sim.barbu.state_policies import Doubling
-        from cardlab.sim.rng import deal_state
+        """Deal ``len(finished)`` of whole game ``index`` as the game kernel deals and declares it (:func:`~cardlab.sim.
+        barbu.states.next_deal_state`); None after the game's last deal."""
+        from cardlab.sim.barbu.states import next_deal_state
 
-        o, a = study.options, study.kernel_args
-        d = len(finished)
-        if d == o.game_length:
-            return None
-        declarer, slot = o.schedule[d]
-        game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
-        stream, hands = dealt_hands(o, deal_state(game_key, d))
-        if slot < 0:
-            taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished)
-                     if o.schedule[j] == (declarer, -1)]
-            policy = int(a["policies"][declarer])
-            features = np.zeros(N_FEATURES, np.float64)
-            if policy != POLICY.RANDOM:
-                base_features_nb(hands[declarer], True, features)
-            open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
-            stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
-                                              a["declarer_mean"], features, np.uint64(stream))
-            if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
-                slot = searched_contract(study, game_key, d, hands, open_slots, slot)
-        contract = o.game_contracts[slot]
-        state = dealt_state(study, contract, declarer, hands, d)
-        key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
-        state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
-        if o.double:
-            if finished:
-                state.doubling = finished[-1].doubling.next(int(stream))
-            else:
-                declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
-                state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
-            if contract == "domino" or not state.naming:
-                state._double()
-        return state
+        return next_deal_state(study, index, finished)
 
     def game_state_columns(self, games: list) -> dict:
         """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores
