@@ -21,7 +21,7 @@ summarises them.
 >>> len(df), int(df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1).iloc[0]) <= 200
 (280, True)
 >>> r = BARBU.replay_game(game=3, seed=1, geronimo=True, double=True)
->>> len(r.places), r.text.count("deal ") >= 28
+>>> len(r.totals), r.text.count("deal ") >= 28
 (4, True)
 
 The strength ladder (:mod:`cardlab.sim.ladder`) is per contract: ``'all'`` means the trick
@@ -42,8 +42,9 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
+from cardlab.sim.barbu.states import game_state_columns, new_deal_state, next_deal_state, state_columns
 from cardlab.sim.columns import Column, deal_schema
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.game import Figure, Game, Replay, RunKeyword, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, parse_per_seat, per_seat_names
 from cardlab.sim.policy import POLICY, SHARED_POLICIES
@@ -55,13 +56,18 @@ STUDIES = "cardlab.sim.barbu.studies"  # its paired studies' module (it imports 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
 
-#: Where a run's own keywords apply (the options' places are their ``applies=`` metadata).
-RUN_SCOPE = {
-    "contract": Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
-                      "only to single deals ({deals}) and to the contracts study ({contracts_study})"),
-    "double_policy": Scope(doubled, "only to whole games with {double}"),
-}
-
+#: A run's own keywords: their flags and where they apply (the options' places are their ``applies=`` metadata).
+RUN_KEYWORDS = (
+    RunKeyword("contract", ", ".join(ALL_CONTRACTS) + ", a comma list, or all (each contract on its own deals, declarer "
+               "rotating; default)", "all", applies=Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
+               "only to single deals ({deals}) and to the contracts study ({contracts_study})")),
+    RunKeyword("double_policy", "whole games: doubling policy, heuristic, random or maximum (or one per seat; own: a "
+               "Python seat, or you in cardlab play --game-index, chooses its doubles itself); default: the card "
+               "policy", commands=("simulate", "replay", "play"), applies=Scope(doubled, "only to whole games with "
+                                                                                 "{double}")),
+    RunKeyword("compare_policies", "study contracts|trumps: play the study once per policy on the same deals, e.g. "
+               "heuristic,search, and report which conclusions change", commands=("study",),
+               applies=Scope(lambda c: False, "only to {contracts_study} and {trumps_study}")))
 
 def parse_contracts(contract) -> tuple[str, ...]:
     """``'all'``, one contract name, or a sequence of names → tuple of contract names."""
@@ -78,9 +84,9 @@ def parse_contracts(contract) -> tuple[str, ...]:
 
 
 def _run_keywords(rules: dict, extra) -> dict:
-    """The run keywords (``contract``, ``double_policy``) given where the study has no use for them: checked
-    against :data:`RUN_SCOPE` with the options."""
-    return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
+    """The run keywords given where the study has no use for them: checked for where they apply with the options
+    (the contracts and trumps studies take ``compare_policies`` before they build their study)."""
+    return {**(extra or {}), **{k.name: rules.pop(k.name) for k in RUN_KEYWORDS if k.name in rules}}
 
 
 @dataclass(frozen=True)
@@ -234,36 +240,6 @@ def check_own_doubles(doubles: tuple, policies: tuple, person: int | None = None
                              f"or maximum")
 
 
-# ---------------------------------------------------------------- replays
-
-
-class DealReplay(Replay):
-    """Deals replayed alone and checked by the referee; ``contract`` … ``scores`` are the first deal's."""
-
-    __slots__ = ()
-    contract = property(lambda self: self.record["contract"])
-    declarer = property(lambda self: self.record["declarer"])
-    trump = property(lambda self: "♣♦♥♠".index(self.record["trump"]) if self.record["trump"] else -1)
-    scores = property(lambda self: self.record["scores"])
-
-
-class GameReplay(Replay):
-    """Whole games replayed alone and checked by the referee; ``totals`` and ``places`` are the first game's."""
-
-    __slots__ = ()
-
-    @property
-    def totals(self) -> list:
-        deals = [r["scores"] for r in self.records if r["game"] == self.records[0]["game"]]
-        return [sum(s[p] for s in deals) for p in range(len(deals[0]))]
-
-    @property
-    def places(self) -> list:
-        from cardlab.sim.barbu.game_referee import placings
-
-        return placings(self.totals)
-
-
 _DEAL = (Column("contract", "category", "the contract played"),
          Column("declarer", "int8", "the seat that chose the contract"),
          Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
@@ -306,13 +282,14 @@ class Barbu(Game):
     balance_figures = {"edge": Figure("declarer_edge", "the declarer's edge on the deals of one contract",
                                       by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
+    run_keywords = RUN_KEYWORDS
     numba_seat = NUMBA_SEAT
+    new_state = staticmethod(new_deal_state)  # the step API's states: sim.barbu.states
+    next_deal = staticmethod(next_deal_state)
+    state_columns = staticmethod(state_columns)
     studies = {name: StudyKind.imported(text, STUDIES, "paired_study", "paired_metadata", name=name) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
-
-    def scope(self) -> dict:
-        return {**super().scope(), **RUN_SCOPE}
 
     def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
         """The shared facts, and the contracts ``played``: a run of deals' own, else a whole game's."""
@@ -327,12 +304,6 @@ class Barbu(Game):
                     **keywords):
         """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
         ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
-        compared = keywords.pop("compare_policies", None)  # the trumps and contracts studies take it before this
-        if compared is not None:  # named as the command line names it (current_spelling) when it runs
-            spell, label = spell or current_spelling()[0] or self.spell, label or current_spelling()[1]
-            head = label("compare_policies", compared) if label else f"compare_policies: {compared!r}"
-            raise ValueError(f"{head} does not apply here; it applies only to {spell('contracts_study')} and "
-                             f"{spell('trumps_study')}")
         where = dict(study_name=study_name, spell=spell, label=label)
         if unit == "games":
             return self.GameStudy.build(**keywords, **where)
@@ -342,22 +313,6 @@ class Barbu(Game):
         if study_name == "strength" and keywords.get("contract", "all") == "all":
             keywords["contract"] = TRICK_CONTRACTS
         return self.Study.build(**keywords, **where)
-
-    def add_flags(self, parser, command: str) -> None:
-        """``--contract`` (single deals and the studies), ``--double-policy`` (whole games), ``--compare-policies``
-        (the trumps and contracts studies)."""
-        parser.add_argument("--contract", default="all", help=", ".join(ALL_CONTRACTS) + ", a comma list, or all (each "
-                            "contract on its own deals, declarer rotating; default)")
-        if command in ("simulate", "replay", "play"):
-            parser.add_argument("--double-policy", default=None,
-                                help="whole games: doubling policy, heuristic, random or maximum (or one per seat; "
-                                     "own: a Python seat chooses its doubles itself" + (
-                                         ", or you in your seat with play --game-index" if command == "play" else "")
-                                     + "); default: the card policy")
-        if command == "study":
-            parser.add_argument("--compare-policies", default=None,
-                                help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
-                                     "heuristic,search, and report which conclusions change")
 
     def record_keywords(self, record: dict) -> dict:
         """A deal's contract comes from the run's contracts (deal ``i`` plays contract ``i % k``)."""
@@ -374,68 +329,26 @@ class Barbu(Game):
         apply_deal_actions(state, actions, where)
 
     def flag_keywords(self, args) -> dict:
-        out = {}
-        if args.contract != "all":
-            out["contract"] = args.contract
-        if getattr(args, "double_policy", None) is not None:
-            out["double_policy"] = args.double_policy
-            if hasattr(args, "seat") and getattr(args, "game_index", None) is not None:  # cardlab play: you may be own
-                out["person"] = args.seat
-        if getattr(args, "compare_policies", None) is not None:
-            out["compare_policies"] = args.compare_policies
+        out = super().flag_keywords(args)
+        if "double_policy" in out and getattr(args, "game_index", None) is not None and hasattr(args, "seat"):
+            out["person"] = args.seat  # cardlab play: you may choose your own doubles
         return out
 
-    def replay_deals(self, study, deals: range) -> DealReplay:
+    def replay_deals(self, study, deals: range) -> Replay:
         from cardlab.sim.barbu.records import replay_deal
 
         parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
-        return DealReplay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
-                                 for d, (text, record) in zip(deals, parts))
+        return Replay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
+                             for d, (text, record) in zip(deals, parts))
 
-    def new_state(self, study, deal: int):
-        """Deal ``deal`` of ``study`` (:func:`~cardlab.sim.barbu.states.dealt_deal`) as a step-API state."""
-        from cardlab.sim.barbu.states import dealt_deal, dealt_state
-
-        return dealt_state(study, *dealt_deal(study, deal), deal)
-
-    def replay_games(self, study, games: range) -> GameReplay:
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
         from cardlab.sim.barbu.records import replay_one_game
 
-        return GameReplay.joined((replay_one_game(study, g) for g in games), games=True)
-
-    def next_deal(self, study, index: int, finished: list):
-        """Deal ``len(finished)`` of whole game ``index`` as the game kernel deals and declares it (:func:`~cardlab.sim.
-        barbu.states.next_deal_state`); None after the game's last deal."""
-        from cardlab.sim.barbu.states import next_deal_state
-
-        return next_deal_state(study, index, finished)
+        return replay_one_game(study, game)
 
     def game_state_columns(self, games: list) -> dict:
-        """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores
-        and, with ``double``, who doubled whom (``double_i_j``)."""
-        deals = [s for g in games for s in g.finished]
-        out = super().game_state_columns(games)
-        score = out.pop("score")
-        n = score.shape[1]
-        out.update(raw=np.array([s.raw_scores() for s in deals], np.int16).reshape(len(deals), n), score=score)
-        if deals and deals[0].doubled is not None:
-            doubles = np.array([s.doubled.row() for s in deals], np.int8).reshape(len(deals), n, n)
-            out.update({f"double_{i}_{j}": doubles[:, i, j] for i in range(n) for j in range(n) if i != j})
-        return out
+        return game_state_columns(super().game_state_columns(games), games)
 
-    def state_columns(self, states: list) -> dict:
-        """The deal rows (the kernels' columns) of finished states: a run with a Python seat."""
-        import pandas as pd
-
-        from cardlab.sim.barbu.rules import CONTRACT_NAMES
-
-        n = states[0].n if states else 0
-        return {"deal": np.array([s.deal for s in states], np.int64),
-                "contract": pd.Categorical.from_codes(np.array([CONTRACT_NAMES.index(s.contract) for s in states],
-                                                               np.int8), categories=CONTRACT_NAMES),
-                "declarer": np.array([s.declarer for s in states], np.int8),
-                "trump": np.array([-1 if s.trump is None else s.trump for s in states], np.int8),
-                "score": np.array([s.scores() for s in states], np.int16).reshape(len(states), n)}
 
 BARBU = Barbu()
 BarbuStudy.game = BarbuGameStudy.game = BARBU

@@ -108,3 +108,37 @@ def next_deal_state(study, index: int, finished: list):
         if contract == "domino" or not state.naming:
             state._double()
     return state
+
+
+def new_deal_state(study, deal: int):
+    """Deal ``deal`` of ``study`` (:func:`dealt_deal`) as a step-API state before its first move."""
+    return dealt_state(study, *dealt_deal(study, deal), deal)
+
+
+def state_columns(states: list) -> dict:
+    """The deal rows (the kernels' columns) of finished states: a run with a Python seat."""
+    import pandas as pd
+
+    from cardlab.sim.barbu.rules import CONTRACT_NAMES
+
+    n = states[0].n if states else 0
+    return {"deal": np.array([s.deal for s in states], np.int64),
+            "contract": pd.Categorical.from_codes(np.array([CONTRACT_NAMES.index(s.contract) for s in states],
+                                                           np.int8), categories=CONTRACT_NAMES),
+            "declarer": np.array([s.declarer for s in states], np.int8),
+            "trump": np.array([-1 if s.trump is None else s.trump for s in states], np.int8),
+            "score": np.array([s.scores() for s in states], np.int16).reshape(len(states), n)}
+
+
+def game_state_columns(out: dict, games: list) -> dict:
+    """The game rows (the kernels' columns) of finished whole games, from the shared ones ``out``
+    (:meth:`~cardlab.sim.game.Game.game_state_columns`): each deal's raw and settled scores and, with ``double``,
+    who doubled whom (``double_i_j``)."""
+    deals = [s for g in games for s in g.finished]
+    score = out.pop("score")
+    n = score.shape[1]
+    out.update(raw=np.array([s.raw_scores() for s in deals], np.int16).reshape(len(deals), n), score=score)
+    if deals and deals[0].doubled is not None:
+        doubles = np.array([s.doubled.row() for s in deals], np.int8).reshape(len(deals), n, n)
+        out.update({f"double_{i}_{j}": doubles[:, i, j] for i in range(n) for j in range(n) if i != j})
+    return out
