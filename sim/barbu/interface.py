@@ -1,10 +1,9 @@
-"""Barbu through the game interface: its studies of single deals and of whole games, the ladder's
-tables, its replays and where its options apply; the facade, command line, ladder and options
-study are :mod:`cardlab.sim.game`'s.
+"""Barbu through the game interface: its studies of single deals and of whole games, the ladder's hooks, its run
+keywords and where they apply; the facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s,
+the replays :mod:`~cardlab.sim.barbu.records`' and the step API's states :mod:`~cardlab.sim.barbu.states`'.
 
-Single deals: with several contracts (``contract='all'``: every contract, each on its own deals)
-deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n`` declares. Columns: ``deal``,
-``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none), ``score_0`` … ``score_{n-1}``.
+Single deals: with several contracts (``contract='all'``: every contract, each on its own deals) deal ``i`` plays
+contract ``i % k`` and seat ``(i // k) % n`` declares (the columns: :data:`SCHEMA`).
 
 >>> df = BARBU.simulate(deals=1000, seed=7, contract="no-queens", players=4, deck=52)
 >>> int(df[[f"score_{p}" for p in range(4)]].sum(axis=1).iloc[0])
@@ -12,10 +11,7 @@ deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n`` declares. Columns:
 >>> print(BARBU.replay(deal=5, seed=7).text.splitlines()[0])
 contract salade, declarer seat 0
 
-Whole games: one row per deal, ``game``, ``deal`` (within the game), ``contract``, ``declarer``,
-``trump``, ``raw_0`` … (deal scores before doubling), ``score_0`` … (after settlement) and, with
-doubling, ``double_i_j`` (1 when seat i doubled seat j, 2 when j redoubled). ``analysis.games``
-summarises them.
+Whole games: one row per deal, and with doubling who doubled whom.
 
 >>> df = BARBU.simulate_games(games=10, seed=1, geronimo=True, double=True)
 >>> len(df), int(df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1).iloc[0]) <= 200
@@ -24,10 +20,8 @@ summarises them.
 >>> len(r.totals), r.text.count("deal ") >= 28
 (4, True)
 
-The strength ladder (:mod:`cardlab.sim.ladder`) is per contract: ``'all'`` means the trick
-contracts (name Domino to add it); the seat that changes policy on deal ``i`` is ``(i // (k * n)) %
-n``; columns ``deal``, ``contract``, ``declarer``, ``lone``, ``score_<P>_<seat>`` for the whole tables
-and ``lone_<X>_in_<Y>`` for the pairs.
+The strength ladder (:mod:`cardlab.sim.ladder`) is per contract: ``'all'`` means the trick contracts (name Domino
+to add it); the seat that changes policy on deal ``i`` is ``(i // (k * n)) % n``.
 
 >>> from cardlab.sim.ladder import strength_study
 >>> df = strength_study(BARBU, deals=16, seed=1, contract="no-queens", search_worlds=2)
@@ -132,25 +126,10 @@ class BarbuStudy(LoneSeat, Study):
         return cols
 
     def searched(self, deals, *, trump_how: int = TRUMP_BY_POLICY, policies=None, record: bool = False) -> tuple:
-        """The search kernel (``search_deals.play_search_deals_nb``, which plays the seats without search as the deal
-        kernel does) on the deal numbers ``deals``: ``(trump, score, moves, means, trump_means)``, the last three
-        with no rows unless ``record``; ``policies``: kernel ids per seat (the study's by default)."""
-        from cardlab.sim.barbu.search_deals import play_search_deals_nb
+        """The search kernel on the deal numbers ``deals`` (:func:`~cardlab.sim.barbu.play.searched_columns`)."""
+        from cardlab.sim.barbu.play import searched_columns
 
-        a, deals = self.kernel_args, np.asarray(deals, np.int64)
-        policies, count, rows = a["policies"] if policies is None else policies, len(deals), len(deals) * record
-        out = (np.full(count, -1, np.int8), np.zeros((count, a["n"]), np.int16),
-               np.full((rows, a["log_width"]), -1, np.int8), np.full((rows, a["log_width"], 64), np.nan, np.float32),
-               np.full((rows, 4), np.nan, np.float32))
-        faults = self.faults(count)
-        play_search_deals_nb(self.seed, deals, a["deck"], a["n"], a["contracts"], a["card_values"], a["trick_values"],
-                             a["last_two"], a["flags"], a["point_masks"], policies, a["duties"], a["lead_rule"],
-                             a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
-                             a["domino_starter"], a["ace_replay_optional"], a["places"], self.search_worlds,
-                             self.rollout_id, *out, self.user_callback(True), self.extra_callback("domino", True),
-                             faults, self.inference_eps(policies), self.racing_level)
-        self.check_faults(faults, deals)
-        return out
+        return searched_columns(self, deals, trump_how=trump_how, policies=policies, record=record)
 
     def metadata(self, unit: str = "deal") -> dict:
         return {**super().metadata(unit), "contracts": list(self.contracts)}
