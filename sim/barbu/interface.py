@@ -52,16 +52,18 @@ USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat
 
 #: A run's own keywords: their flags and where they apply (the options' places are their ``applies=`` metadata).
 RUN_KEYWORDS = (
-    RunKeyword("contract", ", ".join(ALL_CONTRACTS) + ", a comma list, or all (each contract on its own deals, declarer "
-               "rotating; default)", "all", applies=Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
-               "only to single deals ({deals}) and to the contracts study ({contracts_study})")),
+    RunKeyword("contract", ", ".join(ALL_CONTRACTS) + ", a comma list, or all (each contract on its own deals, "
+               "declarer rotating; default)", "all",
+               applies=Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
+                             "only to single deals ({deals}) and to the contracts study ({contracts_study})")),
     RunKeyword("double_policy", "whole games: doubling policy, heuristic, random or maximum (or one per seat; own: a "
                "Python seat, or you in cardlab play --game-index, chooses its doubles itself); default: the card "
-               "policy", commands=("simulate", "replay", "play"), applies=Scope(doubled, "only to whole games with "
-                                                                                 "{double}")),
+               "policy", commands=("simulate", "replay", "play"),
+               applies=Scope(doubled, "only to whole games with {double}")),
     RunKeyword("compare_policies", "study contracts|trumps: play the study once per policy on the same deals, e.g. "
                "heuristic,search, and report which conclusions change", commands=("study",),
                applies=Scope(lambda c: False, "only to {contracts_study} and {trumps_study}")))
+
 
 def parse_contracts(contract) -> tuple[str, ...]:
     """``'all'``, one contract name, or a sequence of names → tuple of contract names."""
