@@ -81,6 +81,17 @@ class Replay(NamedTuple):
         return self.records[0]
 
     @property
+    def scores(self) -> list:
+        """The first deal's scores (a whole game's: its first deal's, settled)."""
+        return self.records[0]["scores"]
+
+    @property
+    def totals(self) -> list:
+        """A whole game's replay: each seat's total over the first game's deals."""
+        deals = [r["scores"] for r in self.records if r.get("game") == self.records[0].get("game")]
+        return [sum(s[p] for s in deals) for p in range(len(deals[0]))]
+
+    @property
     def json(self) -> str:
         """One JSON object per deal (JSON lines)."""
         return "\n".join(json.dumps(r, ensure_ascii=False) for r in self.records)
@@ -387,6 +398,18 @@ def _games_only(context) -> bool:
 GAMES_ONLY = Scope(_games_only, "only to whole games ({games})")
 
 
+class RunKeyword(NamedTuple):
+    """A keyword of a game's runs beyond its rule options (Barbu's ``contract``): the flag ``--name`` it has on the
+    ``commands`` named, its default (a flag left at it gives no keyword) and where it applies (a
+    :class:`~cardlab.sim.options.Scope`, checked with the options; None: everywhere)."""
+
+    name: str
+    help: str
+    default: object = None
+    commands: tuple = ("simulate", "replay", "play", "study")
+    applies: Scope | None = None
+
+
 class Game:
     """One game, as the rest of cardlab sees it (see the module docstring). Subclass attributes:"""
 
@@ -414,6 +437,7 @@ class Game:
     variant_figures: tuple | None = None  # the options study's headline figures (analysis.variants); None: all
     balance_figures: dict = {}  # name -> Figure: what a balance target may name beyond the variant figures
     columns: dict = {}  # unit ("deals", "games") -> the declared result columns (sim.columns.Column)
+    run_keywords: tuple = ()  # its RunKeyword's: run settings beyond the options, each with its flag and scope
     numba_seat = None  # a sim.user.NumbaSeat when a seat may be played by the user's own Numba function
     kernel_rules: Callable  # options -> the integer array the kernels take them as (Study.rules), a staticmethod
     #: whether search (and oracle) seats play beside a Python seat: the state's ``policy_action("search")`` is the
@@ -445,8 +469,10 @@ class Game:
         return with_rules(options if options is not None else self.Options(), self.title, rules)
 
     def scope(self) -> dict:
-        """Option name -> :class:`~cardlab.sim.options.Scope`, from the options' metadata."""
-        return {f.name: f.metadata["applies"] for f in declared(self.Options) if f.metadata.get("applies")}
+        """Option (or run keyword) name -> :class:`~cardlab.sim.options.Scope`, from the options' metadata and
+        :attr:`run_keywords`."""
+        return {**{f.name: f.metadata["applies"] for f in declared(self.Options) if f.metadata.get("applies")},
+                **{k.name: k.applies for k in self.run_keywords if k.applies}}
 
     def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
         """The facts the scope table reads: the options' values, the unit (deals or games) and the study."""
@@ -468,11 +494,15 @@ class Game:
         return {"deals": "simulate, replay", "games": "simulate_games, replay_game"}.get(name, name)
 
     def add_flags(self, parser, command: str) -> None:
-        """Command-line flags of the game's own beyond its options (Barbu: ``--contract``); none by default."""
+        """The flags of the game's :attr:`run_keywords` that are for ``command`` (Barbu: ``--contract``)."""
+        for k in self.run_keywords:
+            if command in k.commands:
+                parser.add_argument("--" + k.name.replace("_", "-"), default=k.default, help=k.help)
 
     def flag_keywords(self, args) -> dict:
-        """The keywords those flags give the facade."""
-        return {}
+        """The keywords those flags give the facade: each one not left at its default."""
+        return {k.name: getattr(args, k.name) for k in self.run_keywords
+                if getattr(args, k.name, k.default) != k.default}
 
     def replay_deals(self, study, deals: range) -> Replay:
         """Deals ``deals`` of ``study`` replayed, checked by the referee: by default each alone

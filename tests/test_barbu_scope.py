@@ -16,10 +16,10 @@ def test_every_option_has_its_place_in_the_table():
     """A new option must say where it applies (or be one of the options that apply everywhere)."""
     names = {f.name for f in fields(BarbuOptions)}
     assert names - EVERYWHERE <= set(BARBU_SCOPE), sorted(names - EVERYWHERE - set(BARBU_SCOPE))
-    assert set(BARBU_SCOPE) - names == {"contract", "double_policy"}
+    assert set(BARBU_SCOPE) - names == {"contract", "double_policy", "compare_policies"}
     for name, scope in BARBU_SCOPE.items():
         assert scope.where.startswith("only ") and scope.where.format_map({k: k for k in BARBU_SCOPE} | {
-            "games": "g", "deals": "d", "contracts_study": "c"})
+            "games": "g", "deals": "d", "contracts_study": "c", "trumps_study": "t"})
 
 
 @pytest.mark.parametrize("call,message", [
@@ -28,6 +28,8 @@ def test_every_option_has_its_place_in_the_table():
     (lambda: barbu.GameStudy.build(declarer_blocks=True), "declarer_blocks: True does not apply here"),
     (lambda: barbu.GameStudy.build(late_redouble=True), "only to whole games with double"),
     (lambda: barbu.GameStudy.build(geronimo=True, double_policy="random"), "double_policy: 'random'"),
+    (lambda: barbu.simulate(deals=10, compare_policies="heuristic,search"),
+     "compare_policies: 'heuristic,search' does not apply here; it applies only to contract_value_study and trump_study"),
     (lambda: barbu.GameStudy.build(skip_undoubled_negative=True), "skip_undoubled_negative: True"),
     (lambda: barbu.GameStudy.build(double=True, skip_remainder="others"), "skip_remainder: 'others'"),
     (lambda: barbu.GameStudy.build(trumps=True), "trumps: True does not apply here"),

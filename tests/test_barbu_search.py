@@ -98,7 +98,7 @@ def test_same_results_for_any_thread_count_chunk_and_slice():
 def test_replay_shows_each_candidate_and_matches_the_run():
     row = run(deals=12).iloc[7]  # deal 7 is Trumps with seat 0 declaring: a searched trump choice
     r = replay(deal=7, seed=42, contract="all", policy="search,random,heuristic,search", search_worlds=WORLDS)
-    assert r.contract == row["contract"] == "trumps"
+    assert r.record["contract"] == row["contract"] == "trumps"
     assert r.scores == [int(row[f"score_{p}"]) for p in range(4)]
     assert "searched trump:" in r.text and "searched decisions" in r.text
     assert "*" in r.text.split("searched decisions")[1]

@@ -66,7 +66,7 @@ def test_domino_search_is_reproducible_and_replayed():
     assert not reference.equals(plain)
     r = replay(deal=2, seed=4, contract="domino,no-queens", policy="search,heuristic,random,search",
                search_worlds=WORLDS)
-    assert r.contract == "domino" and r.scores == [int(reference.iloc[2][f"score_{p}"]) for p in range(4)]
+    assert r.record["contract"] == "domino" and r.scores == [int(reference.iloc[2][f"score_{p}"]) for p in range(4)]
     assert "searched decisions" in r.text and "turn " in r.text.split("searched decisions")[1]
 
 

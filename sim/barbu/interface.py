@@ -1,10 +1,9 @@
-"""Barbu through the game interface: its studies of single deals and of whole games, the ladder's
-tables, its replays and where its options apply; the facade, command line, ladder and options
-study are :mod:`cardlab.sim.game`'s.
+"""Barbu through the game interface: its studies of single deals and of whole games, the ladder's hooks, its run
+keywords and where they apply; the facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s,
+the replays :mod:`~cardlab.sim.barbu.records`' and the step API's states :mod:`~cardlab.sim.barbu.states`'.
 
-Single deals: with several contracts (``contract='all'``: every contract, each on its own deals)
-deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n`` declares. Columns: ``deal``,
-``contract``, ``declarer``, ``trump`` (suit 0-3 = ♣♦♥♠, -1 none), ``score_0`` … ``score_{n-1}``.
+Single deals: with several contracts (``contract='all'``: every contract, each on its own deals) deal ``i`` plays
+contract ``i % k`` and seat ``(i // k) % n`` declares (the columns: :data:`SCHEMA`).
 
 >>> df = BARBU.simulate(deals=1000, seed=7, contract="no-queens", players=4, deck=52)
 >>> int(df[[f"score_{p}" for p in range(4)]].sum(axis=1).iloc[0])
@@ -12,22 +11,17 @@ deal ``i`` plays contract ``i % k`` and seat ``(i // k) % n`` declares. Columns:
 >>> print(BARBU.replay(deal=5, seed=7).text.splitlines()[0])
 contract salade, declarer seat 0
 
-Whole games: one row per deal, ``game``, ``deal`` (within the game), ``contract``, ``declarer``,
-``trump``, ``raw_0`` … (deal scores before doubling), ``score_0`` … (after settlement) and, with
-doubling, ``double_i_j`` (1 when seat i doubled seat j, 2 when j redoubled). ``analysis.games``
-summarises them.
+Whole games: one row per deal, and with doubling who doubled whom.
 
 >>> df = BARBU.simulate_games(games=10, seed=1, geronimo=True, double=True)
 >>> len(df), int(df.groupby("game")[[f"score_{p}" for p in range(4)]].sum().sum(axis=1).iloc[0]) <= 200
 (280, True)
 >>> r = BARBU.replay_game(game=3, seed=1, geronimo=True, double=True)
->>> len(r.places), r.text.count("deal ") >= 28
+>>> len(r.totals), r.text.count("deal ") >= 28
 (4, True)
 
-The strength ladder (:mod:`cardlab.sim.ladder`) is per contract: ``'all'`` means the trick
-contracts (name Domino to add it); the seat that changes policy on deal ``i`` is ``(i // (k * n)) %
-n``; columns ``deal``, ``contract``, ``declarer``, ``lone``, ``score_<P>_<seat>`` for the whole tables
-and ``lone_<X>_in_<Y>`` for the pairs.
+The strength ladder (:mod:`cardlab.sim.ladder`) is per contract: ``'all'`` means the trick contracts (name Domino
+to add it); the seat that changes policy on deal ``i`` is ``(i // (k * n)) % n``.
 
 >>> from cardlab.sim.ladder import strength_study
 >>> df = strength_study(BARBU, deals=16, seed=1, contract="no-queens", search_worlds=2)
@@ -42,8 +36,9 @@ from functools import cached_property
 import numpy as np
 
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
+from cardlab.sim.barbu.states import game_state_columns, new_deal_state, next_deal_state, state_columns
 from cardlab.sim.columns import Column, deal_schema
-from cardlab.sim.game import Figure, Game, Replay, Study, StudyKind, current_spelling
+from cardlab.sim.game import Figure, Game, Replay, RunKeyword, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope, check_choice, parse_per_seat, per_seat_names
 from cardlab.sim.policy import POLICY, SHARED_POLICIES
@@ -55,12 +50,19 @@ STUDIES = "cardlab.sim.barbu.studies"  # its paired studies' module (it imports 
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
 USER_POLICY = len(SHARED_POLICIES) + 1  # sim.barbu.policies.POLICY.USER: a seat of the run's Numba function
 
-#: Where a run's own keywords apply (the options' places are their ``applies=`` metadata).
-RUN_SCOPE = {
-    "contract": Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
-                      "only to single deals ({deals}) and to the contracts study ({contracts_study})"),
-    "double_policy": Scope(doubled, "only to whole games with {double}"),
-}
+#: A run's own keywords: their flags and where they apply (the options' places are their ``applies=`` metadata).
+RUN_KEYWORDS = (
+    RunKeyword("contract", ", ".join(ALL_CONTRACTS) + ", a comma list, or all (each contract on its own deals, "
+               "declarer rotating; default)", "all",
+               applies=Scope(lambda c: c["unit"] == "deals" and c["study"] != "trumps",
+                             "only to single deals ({deals}) and to the contracts study ({contracts_study})")),
+    RunKeyword("double_policy", "whole games: doubling policy, heuristic, random or maximum (or one per seat; own: a "
+               "Python seat, or you in cardlab play --game-index, chooses its doubles itself); default: the card "
+               "policy", commands=("simulate", "replay", "play"),
+               applies=Scope(doubled, "only to whole games with {double}")),
+    RunKeyword("compare_policies", "study contracts|trumps: play the study once per policy on the same deals, e.g. "
+               "heuristic,search, and report which conclusions change", commands=("study",),
+               applies=Scope(lambda c: False, "only to {contracts_study} and {trumps_study}")))
 
 
 def parse_contracts(contract) -> tuple[str, ...]:
@@ -78,9 +80,9 @@ def parse_contracts(contract) -> tuple[str, ...]:
 
 
 def _run_keywords(rules: dict, extra) -> dict:
-    """The run keywords (``contract``, ``double_policy``) given where the study has no use for them: checked
-    against :data:`RUN_SCOPE` with the options."""
-    return {**(extra or {}), **{k: rules.pop(k) for k in RUN_SCOPE if k in rules}}
+    """The run keywords given where the study has no use for them: checked for where they apply with the options
+    (the contracts and trumps studies take ``compare_policies`` before they build their study)."""
+    return {**(extra or {}), **{k.name: rules.pop(k.name) for k in RUN_KEYWORDS if k.name in rules}}
 
 
 @dataclass(frozen=True)
@@ -126,25 +128,10 @@ class BarbuStudy(LoneSeat, Study):
         return cols
 
     def searched(self, deals, *, trump_how: int = TRUMP_BY_POLICY, policies=None, record: bool = False) -> tuple:
-        """The search kernel (``search_deals.play_search_deals_nb``, which plays the seats without search as the deal
-        kernel does) on the deal numbers ``deals``: ``(trump, score, moves, means, trump_means)``, the last three
-        with no rows unless ``record``; ``policies``: kernel ids per seat (the study's by default)."""
-        from cardlab.sim.barbu.search_deals import play_search_deals_nb
+        """The search kernel on the deal numbers ``deals`` (:func:`~cardlab.sim.barbu.play.searched_columns`)."""
+        from cardlab.sim.barbu.play import searched_columns
 
-        a, deals = self.kernel_args, np.asarray(deals, np.int64)
-        policies, count, rows = a["policies"] if policies is None else policies, len(deals), len(deals) * record
-        out = (np.full(count, -1, np.int8), np.zeros((count, a["n"]), np.int16),
-               np.full((rows, a["log_width"]), -1, np.int8), np.full((rows, a["log_width"], 64), np.nan, np.float32),
-               np.full((rows, 4), np.nan, np.float32))
-        faults = self.faults(count)
-        play_search_deals_nb(self.seed, deals, a["deck"], a["n"], a["contracts"], a["card_values"], a["trick_values"],
-                             a["last_two"], a["flags"], a["point_masks"], policies, a["duties"], a["lead_rule"],
-                             a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
-                             a["domino_starter"], a["ace_replay_optional"], a["places"], self.search_worlds,
-                             self.rollout_id, *out, self.user_callback(True), self.extra_callback("domino", True),
-                             faults, self.inference_eps(policies), self.racing_level)
-        self.check_faults(faults, deals)
-        return out
+        return searched_columns(self, deals, trump_how=trump_how, policies=policies, record=record)
 
     def metadata(self, unit: str = "deal") -> dict:
         return {**super().metadata(unit), "contracts": list(self.contracts)}
@@ -234,150 +221,6 @@ def check_own_doubles(doubles: tuple, policies: tuple, person: int | None = None
                              f"or maximum")
 
 
-# ---------------------------------------------------------------- replays
-
-
-class DealReplay(Replay):
-    """Deals replayed alone and checked by the referee; ``contract`` … ``scores`` are the first deal's."""
-
-    __slots__ = ()
-    contract = property(lambda self: self.record["contract"])
-    declarer = property(lambda self: self.record["declarer"])
-    trump = property(lambda self: "♣♦♥♠".index(self.record["trump"]) if self.record["trump"] else -1)
-    scores = property(lambda self: self.record["scores"])
-
-
-class GameReplay(Replay):
-    """Whole games replayed alone and checked by the referee; ``totals`` and ``places`` are the first game's."""
-
-    __slots__ = ()
-
-    @property
-    def totals(self) -> list:
-        deals = [r["scores"] for r in self.records if r["game"] == self.records[0]["game"]]
-        return [sum(s[p] for s in deals) for p in range(len(deals[0]))]
-
-    @property
-    def places(self) -> list:
-        from cardlab.sim.barbu.game_referee import placings
-
-        return placings(self.totals)
-
-
-def dealt_hands(options, key) -> tuple:
-    """``(stream, hands)``: the hands (uint64 masks) the kernels deal from stream ``key`` (their own dealing,
-    ``sim.dealing.deal_hands_nb``, called from Python) and the stream after the deal."""
-    from cardlab.sim.dealing import deal_hands_nb
-
-    hands = np.empty(options.players, np.uint64)
-    return deal_hands_nb(np.uint64(key), options.cards, np.empty(len(options.cards), np.int8), options.players,
-                         hands), hands
-
-
-def dealt_state(study, contract: str, declarer: int, hands, deal: int):
-    """Deal ``deal`` of ``contract`` with the dealt ``hands`` (masks) as a step-API state before its first move (the
-    trump, for Trumps, not yet named)."""
-    from cardlab.sim.barbu.domino_referee import DominoState
-    from cardlab.sim.barbu.referee import TrickState
-    from cardlab.sim.cards import cards_of
-
-    hands = [set(cards_of(int(h))) for h in hands]
-    if contract == "domino":
-        return DominoState(study.options, declarer, hands, deal=deal, study=study)
-    return TrickState(study.options, contract, declarer, hands, deal=deal, study=study)
-
-
-def dealt_deal(study: BarbuStudy, deal: int) -> tuple:
-    """Deal ``i``'s contract (``i % k`` of the study's ``k``), declarer (seat ``(i // k) % n``) and hands (masks, dealt
-    from the stream ``(seed, i)``)."""
-    from cardlab.sim.rng import deal_state
-
-    k = len(study.contracts)
-    return (study.contracts[deal % k], (deal // k) % study.options.players,
-            dealt_hands(study.options, deal_state(study.seed, deal))[1])
-
-
-def searched_contract(study: BarbuGameStudy, game_key: np.uint64, d: int, hands: np.ndarray, open_slots: int,
-                      fallback: int) -> int:
-    """The Geronimo contract a ``search`` (or ``oracle``) declarer chooses for deal ``d`` of the game whose stream
-    is ``game_key``: ``search_deals.search_contract_nb`` on the stream the game kernel keys it by (``fallback``: the
-    heuristic's)."""
-    from cardlab.sim.barbu.search import search_state
-    from cardlab.sim.barbu.search_deals import CONTRACT_DECISION, search_contract_nb
-
-    a, o = study.kernel_args, study.options
-    declarer = o.schedule[d][0]
-    key = np.uint64(search_state(game_key, np.uint64(d), CONTRACT_DECISION))
-    return int(search_contract_nb(key, declarer, hands,
-                                  o.players, open_slots, a["game_contracts"], a["declarer_mean"], fallback,
-                                  a["card_values"], a["trick_values"], a["last_two"], a["flags"], a["point_masks"],
-                                  a["duties"], a["lead_rule"], a["early_stop"], a["domino_variant"],
-                                  a["domino_start_rank"], a["domino_starter"], a["ace_replay_optional"], a["places"],
-                                  study.search_worlds, study.rollout_id,
-                                  np.zeros(len(a["game_contracts"]), np.int64),
-                                  int(a["policies"][declarer]) == POLICY.ORACLE))
-
-
-def replay_deal(study: BarbuStudy, deal: int) -> tuple[str, dict]:
-    """Deal ``deal`` replayed alone: the referee runs the kernel's log through the deal's state, checking
-    every move and the scores; its text and record (the state's)."""
-    from cardlab.sim.barbu.game_referee import describe_deal, played_state
-    from cardlab.sim.barbu.referee import RefereeError
-    from cardlab.sim.barbu.search_play import describe_searches
-
-    cols = study.play(deal, 1, record=True)
-    name, declarer, trump = str(cols["contract"][0]), int(cols["declarer"][0]), int(cols["trump"][0])
-    hands, moves = cols["hands"][0], cols["moves"][0]
-    contract, seat, dealt = dealt_deal(study, deal)
-    if (name, declarer) != (contract, seat) or list(dealt) != list(hands):
-        raise RefereeError(f"deal {deal}: the kernel's deal differs from the state's")
-    state = played_state(study.options, name, declarer, hands, moves, trump, deal=deal, study=study)
-    kernel_scores = [int(s) for s in cols["score"][0]]
-    if state.scores() != kernel_scores:
-        raise RefereeError(f"deal {deal}: kernel scored {kernel_scores}, the rules give {state.scores()}")
-    text = describe_deal(study.options, name, declarer, hands, moves, trump)
-    if "search_means" in cols:
-        text += describe_searches(study.options, name, declarer, hands, moves, trump, cols["search_means"][0],
-                                  cols["search_trump_means"][0])
-    return text, state.record()
-
-
-def replay_one_game(study: BarbuGameStudy, game: int) -> tuple[str, list]:
-    """Whole game ``game`` replayed alone: the referee checks every deal, double and score; its text and records."""
-    from cardlab.sim.barbu.doubling_referee import decode_log, format_action
-    from cardlab.sim.barbu.game_referee import check_game, describe_deal, game_deals, is_skipped
-    from cardlab.sim.barbu.records import game_deal_record
-    from cardlab.sim.barbu.search_play import describe_contract_search, describe_searches
-
-    o = study.options
-    cols = study.play_games(game, 1, record=True)
-    deals = game_deals(cols, 0, o.game_length)
-    verdict = check_game(o, deals)
-    lines = [f"game {game} (seed {study.seed}): {o.game_length} deals, contracts {', '.join(o.game_contracts)}"]
-    for number, d in enumerate(deals):
-        lines.append(f"\n=== deal {number}: seat {d['declarer']} declares {d['contract']}")  # 0-based, as in the rows
-        if "search_contract_means" in cols and not np.isnan(cols["search_contract_means"][number]).all():
-            lines.append(describe_contract_search(o, cols["search_contract_means"][number]))
-        if o.double:
-            actions = decode_log(d["doubling"])
-            lines.append("doubles: " + ("; ".join(format_action(a) for a in actions) if actions else "none"))
-        if is_skipped(o, d):
-            lines.append("not played: nobody doubled; the others share the points: "
-                         + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["raw"])))
-        else:
-            lines.append(describe_deal(o, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"]))
-            if "search_means" in cols:
-                lines.append(describe_searches(o, d["contract"], d["declarer"], d["hands"], d["moves"], d["trump"],
-                                               cols["search_means"][number], cols["search_trump_means"][number]
-                                               ).lstrip("\n"))
-        if d["score"] != d["raw"]:
-            lines.append("after doubles: " + "  ".join(f"seat {p}: {s:+d}" for p, s in enumerate(d["score"])))
-    lines.append("\nfinal totals: " + "  ".join(f"seat {p}: {t:+d} (place {pl})"
-                                                for p, (t, pl) in enumerate(zip(verdict.totals, verdict.places))))
-    records = [game_deal_record(o, game, number, d, not is_skipped(o, d)) for number, d in enumerate(deals)]
-    return "\n".join(lines), records
-
-
 _DEAL = (Column("contract", "category", "the contract played"),
          Column("declarer", "int8", "the seat that chose the contract"),
          Column("trump", "int8", "the trump suit in Trumps, 0-3 = ♣♦♥♠ (-1: none)"))
@@ -420,13 +263,14 @@ class Barbu(Game):
     balance_figures = {"edge": Figure("declarer_edge", "the declarer's edge on the deals of one contract",
                                       by="contract", args=ALL_CONTRACTS)}  # study balance --target "edge(...)"
     columns = SCHEMA
+    run_keywords = RUN_KEYWORDS
     numba_seat = NUMBA_SEAT
+    new_state = staticmethod(new_deal_state)  # the step API's states: sim.barbu.states
+    next_deal = staticmethod(next_deal_state)
+    state_columns = staticmethod(state_columns)
     studies = {name: StudyKind.imported(text, STUDIES, "paired_study", "paired_metadata", name=name) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
-
-    def scope(self) -> dict:
-        return {**super().scope(), **RUN_SCOPE}
 
     def run_context(self, study, *, unit: str, study_name: str | None = None) -> dict:
         """The shared facts, and the contracts ``played``: a run of deals' own, else a whole game's."""
@@ -441,12 +285,6 @@ class Barbu(Game):
                     **keywords):
         """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
         ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
-        compared = keywords.pop("compare_policies", None)  # the trumps and contracts studies take it before this
-        if compared is not None:  # named as the command line names it (current_spelling) when it runs
-            spell, label = spell or current_spelling()[0] or self.spell, label or current_spelling()[1]
-            head = label("compare_policies", compared) if label else f"compare_policies: {compared!r}"
-            raise ValueError(f"{head} does not apply here; it applies only to {spell('contracts_study')} and "
-                             f"{spell('trumps_study')}")
         where = dict(study_name=study_name, spell=spell, label=label)
         if unit == "games":
             return self.GameStudy.build(**keywords, **where)
@@ -456,22 +294,6 @@ class Barbu(Game):
         if study_name == "strength" and keywords.get("contract", "all") == "all":
             keywords["contract"] = TRICK_CONTRACTS
         return self.Study.build(**keywords, **where)
-
-    def add_flags(self, parser, command: str) -> None:
-        """``--contract`` (single deals and the studies), ``--double-policy`` (whole games), ``--compare-policies``
-        (the trumps and contracts studies)."""
-        parser.add_argument("--contract", default="all", help=", ".join(ALL_CONTRACTS) + ", a comma list, or all (each "
-                            "contract on its own deals, declarer rotating; default)")
-        if command in ("simulate", "replay", "play"):
-            parser.add_argument("--double-policy", default=None,
-                                help="whole games: doubling policy, heuristic, random or maximum (or one per seat; "
-                                     "own: a Python seat chooses its doubles itself" + (
-                                         ", or you in your seat with play --game-index" if command == "play" else "")
-                                     + "); default: the card policy")
-        if command == "study":
-            parser.add_argument("--compare-policies", default=None,
-                                help="study contracts|trumps: play the study once per policy on the same deals, e.g. "
-                                     "heuristic,search, and report which conclusions change")
 
     def record_keywords(self, record: dict) -> dict:
         """A deal's contract comes from the run's contracts (deal ``i`` plays contract ``i % k``)."""
@@ -488,103 +310,26 @@ class Barbu(Game):
         apply_deal_actions(state, actions, where)
 
     def flag_keywords(self, args) -> dict:
-        out = {}
-        if args.contract != "all":
-            out["contract"] = args.contract
-        if getattr(args, "double_policy", None) is not None:
-            out["double_policy"] = args.double_policy
-            if hasattr(args, "seat") and getattr(args, "game_index", None) is not None:  # cardlab play: you may be own
-                out["person"] = args.seat
-        if getattr(args, "compare_policies", None) is not None:
-            out["compare_policies"] = args.compare_policies
+        out = super().flag_keywords(args)
+        if "double_policy" in out and getattr(args, "game_index", None) is not None and hasattr(args, "seat"):
+            out["person"] = args.seat  # cardlab play: you may choose your own doubles
         return out
 
-    def replay_deals(self, study, deals: range) -> DealReplay:
+    def replay_deals(self, study, deals: range) -> Replay:
+        from cardlab.sim.barbu.records import replay_deal
+
         parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
-        return DealReplay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
-                                 for d, (text, record) in zip(deals, parts))
+        return Replay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
+                             for d, (text, record) in zip(deals, parts))
 
-    def new_state(self, study, deal: int):
-        """Deal ``deal`` of ``study`` (:func:`dealt_deal`) as a step-API state."""
-        return dealt_state(study, *dealt_deal(study, deal), deal)
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
+        from cardlab.sim.barbu.records import replay_one_game
 
-    def replay_games(self, study, games: range) -> GameReplay:
-        return GameReplay.joined((replay_one_game(study, g) for g in games), games=True)
-
-    def next_deal(self, study, index: int, finished: list):
-        """Deal ``d = len(finished)`` of whole game ``index`` as a step-API state before its first move, as
-        ``game.play_game_nb`` deals and declares it: the hands from the stream ``(seed, game, deal)``, the declarer and
-        contract from the schedule; in Geronimo the declarer's choice among the contracts it has not yet declared by
-        ``game.choose_contract_nb`` on that stream (a Numba or Python declarer chooses as the heuristic does). None
-        after the game's last deal. With ``double`` every seat doubles by its doubling policy as play starts (after the
-        Trumps declarer names the trump), from the game's obligations so far and the deal's stream
-        (:func:`~cardlab.sim.barbu.state_policies.double_round`); a seat of doubling policy ``own`` is asked its
-        choices first, as moves of the state."""
-        from cardlab.sim.barbu.doubling import start_obligations
-        from cardlab.sim.barbu.estimate import N_FEATURES, base_features_nb
-        from cardlab.sim.barbu.game import choose_contract_nb
-        from cardlab.sim.barbu.state_policies import Doubling
-        from cardlab.sim.rng import deal_state
-
-        o, a = study.options, study.kernel_args
-        d = len(finished)
-        if d == o.game_length:
-            return None
-        declarer, slot = o.schedule[d]
-        game_key = np.uint64(deal_state(study.seed, index))  # the game's stream, (seed, game)
-        stream, hands = dealt_hands(o, deal_state(game_key, d))
-        if slot < 0:
-            taken = [o.game_contracts.index(s.contract) for j, s in enumerate(finished)
-                     if o.schedule[j] == (declarer, -1)]
-            policy = int(a["policies"][declarer])
-            features = np.zeros(N_FEATURES, np.float64)
-            if policy != POLICY.RANDOM:
-                base_features_nb(hands[declarer], True, features)
-            open_slots = (1 << len(o.game_contracts)) - 1 - sum(1 << s for s in taken)
-            stream, slot = choose_contract_nb(hands[declarer], open_slots, a["game_contracts"], policy, a["weights"],
-                                              a["declarer_mean"], features, np.uint64(stream))
-            if policy in (POLICY.SEARCH, POLICY.ORACLE):  # the search declarer's choice, as the kernel searches it
-                slot = searched_contract(study, game_key, d, hands, open_slots, slot)
-        contract = o.game_contracts[slot]
-        state = dealt_state(study, contract, declarer, hands, d)
-        key = int(game_key)  # as the int64 of the same bits, the seed's type in the search kernels
-        state.search_key = (key - (1 << 64) if key >= 1 << 63 else key, d)
-        if o.double:
-            if finished:
-                state.doubling = finished[-1].doubling.next(int(stream))
-            else:
-                declared = np.bincount([p for p, _ in o.schedule], minlength=o.players).astype(np.int64)
-                state.doubling = Doubling(*start_obligations(declared, a["obligation"]), int(stream))
-            if contract == "domino" or not state.naming:
-                state._double()
-        return state
+        return replay_one_game(study, game)
 
     def game_state_columns(self, games: list) -> dict:
-        """The game rows (the kernels' columns) of finished whole games: each deal's, its raw and its settled scores
-        and, with ``double``, who doubled whom (``double_i_j``)."""
-        deals = [s for g in games for s in g.finished]
-        out = super().game_state_columns(games)
-        score = out.pop("score")
-        n = score.shape[1]
-        out.update(raw=np.array([s.raw_scores() for s in deals], np.int16).reshape(len(deals), n), score=score)
-        if deals and deals[0].doubled is not None:
-            doubles = np.array([s.doubled.row() for s in deals], np.int8).reshape(len(deals), n, n)
-            out.update({f"double_{i}_{j}": doubles[:, i, j] for i in range(n) for j in range(n) if i != j})
-        return out
+        return game_state_columns(super().game_state_columns(games), games)
 
-    def state_columns(self, states: list) -> dict:
-        """The deal rows (the kernels' columns) of finished states: a run with a Python seat."""
-        import pandas as pd
-
-        from cardlab.sim.barbu.rules import CONTRACT_NAMES
-
-        n = states[0].n if states else 0
-        return {"deal": np.array([s.deal for s in states], np.int64),
-                "contract": pd.Categorical.from_codes(np.array([CONTRACT_NAMES.index(s.contract) for s in states],
-                                                               np.int8), categories=CONTRACT_NAMES),
-                "declarer": np.array([s.declarer for s in states], np.int8),
-                "trump": np.array([-1 if s.trump is None else s.trump for s in states], np.int8),
-                "score": np.array([s.scores() for s in states], np.int16).reshape(len(states), n)}
 
 BARBU = Barbu()
 BarbuStudy.game = BarbuGameStudy.game = BARBU

@@ -2,8 +2,9 @@
 
 :func:`kernel_tables` turns the options, contracts and seat policies into the integer and float
 arrays the kernels read; :func:`play_columns` plays deals ``first .. first+count-1`` into named
-columns (seats without search; a study's search seats: ``BarbuStudy.play``); :func:`hand_model`
-fits, once per table and kept on disk, the hand-value model the heuristic declarers and doublers use.
+columns (seats without search), :func:`searched_columns` the search kernel's (a study's search seats:
+``BarbuStudy.play``); :func:`hand_model` fits, once per table and kept on disk, the hand-value model the
+heuristic declarers and doublers use.
 """
 from __future__ import annotations
 
@@ -107,6 +108,28 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
     if record:
         columns["moves"] = moves
     return columns
+
+
+def searched_columns(study, deals, *, trump_how: int, policies=None, record: bool = False) -> tuple:
+    """The search kernel (``search_deals.play_search_deals_nb``, which plays the seats without search as the deal
+    kernel does) on the deal numbers ``deals``: ``(trump, score, moves, means, trump_means)``, the last three
+    with no rows unless ``record``; ``policies``: kernel ids per seat (``study``'s by default)."""
+    from cardlab.sim.barbu.search_deals import play_search_deals_nb
+
+    a, deals = study.kernel_args, np.asarray(deals, np.int64)
+    policies, count, rows = a["policies"] if policies is None else policies, len(deals), len(deals) * record
+    out = (np.full(count, -1, np.int8), np.zeros((count, a["n"]), np.int16),
+           np.full((rows, a["log_width"]), -1, np.int8), np.full((rows, a["log_width"], 64), np.nan, np.float32),
+           np.full((rows, 4), np.nan, np.float32))
+    faults = study.faults(count)
+    play_search_deals_nb(study.seed, deals, a["deck"], a["n"], a["contracts"], a["card_values"], a["trick_values"],
+                         a["last_two"], a["flags"], a["point_masks"], policies, a["duties"], a["lead_rule"],
+                         a["early_stop"], trump_how, a["weights"], a["domino_variant"], a["domino_start_rank"],
+                         a["domino_starter"], a["ace_replay_optional"], a["places"], study.search_worlds,
+                         study.rollout_id, *out, study.user_callback(True), study.extra_callback("domino", True),
+                         faults, study.inference_eps(policies), study.racing_level)
+    study.check_faults(faults, deals)
+    return out
 
 
 FIT_DEALS = 12_000  # deals per contract for the hand-value model
