@@ -67,7 +67,7 @@ def test_searched_games_pass_the_referee():
 def test_chosen_candidate_has_the_best_mean():
     study = Study.build(policy="search", seed=2, search_worlds=WORLDS)
     cols = study.play(0, 30, record=True)
-    from cardlab.sim.euchre5.search_play import _decisions
+    from cardlab.sim.euchre5.records import _decisions
 
     count = 0
     for j in range(30):

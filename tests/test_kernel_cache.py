@@ -50,7 +50,7 @@ def test_a_game_edit_recompiles_that_game_alone(tree, game):
     assert changed(tree, f"{game}/rules.py") == {game, OTHER}  # pure Python that a kernel imports counts
 
 
-GLUE = [(g, m) for g in games() for m in ("interface.py", "search_play.py", "__init__.py")
+GLUE = [(g, m) for g in games() for m in ("interface.py", "search_play.py", "records.py", "__init__.py")
         if (kernel_cache.SIM / g / m).exists()]  # a game's modules no kernel imports (Hearts has no search_play.py)
 
 

@@ -34,7 +34,6 @@ from cardlab.sim.columns import Column, deal_schema
 from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.replay import game_lines, winners_line
-from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
@@ -155,21 +154,15 @@ def check_rows(options: Euchre5Options, columns: dict) -> list:
     return out
 
 
-def _searches(cols: dict, j: int) -> tuple[str, dict]:
-    """Hand ``j``'s searched decisions (text and record part; nothing without search seats)."""
-    from cardlab.sim.euchre5.search_play import describe_searches, search_records
-
-    return search_parts(cols, j, describe_searches, search_records, cols["moves"][j])
-
-
 def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
     """Whole game ``game`` replayed alone: every hand checked, then the game's end and winners under the tie rule."""
+    from cardlab.sim.euchre5.records import hand_searches
     from cardlab.sim.euchre5.referee import check_game, describe_hand, hand_record
 
     cols = study.play_games(game, 1, record=True)
     hands = check_rows(study.options, cols)
     verdict = check_game(study.options, hands[0].dealer, hands)
-    searches = [_searches(cols, h) for h in range(len(hands))]  # hands numbered from 0, as the rows and records
+    searches = [hand_searches(cols, h) for h in range(len(hands))]  # hands numbered from 0, as the rows and records
     lines, _ = game_lines(game, study, "hand", [(describe_hand(hand) + text, hand.scores)
                                                  for hand, (text, _) in zip(hands, searches)])
     winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
@@ -234,10 +227,11 @@ class Euchre5(Game):
 
     def replayed_deal(self, study, deal: int) -> tuple[str, dict]:
         """Hand ``deal`` replayed alone, checked by the referee: its text and record (with its searched decisions)."""
+        from cardlab.sim.euchre5.records import hand_searches
         from cardlab.sim.euchre5.referee import describe_hand, hand_record
 
         cols = study.play(deal, 1, record=True)
-        (hand,), (text, searches) = check_rows(study.options, cols), _searches(cols, 0)
+        (hand,), (text, searches) = check_rows(study.options, cols), hand_searches(cols, 0)
         return f"deal {deal}: " + describe_hand(hand) + text, {**hand_record(hand, deal), **searches}
 
     replayed_game = staticmethod(replay_one_game)
