@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlab.sim.euchre5.referee import Euchre5State
+from cardlab.sim.euchre5.referee import Euchre5State, dealt_state, next_hand
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column, deal_schema
 from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
@@ -237,31 +237,13 @@ class Euchre5(Game):
     replayed_game = staticmethod(replay_one_game)
 
     def new_state(self, study, deal: int):
-        """Hand ``deal`` as the kernel deals it (dealer ``deal % 5``, five hands and the kitty from the stream
-        ``(seed, deal)``, :func:`~cardlab.sim.euchre5.kernels.deal_nb`) as a
-        :class:`~cardlab.sim.euchre5.referee.Euchre5State`, holding the stream after the deal for its random seats."""
+        """Hand ``deal`` as the kernel deals it: dealer ``deal % 5``, from the stream ``(seed, deal)``
+        (:func:`~cardlab.sim.euchre5.referee.dealt_state`)."""
         from cardlab.sim.rng import deal_state
 
         return dealt_state(study, deal_state(study.seed, deal), deal % PLAYERS, deal)
 
-    def next_deal(self, study, index: int, finished: list):
-        """A game's hands are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer,
-        then each hand carries the stream on, the deal passing clockwise, until :func:`~.referee.game_over`."""
-        from cardlab.sim.euchre5.referee import game_over
-        from cardlab.sim.rng import below_n, deal_state
-        from cardlab.sim.whole_games import game_totals
-
-        from cardlab.sim.euchre5.search import GAME_DECISIONS
-
-        if not finished:
-            stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), PLAYERS)
-            state = dealt_state(study, stream, int(dealer), 0)
-        elif game_over(study.options, game_totals(finished), len(finished)):
-            return None
-        else:
-            state = dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % PLAYERS, len(finished))
-        state.search_key = (index, state.deal * GAME_DECISIONS)  # hand h of game g searches from (seed, g, 64 h + n)
-        return state
+    next_deal = staticmethod(next_hand)  # a whole game's hands, dealt from one stream (seed, game)
 
     def state_rows(self, states: list) -> np.ndarray:
         """The kernel's hand rows of finished states (``Hand.row``, the declared columns in order): with
@@ -269,19 +251,6 @@ class Euchre5(Game):
         from cardlab.sim.euchre5.kernels import N_RES
 
         return np.array([list(s.hand.row().values()) for s in states], np.int8).reshape(len(states), N_RES)
-
-
-def dealt_state(study, stream, dealer: int, deal: int) -> Euchre5State:
-    """The hand the kernel deals from ``stream`` (:func:`~cardlab.sim.euchre5.kernels.deal_nb`), dealt by
-    ``dealer``, as a state holding the stream after the deal for its random seats."""
-    from cardlab.sim.euchre5.kernels import DECK, deal_nb
-    from cardlab.sim.state import as_stream
-
-    hands, kitty = np.empty(PLAYERS, np.uint64), np.empty(KITTY, np.int64)
-    stream = deal_nb(np.uint64(stream), np.empty(DECK.shape[0], np.int8), hands, kitty)
-    state = Euchre5State(study.options, dealer, [int(h) for h in hands], kitty.tolist(), study=study, deal=deal)
-    state.stream = as_stream(stream)
-    return state
 
 
 EUCHRE5 = Euchre5()
