@@ -5,7 +5,7 @@ import pytest
 
 from cardlab.sim.euchre5 import Study
 from cardlab.sim.euchre5.referee import check_game
-from cardlab.sim.euchre5.interface import check_rows, scores_of
+from cardlab.sim.euchre5.interface import check_rows
 
 HANDS = 1500
 OPTION_SETS = [
@@ -23,7 +23,7 @@ POLICIES = ["heuristic", "random", "heuristic,random,random,heuristic,random"]
 
 
 def scores(cols):
-    return scores_of(cols).astype(np.int64)
+    return np.stack([cols[f"score_{p}"] for p in range(5)], axis=1).astype(np.int64)
 
 
 def check_invariants(options, cols, hands):

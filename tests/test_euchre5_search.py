@@ -24,7 +24,7 @@ from cardlab.sim.euchre5 import Study, replay, simulate, simulate_games
 from cardlab.sim.euchre5.kernels import DECK_BITS, N_RES, RES_SCORE
 from cardlab.sim.euchre5.policies import POLICY, SUIT_MASKS
 from cardlab.sim.euchre5.referee import check_game, suit_when
-from cardlab.sim.euchre5.search import (HOLDERS, KITTY_HOLDER, card_search_nb, knowledge_nb, play_search_deals_nb,
+from cardlab.sim.euchre5.search import (HOLDERS, KITTY_HOLDER, card_search_nb, knowledge_nb,
                                         play_search_games_nb, sample_view_nb, search_state)
 from cardlab.sim.euchre5.interface import check_rows
 
@@ -67,7 +67,7 @@ def test_searched_games_pass_the_referee():
 def test_chosen_candidate_has_the_best_mean():
     study = Study.build(policy="search", seed=2, search_worlds=WORLDS)
     cols = study.play(0, 30, record=True)
-    from cardlab.sim.euchre5.search_play import _decisions
+    from cardlab.sim.euchre5.records import _decisions
 
     count = 0
     for j in range(30):
@@ -81,7 +81,7 @@ def test_chosen_candidate_has_the_best_mean():
 def test_without_search_seats_the_search_kernels_play_like_the_plain_kernels(policy):
     study = Study.build(policy=policy, seed=17, call_before_exchange=policy == "random")
     plain = study.play(0, 1500, record=True)
-    out, *logs = study.searched(0, 1500, record=True)
+    out, *logs = study.raw(0, 1500, record=True, search=True)
     searched = {**study.game.row_columns(out), **study.logs_columns(logs)}
     for key in ("moves", "hands", "kitty", "score_0", "maker", "called", "alone"):
         np.testing.assert_array_equal(plain[key], searched[key])

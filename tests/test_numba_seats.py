@@ -193,7 +193,7 @@ def test_search_seats_play_beside_the_euchre_seat_and_the_search_kernels_play_it
     euchre = game("euchre5")
     player = {"card": euchre_cards.lowest, "bid": euchre_cards.always_accept}
     study = euchre.build("deals", seed=4, policy=[player, "heuristic", "random", "heuristic", "heuristic"])
-    plain, (out, *logs) = study.play(0, 200, record=True), study.searched(0, 200, record=True)
+    plain, (out, *logs) = study.play(0, 200, record=True), study.raw(0, 200, record=True, search=True)
     searched = {**study.game.row_columns(out), **study.logs_columns(logs)}
     for key in ("moves", "score_0", "maker"):
         np.testing.assert_array_equal(plain[key], searched[key])

@@ -28,21 +28,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlab.sim.euchre5.referee import Euchre5State
+from cardlab.sim.euchre5.referee import (Euchre5State, RefereeError, check_game, check_hand, decode_log, dealt_state,
+                                         describe_hand, hand_record, next_hand)
 from cardlab.sim.euchre5.rules import KITTY, MAX_ACTIONS, PLAYERS, Euchre5Options, kernel_rules
 from cardlab.sim.columns import Column, deal_schema
 from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat
 from cardlab.sim.replay import game_lines, winners_line
-from cardlab.sim.search_play import search_parts
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_SLOT = 32  # hands kept per game in the games kernel's buffer; longer games are replayed alone
-
-
-def scores_of(columns: dict) -> np.ndarray:
-    """The (rows, 5) score array of a column dict."""
-    return np.stack([columns[f"score_{p}"] for p in range(PLAYERS)], axis=1)
 
 
 @dataclass(frozen=True)
@@ -63,27 +58,20 @@ class Euchre5Study(LoneSeat, Study):
         the ``searched`` kernels callbacks never called (:func:`cardlab.sim.user.run_callback`)."""
         return self.extra_callback("bid", searched), self.user_callback(searched)
 
-    def raw(self, first: int, count: int, *, record: bool = False) -> tuple:
-        """Kernel rows of hands ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``)."""
+    def raw(self, first: int, count: int, *, record: bool = False, search: bool | None = None) -> tuple:
+        """Kernel rows of hands ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``): by the
+        search kernel when a seat searches (or with ``search``: ``search.play_search_deals_nb``, the same dealing and
+        streams, the seats without search played as the plain kernels play them; its logs end with ``search_means``)."""
         from cardlab.sim.euchre5.kernels import N_RES, play_deals_nb
 
-        if self.searching:
-            return self.searched(first, count, record=record)
-        out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0)
-        self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
-                         *self.callbacks(), first=first, count=count, unit=self.game.unit)
-        return (out.T, *logs)
-
-    def searched(self, first: int, count: int, *, record: bool = False) -> tuple:
-        """:meth:`raw` by the search kernel (``search.play_search_deals_nb``: the same dealing and streams, the seats
-        without search played as the plain kernels play them); a record's logs end with ``search_means``."""
-        from cardlab.sim.euchre5.kernels import N_RES
-        from cardlab.sim.euchre5.search import play_search_deals_nb
-
-        out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0, searched=True)
-        self.call_kernel(play_search_deals_nb, self.seed, first, count, self.rules, self.policy_ids,
-                         *self.racing_search_args, self.inference_eps(self.policy_ids), out, *logs,
-                         *self.callbacks(searched=True), first=first, count=count, unit=self.game.unit)
+        search = self.searching if search is None else search
+        kernel, settings = play_deals_nb, ()
+        if search:  # the search kernel takes the search's settings after the policies
+            from cardlab.sim.euchre5.search import play_search_deals_nb as kernel
+            settings = (*self.racing_search_args, self.inference_eps(self.policy_ids))
+        out, logs = np.empty((N_RES, count), np.int8), self.logs(count if record else 0, searched=search)
+        self.call_kernel(kernel, self.seed, first, count, self.rules, self.policy_ids, *settings, out, *logs,
+                         *self.callbacks(search), first=first, count=count, unit=self.game.unit)
         return (out.T, *logs)
 
     def play_games(self, first: int, count: int, *, record: bool = False, search: bool | None = None) -> dict:
@@ -140,8 +128,6 @@ class Euchre5Study(LoneSeat, Study):
 def check_rows(options: Euchre5Options, columns: dict) -> list:
     """Referee every recorded hand of ``columns`` (from ``play(record=True)``) and compare with the
     kernel's row; returns the referee's :class:`~cardlab.sim.euchre5.referee.Hand` list."""
-    from cardlab.sim.euchre5.referee import RefereeError, check_hand, decode_log
-
     out = []
     for j in range(len(columns["dealer"])):
         hand = check_hand(options, int(columns["dealer"][j]), [int(h) for h in columns["hands"][j]],
@@ -153,29 +139,6 @@ def check_rows(options: Euchre5Options, columns: dict) -> list:
             raise RefereeError(f"{where}: kernel gave {kernel}, the rules give {hand.row()}")
         out.append(hand)
     return out
-
-
-def _searches(cols: dict, j: int) -> tuple[str, dict]:
-    """Hand ``j``'s searched decisions (text and record part; nothing without search seats)."""
-    from cardlab.sim.euchre5.search_play import describe_searches, search_records
-
-    return search_parts(cols, j, describe_searches, search_records, cols["moves"][j])
-
-
-def replay_one_game(study: Euchre5Study, game: int) -> tuple[str, list]:
-    """Whole game ``game`` replayed alone: every hand checked, then the game's end and winners under the tie rule."""
-    from cardlab.sim.euchre5.referee import check_game, describe_hand, hand_record
-
-    cols = study.play_games(game, 1, record=True)
-    hands = check_rows(study.options, cols)
-    verdict = check_game(study.options, hands[0].dealer, hands)
-    searches = [_searches(cols, h) for h in range(len(hands))]  # hands numbered from 0, as the rows and records
-    lines, _ = game_lines(game, study, "hand", [(describe_hand(hand) + text, hand.scores)
-                                                 for hand, (text, _) in zip(hands, searches)])
-    winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
-    lines.append(winners_line(winners, f"{study.options.tie_rule} ties"))
-    return "\n".join(lines), [{**hand_record(hand, h), "game": game, **record}
-                              for h, (hand, (_, record)) in enumerate(zip(hands, searches))]
 
 
 _HAND = (Column("dealer", "int8", "the dealing seat"),
@@ -234,40 +197,35 @@ class Euchre5(Game):
 
     def replayed_deal(self, study, deal: int) -> tuple[str, dict]:
         """Hand ``deal`` replayed alone, checked by the referee: its text and record (with its searched decisions)."""
-        from cardlab.sim.euchre5.referee import describe_hand, hand_record
+        from cardlab.sim.euchre5.records import hand_searches
 
         cols = study.play(deal, 1, record=True)
-        (hand,), (text, searches) = check_rows(study.options, cols), _searches(cols, 0)
+        (hand,), (text, searches) = check_rows(study.options, cols), hand_searches(cols, 0)
         return f"deal {deal}: " + describe_hand(hand) + text, {**hand_record(hand, deal), **searches}
 
-    replayed_game = staticmethod(replay_one_game)
+    def replayed_game(self, study, game: int) -> tuple[str, list]:
+        """Whole game ``game`` replayed alone: every hand checked, then the game's end and winners under the tie rule."""
+        from cardlab.sim.euchre5.records import hand_searches
+
+        cols = study.play_games(game, 1, record=True)
+        hands = check_rows(study.options, cols)
+        verdict = check_game(study.options, hands[0].dealer, hands)
+        searches = [hand_searches(cols, h) for h in range(len(hands))]  # hands numbered from 0, as the rows and records
+        lines, _ = game_lines(game, study, "hand", [(describe_hand(hand) + text, hand.scores)
+                                                     for hand, (text, _) in zip(hands, searches)])
+        winners = [f"seat {p}" + (f" ({c:.2f})" if c < 1 else "") for p, c in enumerate(verdict["credit"]) if c > 0]
+        lines.append(winners_line(winners, f"{study.options.tie_rule} ties"))
+        return "\n".join(lines), [{**hand_record(hand, h), "game": game, **record}
+                                  for h, (hand, (_, record)) in enumerate(zip(hands, searches))]
 
     def new_state(self, study, deal: int):
-        """Hand ``deal`` as the kernel deals it (dealer ``deal % 5``, five hands and the kitty from the stream
-        ``(seed, deal)``, :func:`~cardlab.sim.euchre5.kernels.deal_nb`) as a
-        :class:`~cardlab.sim.euchre5.referee.Euchre5State`, holding the stream after the deal for its random seats."""
+        """Hand ``deal`` as the kernel deals it: dealer ``deal % 5``, from the stream ``(seed, deal)``
+        (:func:`~cardlab.sim.euchre5.referee.dealt_state`)."""
         from cardlab.sim.rng import deal_state
 
         return dealt_state(study, deal_state(study.seed, deal), deal % PLAYERS, deal)
 
-    def next_deal(self, study, index: int, finished: list):
-        """A game's hands are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer,
-        then each hand carries the stream on, the deal passing clockwise, until :func:`~.referee.game_over`."""
-        from cardlab.sim.euchre5.referee import game_over
-        from cardlab.sim.rng import below_n, deal_state
-        from cardlab.sim.whole_games import game_totals
-
-        from cardlab.sim.euchre5.search import GAME_DECISIONS
-
-        if not finished:
-            stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), PLAYERS)
-            state = dealt_state(study, stream, int(dealer), 0)
-        elif game_over(study.options, game_totals(finished), len(finished)):
-            return None
-        else:
-            state = dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % PLAYERS, len(finished))
-        state.search_key = (index, state.deal * GAME_DECISIONS)  # hand h of game g searches from (seed, g, 64 h + n)
-        return state
+    next_deal = staticmethod(next_hand)  # a whole game's hands, dealt from one stream (seed, game)
 
     def state_rows(self, states: list) -> np.ndarray:
         """The kernel's hand rows of finished states (``Hand.row``, the declared columns in order): with
@@ -275,19 +233,6 @@ class Euchre5(Game):
         from cardlab.sim.euchre5.kernels import N_RES
 
         return np.array([list(s.hand.row().values()) for s in states], np.int8).reshape(len(states), N_RES)
-
-
-def dealt_state(study, stream, dealer: int, deal: int) -> Euchre5State:
-    """The hand the kernel deals from ``stream`` (:func:`~cardlab.sim.euchre5.kernels.deal_nb`), dealt by
-    ``dealer``, as a state holding the stream after the deal for its random seats."""
-    from cardlab.sim.euchre5.kernels import DECK, deal_nb
-    from cardlab.sim.state import as_stream
-
-    hands, kitty = np.empty(PLAYERS, np.uint64), np.empty(KITTY, np.int64)
-    stream = deal_nb(np.uint64(stream), np.empty(DECK.shape[0], np.int8), hands, kitty)
-    state = Euchre5State(study.options, dealer, [int(h) for h in hands], kitty.tolist(), study=study, deal=deal)
-    state.stream = as_stream(stream)
-    return state
 
 
 EUCHRE5 = Euchre5()

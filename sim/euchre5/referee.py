@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name, cards_of, parse_card
-from cardlab.sim.euchre5.rules import ACTION_KINDS, ALONE_NAMES, FIXED_IDS, ID_BASE, Euchre5Options
+from cardlab.sim.euchre5.rules import ACTION_KINDS, ALONE_NAMES, FIXED_IDS, ID_BASE, KITTY, Euchre5Options
 from cardlab.sim.replay import hand_names
 from cardlab.sim.state import Action, State
 
@@ -480,6 +480,38 @@ class Euchre5State(State):
 
     def record(self) -> dict:
         return hand_record(self.hand, self.deal)
+
+
+def dealt_state(study, stream, dealer: int, deal: int) -> Euchre5State:
+    """The hand the kernel deals from ``stream`` (:func:`~cardlab.sim.euchre5.kernels.deal_nb`), dealt by
+    ``dealer``, as a state holding the stream after the deal for its random seats."""
+    from cardlab.sim.euchre5.kernels import DECK as DEALT, deal_nb
+    from cardlab.sim.state import as_stream
+
+    hands, kitty = np.empty(N, np.uint64), np.empty(KITTY, np.int64)
+    stream = deal_nb(np.uint64(stream), np.empty(DEALT.shape[0], np.int8), hands, kitty)
+    state = Euchre5State(study.options, dealer, [int(h) for h in hands], kitty.tolist(), study=study, deal=deal)
+    state.stream = as_stream(stream)
+    return state
+
+
+def next_hand(study, index: int, finished: list) -> Euchre5State | None:
+    """The state of the next hand of whole game ``index`` after its ``finished`` hands (the step API's
+    ``Game.next_deal``): a game's hands are dealt from one stream, ``(seed, game)``; its first draw picks the first
+    dealer, then each hand carries the stream on, the deal passing clockwise, until :func:`game_over` (None then)."""
+    from cardlab.sim.euchre5.search import GAME_DECISIONS
+    from cardlab.sim.rng import below_n, deal_state
+    from cardlab.sim.whole_games import game_totals
+
+    if not finished:
+        stream, dealer = below_n(np.uint64(deal_state(study.seed, index)), N)
+        state = dealt_state(study, stream, int(dealer), 0)
+    elif game_over(study.options, game_totals(finished), len(finished)):
+        return None
+    else:
+        state = dealt_state(study, finished[-1].stream, (finished[-1].hand.dealer + 1) % N, len(finished))
+    state.search_key = (index, state.deal * GAME_DECISIONS)  # hand h of game g searches from (seed, g, 64 h + n)
+    return state
 
 
 def check_hand(options: Euchre5Options, dealer: int, hands, kitty, actions, *, forced=None) -> Hand:

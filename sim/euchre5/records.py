@@ -1,8 +1,9 @@
-"""What Euchre for five's ``replay`` shows of a search: each searched decision's candidates and their mean edges.
+"""What Euchre for five's ``replay`` shows of a search: each searched decision's candidates and their mean edges,
+as text and as the records' ``searches``.
 
-The search kernels' calls are :class:`~cardlab.sim.euchre5.interface.Euchre5Study`'s (``searched``, ``play_games``,
-``play_tables``); a recorded hand's ``search_means`` hold, for every logged action, each searched candidate's mean
-edge, NaN elsewhere. :func:`describe_searches` and :func:`search_records` turn them into replay text and JSON.
+A recorded hand's ``search_means`` (the search kernels' log, :class:`~cardlab.sim.euchre5.interface.Euchre5Study`)
+hold, for every logged action, each searched candidate's mean edge, NaN elsewhere. :func:`describe_searches` and
+:func:`search_records` turn them into replay text and JSON; :func:`hand_searches` gives both for a recorded hand.
 """
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import numpy as np
 from cardlab.sim.cards import SUIT_SYMBOLS, card_name
 from cardlab.sim.euchre5.rules import ACTION_KINDS, PLAYERS
 from cardlab.sim.euchre5.search import ALONE_COL, PASS_COL
-from cardlab.sim.search_play import candidates_text, ranked, searched_text
+from cardlab.sim.search_play import candidates_text, ranked, search_parts, searched_text
 
-__all__ = ["describe_searches", "search_records"]
+__all__ = ["describe_searches", "hand_searches", "search_records"]
 
 
 def _decisions(moves: np.ndarray, means: np.ndarray):
@@ -57,3 +58,9 @@ def describe_searches(moves: np.ndarray, means: np.ndarray) -> str:
              for n, seat, what, cands, chosen in _decisions(moves, means)]
     return searched_text("decisions (mean edge of the searcher for each candidate over the sampled worlds: its points "
                          "minus the other four seats' mean; * = chosen)", lines)
+
+
+def hand_searches(cols: dict, j: int) -> tuple[str, dict]:
+    """Recorded hand ``j``'s searched decisions: their text and the record's ``searches`` (nothing without search
+    seats, :func:`~cardlab.sim.search_play.search_parts`)."""
+    return search_parts(cols, j, describe_searches, search_records, cols["moves"][j])
