@@ -31,6 +31,7 @@ import numpy as np
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Log, Study
 from cardlab.sim.ladder import Partnerships, by_table
+from cardlab.sim.minchiate.records import replay_deal
 from cardlab.sim.minchiate.referee import MinchiateState
 from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.signatures import numba_seat
@@ -132,37 +133,6 @@ class MinchiateStudy(Partnerships, Study):
     def play_tables(self, deals, policies) -> dict:
         """The strength ladder's tables, each (a row of seat policies) in one call of the search kernel."""
         return by_table(deals, policies, lambda d, row: row_columns(self.searched(d, policies=row)[0]))
-
-
-# ---------------------------------------------------------------- replay
-
-
-def check_record(study: MinchiateStudy, cols: dict, j: int) -> tuple[dict, dict]:
-    """The referee's record (card ids) of recorded deal ``j`` of ``cols`` (``play(record=True)``), its kernel log
-    replayed move by move, and the deal's row of ``cols``, after checking that they agree."""
-    from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
-    from cardlab.sim.minchiate.referee import check_agreement, referee_deal
-
-    row = {k: v[j] for k, v in cols.items()}
-    deal, log = int(row["deal"]), row["logs"].astype(np.int64)
-    rec = referee_deal(study.options, deal, log[LOG_PERM:LOG_PERM + 97], log[LOG_CUTTER_DISCARDS:LOG_DEALER_DISCARDS],
-                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], row["declared"], log[LOG_PLAYS:LOG_PLAYS + 84])
-    check_agreement(rec, row, deal)
-    return rec, row
-
-
-def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
-    """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
-    decisions, ``searched``, when a seat searches)."""
-    from cardlab.sim.minchiate.referee import describe, json_record
-    from cardlab.sim.minchiate.search_play import SEARCHES
-    from cardlab.sim.search_play import search_parts
-
-    out, *logs = study.searched([deal], record=True) if study.searching else study.raw(deal, 1, record=True)
-    cols = {"deal": np.array([deal], np.int64), **row_columns(out), **study.logs_columns(logs)}  # with the means
-    rec, _ = check_record(study, cols, 0)
-    text, searched = search_parts(cols, 0, SEARCHES.text, SEARCHES.records, rec["tricks"], key="searched")
-    return describe(rec) + text, {**json_record(rec), **searched}
 
 
 def _deal_columns(dtype: str) -> tuple:
