@@ -33,33 +33,26 @@ from cardlab.sim.game import Figure, Game, Log, Study
 from cardlab.sim.ladder import Partnerships, by_table
 from cardlab.sim.minchiate.records import replay_deal
 from cardlab.sim.minchiate.referee import MinchiateState
-from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
+from cardlab.sim.minchiate.rules import COMBO_TYPES, N_CARDS, N_TRICKS, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.signatures import numba_seat
 
 
 def row_columns(out: np.ndarray, wide: bool = False) -> dict:
-    """Named columns of the kernels' deal rows; ``int16``, or ``int32`` with ``wide`` (whole games)."""
+    """Named columns of the kernels' deal rows (:data:`~cardlab.sim.minchiate.kernels.COL`): ``dealer`` ``int8``, the
+    others ``int16``, or ``int32`` with ``wide`` (whole games)."""
     from cardlab.sim.minchiate.kernels import COL
 
-    small = np.int32 if wide else np.int16
-    c = {"dealer": out[:, COL.DEALER].astype(np.int8), "cutter_cards": out[:, COL.CUTTER_CARDS].astype(small)}
-    for t in range(2):
-        c[f"points_{t}"] = out[:, COL.POINTS + t].astype(small)
-    for t in range(2):
-        c[f"resti_{t}"] = out[:, COL.RESTI + t].astype(small)
-    c["net_resti"] = (out[:, COL.RESTI] - out[:, COL.RESTI + 1]).astype(small)
-    for t in range(2):
-        for s, name in enumerate(SOURCES):
-            c[f"{name}_{t}"] = out[:, COL.SOURCES + 8 * t + s].astype(small)
-    c["dealer_cards"] = out[:, COL.DEALER_CARDS].astype(small)
+    def teams(name: str, at: int) -> dict:
+        return {f"{name}_{t}": out[:, at + t] for t in range(2)}
+
+    c = {"dealer": out[:, COL.DEALER], "cutter_cards": out[:, COL.CUTTER_CARDS], **teams("points", COL.POINTS),
+         **teams("resti", COL.RESTI), "net_resti": out[:, COL.RESTI] - out[:, COL.RESTI + 1]}
+    c.update((f"{name}_{t}", out[:, COL.SOURCES + 8 * t + s]) for t in range(2) for s, name in enumerate(SOURCES))
+    c["dealer_cards"] = out[:, COL.DEALER_CARDS]
     for i, kind in enumerate(COMBO_TYPES):
-        c[f"declared_{kind}"] = out[:, COL.DECL_COUNT + i].astype(small)
-        c[f"declared_{kind}_value"] = out[:, COL.DECL_VALUE + i].astype(small)
-    for t in range(2):
-        c[f"tricks_{t}"] = out[:, COL.TRICKS + t].astype(small)
-    c["max_delta"] = out[:, COL.MAX_DELTA].astype(small)
-    c["matto_owed"] = out[:, COL.MATTO_OWED].astype(small)
-    return c
+        c[f"declared_{kind}"], c[f"declared_{kind}_value"] = out[:, COL.DECL_COUNT + i], out[:, COL.DECL_VALUE + i]
+    c.update(teams("tricks", COL.TRICKS), max_delta=out[:, COL.MAX_DELTA], matto_owed=out[:, COL.MATTO_OWED])
+    return {k: v.astype(np.int8 if k == "dealer" else np.int32 if wide else np.int16) for k, v in c.items()}
 
 
 def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
@@ -83,7 +76,6 @@ class MinchiateStudy(Partnerships, Study):
         """A recorded deal's kernel log and its declarations, and the search kernels' means (each searched card's
         candidates', a row per card played)."""
         from cardlab.sim.minchiate.kernels import LOG_WIDTH
-        from cardlab.sim.minchiate.rules import N_CARDS, N_TRICKS
 
         return (Log("logs", (LOG_WIDTH,), np.int8), Log("declared", (4,), np.int16),
                 Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
@@ -181,8 +173,7 @@ class Minchiate(Game):
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",
                                              sides="resti")}  # study balance --target
-    columns = SCHEMA
-    numba_seat = NUMBA_SEAT
+    columns, numba_seat = SCHEMA, NUMBA_SEAT
 
     def column_keys(self, options) -> dict:
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
@@ -195,7 +186,6 @@ class Minchiate(Game):
         on the stream ``(seed, deal)``) as a :class:`~cardlab.sim.minchiate.referee.MinchiateState`, holding the
         stream after the shuffle for its random seats."""
         from cardlab.sim.minchiate.kernels import shuffle_pack_nb
-        from cardlab.sim.minchiate.rules import N_CARDS
         from cardlab.sim.rng import deal_state
         from cardlab.sim.state import as_stream
 
