@@ -122,6 +122,10 @@ class MinchiateStudy(Partnerships, Study):
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
+    def game_deals(self, game: int) -> range:
+        """Whole game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
+        return range(game * self.options.n_deals, (game + 1) * self.options.n_deals)
+
     def play_tables(self, deals, policies) -> dict:
         """The strength ladder's tables, each (a row of seat policies) in one call of the search kernel."""
         return by_table(deals, policies, lambda d, row: row_columns(self.searched(d, policies=row)[0]))
@@ -196,9 +200,9 @@ class Minchiate(Game):
         return state
 
     def next_deal(self, study, index: int, finished: list):
-        """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
-        n = study.options.n_deals
-        return None if len(finished) == n else self.new_state(study, index * n + len(finished))
+        """The next of game ``index``'s deals (:meth:`MinchiateStudy.game_deals`); None once all are played."""
+        deals = study.game_deals(index)
+        return None if len(finished) == len(deals) else self.new_state(study, deals[len(finished)])
 
     def game_state_columns(self, games: list) -> dict:
         """A game's row is its deals' rows summed, as the kernels sum them (``max_delta``: their largest)."""
@@ -233,12 +237,11 @@ class Minchiate(Game):
         return out
 
     def replayed_game(self, study, game: int) -> tuple[str, list]:
-        """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);
-        each deal's record gains ``game``."""
-        n = study.options.n_deals
-        replay = self.replay_deals(study, range(game * n, (game + 1) * n))
+        """Its deals (:meth:`MinchiateStudy.game_deals`) replayed as deals (numbers kept), each record with ``game``."""
+        deals = study.game_deals(game)
+        replay = self.replay_deals(study, deals)
         net = sum(r["net_resti"] for r in replay.records)
-        return (f"game {game}: deals {game * n} to {(game + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
+        return (f"game {game}: deals {deals[0]} to {deals[-1]}, net resti (team 0 - team 1) {net:+d}\n\n"
                 + replay.text, [{"game": game, **r} for r in replay.records])
 
 
