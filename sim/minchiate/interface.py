@@ -1,5 +1,6 @@
-"""Minchiate through the game interface: its study (deals, whole games, the ladder's tables) and its replay;
-the facade, command line, strength ladder and options study are :mod:`cardlab.sim.game`'s.
+"""Minchiate through the game interface: its study (deals, whole games, the ladder's tables) and its replay's hooks
+(a deal's replay is :mod:`~cardlab.sim.minchiate.records`); the facade, command line, ladder and options study are
+:mod:`cardlab.sim.game`'s.
 
 Deal ``i`` is dealt by seat ``i % 4`` from the stream ``(seed, i)``; team 0 is seats 0 and 2.
 Columns of a deal: ``deal``, ``dealer``, ``cutter_cards``, ``points_t``, ``resti_t``, ``net_resti``,
@@ -229,10 +230,9 @@ class Minchiate(Game):
                 row[COL.RESTI + t] = resti[t]
                 row[COL.TRICKS + t] = s.tricks_won[t]
                 row[COL.SOURCES + 8 * t:COL.SOURCES + 8 * t + 8] = [led.sources[t][name] for name in SOURCES]
-            for shown in s.shown.values():
-                for cb in shown:
-                    row[COL.DECL_COUNT + COMBO_TYPES.index(cb.kind)] += 1
-                    row[COL.DECL_VALUE + COMBO_TYPES.index(cb.kind)] += cb.value
+            for cb in (cb for shown in s.shown.values() for cb in shown):  # every seat's declared combinations
+                row[COL.DECL_COUNT + COMBO_TYPES.index(cb.kind)] += 1
+                row[COL.DECL_VALUE + COMBO_TYPES.index(cb.kind)] += cb.value
             row[COL.MAX_DELTA], row[COL.MATTO_OWED] = led.max_delta, s.matto_owed
         return out
 
