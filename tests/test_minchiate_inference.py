@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from cardlab.sim.minchiate import Study, simulate, simulate_games
-from cardlab.sim.minchiate.interface import check_record
 from cardlab.sim.minchiate.kernels import heuristic_move_nb, legal_cards, put_card_nb
+from cardlab.sim.minchiate.records import check_record
 from cardlab.sim.minchiate.referee import legal_plays
 from cardlab.sim.minchiate.rules import N_CARDS, split
 from cardlab.sim.minchiate.search import (CD_WORD, DD_WORD, H_WIDTH, INFERENCE_EPSILON, move_world_nb,

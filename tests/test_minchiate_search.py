@@ -25,7 +25,7 @@ from cardlab.sim.minchiate.search import (combo_cards_nb, play_search_games_nb, 
                                           shown_absent_nb, unseen_cards_nb)
 from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
 from cardlab.sim.minchiate import MINCHIATE, Study
-from cardlab.sim.minchiate.interface import check_record
+from cardlab.sim.minchiate.records import check_record
 from cardlab.sim.policy import POLICY
 
 WORLDS = 4  # small: these tests are about rules and bookkeeping, not strength
@@ -36,7 +36,7 @@ SWITCHED = dict(steal_29=False, expose_last_cards="all_four", dealer_takes_from_
 
 def kernel_record(study, deal: int) -> tuple[dict, dict]:
     """The referee's record of deal ``deal`` played alone and recorded, and its row, checked to agree
-    (:func:`~cardlab.sim.minchiate.interface.check_record`)."""
+    (:func:`~cardlab.sim.minchiate.records.check_record`)."""
     return check_record(study, study.play(deal, 1, record=True), 0)
 
 

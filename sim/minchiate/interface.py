@@ -1,5 +1,6 @@
-"""Minchiate through the game interface: its study (deals, whole games, the ladder's tables) and its replay;
-the facade, command line, strength ladder and options study are :mod:`cardlab.sim.game`'s.
+"""Minchiate through the game interface: its study (deals, whole games, the ladder's tables) and its replay's hooks
+(a deal's replay is :mod:`~cardlab.sim.minchiate.records`); the facade, command line, ladder and options study are
+:mod:`cardlab.sim.game`'s.
 
 Deal ``i`` is dealt by seat ``i % 4`` from the stream ``(seed, i)``; team 0 is seats 0 and 2.
 Columns of a deal: ``deal``, ``dealer``, ``cutter_cards``, ``points_t``, ``resti_t``, ``net_resti``,
@@ -31,34 +32,28 @@ import numpy as np
 from cardlab.sim.columns import Column
 from cardlab.sim.game import Figure, Game, Log, Study
 from cardlab.sim.ladder import Partnerships, by_table
+from cardlab.sim.minchiate.records import replay_deal
 from cardlab.sim.minchiate.referee import MinchiateState
-from cardlab.sim.minchiate.rules import COMBO_TYPES, PLAYERS, SOURCES, MinchiateOptions
+from cardlab.sim.minchiate.rules import COMBO_TYPES, N_CARDS, N_TRICKS, PLAYERS, SOURCES, MinchiateOptions
 from cardlab.sim.signatures import numba_seat
 
 
 def row_columns(out: np.ndarray, wide: bool = False) -> dict:
-    """Named columns of the kernels' deal rows; ``int16``, or ``int32`` with ``wide`` (whole games)."""
+    """Named columns of the kernels' deal rows (:data:`~cardlab.sim.minchiate.kernels.COL`): ``dealer`` ``int8``, the
+    others ``int16``, or ``int32`` with ``wide`` (whole games)."""
     from cardlab.sim.minchiate.kernels import COL
 
-    small = np.int32 if wide else np.int16
-    c = {"dealer": out[:, COL.DEALER].astype(np.int8), "cutter_cards": out[:, COL.CUTTER_CARDS].astype(small)}
-    for t in range(2):
-        c[f"points_{t}"] = out[:, COL.POINTS + t].astype(small)
-    for t in range(2):
-        c[f"resti_{t}"] = out[:, COL.RESTI + t].astype(small)
-    c["net_resti"] = (out[:, COL.RESTI] - out[:, COL.RESTI + 1]).astype(small)
-    for t in range(2):
-        for s, name in enumerate(SOURCES):
-            c[f"{name}_{t}"] = out[:, COL.SOURCES + 8 * t + s].astype(small)
-    c["dealer_cards"] = out[:, COL.DEALER_CARDS].astype(small)
+    def teams(name: str, at: int) -> dict:
+        return {f"{name}_{t}": out[:, at + t] for t in range(2)}
+
+    c = {"dealer": out[:, COL.DEALER], "cutter_cards": out[:, COL.CUTTER_CARDS], **teams("points", COL.POINTS),
+         **teams("resti", COL.RESTI), "net_resti": out[:, COL.RESTI] - out[:, COL.RESTI + 1]}
+    c.update((f"{name}_{t}", out[:, COL.SOURCES + 8 * t + s]) for t in range(2) for s, name in enumerate(SOURCES))
+    c["dealer_cards"] = out[:, COL.DEALER_CARDS]
     for i, kind in enumerate(COMBO_TYPES):
-        c[f"declared_{kind}"] = out[:, COL.DECL_COUNT + i].astype(small)
-        c[f"declared_{kind}_value"] = out[:, COL.DECL_VALUE + i].astype(small)
-    for t in range(2):
-        c[f"tricks_{t}"] = out[:, COL.TRICKS + t].astype(small)
-    c["max_delta"] = out[:, COL.MAX_DELTA].astype(small)
-    c["matto_owed"] = out[:, COL.MATTO_OWED].astype(small)
-    return c
+        c[f"declared_{kind}"], c[f"declared_{kind}_value"] = out[:, COL.DECL_COUNT + i], out[:, COL.DECL_VALUE + i]
+    c.update(teams("tricks", COL.TRICKS), max_delta=out[:, COL.MAX_DELTA], matto_owed=out[:, COL.MATTO_OWED])
+    return {k: v.astype(np.int8 if k == "dealer" else np.int32 if wide else np.int16) for k, v in c.items()}
 
 
 def game_columns(games: np.ndarray, n_deals: int, out: np.ndarray) -> dict:
@@ -82,7 +77,6 @@ class MinchiateStudy(Partnerships, Study):
         """A recorded deal's kernel log and its declarations, and the search kernels' means (each searched card's
         candidates', a row per card played)."""
         from cardlab.sim.minchiate.kernels import LOG_WIDTH
-        from cardlab.sim.minchiate.rules import N_CARDS, N_TRICKS
 
         return (Log("logs", (LOG_WIDTH,), np.int8), Log("declared", (4,), np.int16),
                 Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
@@ -129,40 +123,13 @@ class MinchiateStudy(Partnerships, Study):
                          out, self.user_callback(self.searching), first=first, count=count, unit="game")
         return game_columns(np.arange(first, first + count, dtype=np.int64), self.options.n_deals, out)
 
+    def game_deals(self, game: int) -> range:
+        """Whole game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
+        return range(game * self.options.n_deals, (game + 1) * self.options.n_deals)
+
     def play_tables(self, deals, policies) -> dict:
         """The strength ladder's tables, each (a row of seat policies) in one call of the search kernel."""
         return by_table(deals, policies, lambda d, row: row_columns(self.searched(d, policies=row)[0]))
-
-
-# ---------------------------------------------------------------- replay
-
-
-def check_record(study: MinchiateStudy, cols: dict, j: int) -> tuple[dict, dict]:
-    """The referee's record (card ids) of recorded deal ``j`` of ``cols`` (``play(record=True)``), its kernel log
-    replayed move by move, and the deal's row of ``cols``, after checking that they agree."""
-    from cardlab.sim.minchiate.kernels import LOG_CUTTER_DISCARDS, LOG_DEALER_DISCARDS, LOG_PERM, LOG_PLAYS
-    from cardlab.sim.minchiate.referee import check_agreement, referee_deal
-
-    row = {k: v[j] for k, v in cols.items()}
-    deal, log = int(row["deal"]), row["logs"].astype(np.int64)
-    rec = referee_deal(study.options, deal, log[LOG_PERM:LOG_PERM + 97], log[LOG_CUTTER_DISCARDS:LOG_DEALER_DISCARDS],
-                       log[LOG_DEALER_DISCARDS:LOG_PLAYS], row["declared"], log[LOG_PLAYS:LOG_PLAYS + 84])
-    check_agreement(rec, row, deal)
-    return rec, row
-
-
-def replay_deal(study: MinchiateStudy, deal: int) -> tuple[str, dict]:
-    """Deal ``deal`` replayed alone and checked by the referee: its text and JSON record (with the searched
-    decisions, ``searched``, when a seat searches)."""
-    from cardlab.sim.minchiate.referee import describe, json_record
-    from cardlab.sim.minchiate.search_play import SEARCHES
-    from cardlab.sim.search_play import search_parts
-
-    out, *logs = study.searched([deal], record=True) if study.searching else study.raw(deal, 1, record=True)
-    cols = {"deal": np.array([deal], np.int64), **row_columns(out), **study.logs_columns(logs)}  # with the means
-    rec, _ = check_record(study, cols, 0)
-    text, searched = search_parts(cols, 0, SEARCHES.text, SEARCHES.records, rec["tricks"], key="searched")
-    return describe(rec) + text, {**json_record(rec), **searched}
 
 
 def _deal_columns(dtype: str) -> tuple:
@@ -211,8 +178,7 @@ class Minchiate(Game):
     variant_figures = ("net_resti", "resti_*", "tricks_*")  # the options study's headline figures
     balance_figures = {"dealer_edge": Figure("dealer_edge", "the dealer's team's resti minus the cutter's team's",
                                              sides="resti")}  # study balance --target
-    columns = SCHEMA
-    numba_seat = NUMBA_SEAT
+    columns, numba_seat = SCHEMA, NUMBA_SEAT
 
     def column_keys(self, options) -> dict:
         return {"team": range(2), "source": SOURCES, "kind": COMBO_TYPES}
@@ -225,7 +191,6 @@ class Minchiate(Game):
         on the stream ``(seed, deal)``) as a :class:`~cardlab.sim.minchiate.referee.MinchiateState`, holding the
         stream after the shuffle for its random seats."""
         from cardlab.sim.minchiate.kernels import shuffle_pack_nb
-        from cardlab.sim.minchiate.rules import N_CARDS
         from cardlab.sim.rng import deal_state
         from cardlab.sim.state import as_stream
 
@@ -236,9 +201,9 @@ class Minchiate(Game):
         return state
 
     def next_deal(self, study, index: int, finished: list):
-        """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each dealt from its own stream."""
-        n = study.options.n_deals
-        return None if len(finished) == n else self.new_state(study, index * n + len(finished))
+        """The next of game ``index``'s deals (:meth:`MinchiateStudy.game_deals`); None once all are played."""
+        deals = study.game_deals(index)
+        return None if len(finished) == len(deals) else self.new_state(study, deals[len(finished)])
 
     def game_state_columns(self, games: list) -> dict:
         """A game's row is its deals' rows summed, as the kernels sum them (``max_delta``: their largest)."""
@@ -265,20 +230,18 @@ class Minchiate(Game):
                 row[COL.RESTI + t] = resti[t]
                 row[COL.TRICKS + t] = s.tricks_won[t]
                 row[COL.SOURCES + 8 * t:COL.SOURCES + 8 * t + 8] = [led.sources[t][name] for name in SOURCES]
-            for shown in s.shown.values():
-                for cb in shown:
-                    row[COL.DECL_COUNT + COMBO_TYPES.index(cb.kind)] += 1
-                    row[COL.DECL_VALUE + COMBO_TYPES.index(cb.kind)] += cb.value
+            for cb in (cb for shown in s.shown.values() for cb in shown):  # every seat's declared combinations
+                row[COL.DECL_COUNT + COMBO_TYPES.index(cb.kind)] += 1
+                row[COL.DECL_VALUE + COMBO_TYPES.index(cb.kind)] += cb.value
             row[COL.MAX_DELTA], row[COL.MATTO_OWED] = led.max_delta, s.matto_owed
         return out
 
     def replayed_game(self, study, game: int) -> tuple[str, list]:
-        """Game ``g`` is deals ``g·n .. g·n + n - 1`` (``n_deals``), each replayed as a deal (its number kept);
-        each deal's record gains ``game``."""
-        n = study.options.n_deals
-        replay = self.replay_deals(study, range(game * n, (game + 1) * n))
+        """Its deals (:meth:`MinchiateStudy.game_deals`) replayed as deals (numbers kept), each record with ``game``."""
+        deals = study.game_deals(game)
+        replay = self.replay_deals(study, deals)
         net = sum(r["net_resti"] for r in replay.records)
-        return (f"game {game}: deals {game * n} to {(game + 1) * n - 1}, net resti (team 0 - team 1) {net:+d}\n\n"
+        return (f"game {game}: deals {deals[0]} to {deals[-1]}, net resti (team 0 - team 1) {net:+d}\n\n"
                 + replay.text, [{"game": game, **r} for r in replay.records])
 
 
