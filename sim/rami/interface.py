@@ -1,6 +1,6 @@
-"""Rami through the game interface: its study (rounds, whole games, the ladder's tables) and its own study; its
-replays are :mod:`cardlab.sim.rami.records`'. The facade, command line, ladder and options study are
-:mod:`cardlab.sim.game`'s.
+"""Rami through the game interface: its study (rounds, whole games, the ladder's tables), its step API's rounds
+and its own study; its replays are :mod:`cardlab.sim.rami.records`'. The facade, command line, ladder and options
+study are :mod:`cardlab.sim.game`'s.
 
 Round ``i`` is dealt by seat ``i % players`` from the stream ``(seed, i)``. Columns of a round:
 ``deal``, ``dealer``, ``turns``, ``blocked``, ``rami_sec`` and per seat ``won_i``, ``opened_i``,
@@ -23,6 +23,7 @@ from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.rami.records import replay_game, replay_round
 from cardlab.sim.rami.rules import RamiOptions
+from cardlab.sim.rami.state import dealt_round
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
@@ -119,22 +120,6 @@ class RamiStudy(LoneSeat, Study):
         return by_table(deals, policies, lambda d, row: self.game.row_columns(self.searched(d, policies=row)[0]))
 
 
-def dealt_round(study: RamiStudy, stream, dealer: int, deal: int, keys: dict):
-    """The round the kernel deals from ``stream`` (its deck shuffled by
-    :func:`~cardlab.sim.rami.kernels.shuffled_deck_nb`), dealt by ``dealer``, as a state holding the stream after
-    the shuffle; its record begins with ``keys``."""
-    from cardlab.sim.rami.kernels import DECK_MAX, shuffled_deck_nb
-    from cardlab.sim.rami.state import RamiState
-    from cardlab.sim.state import as_stream
-
-    o = study.options
-    deck = np.zeros(DECK_MAX, np.int64)
-    stream = shuffled_deck_nb(np.uint64(stream), deck, o.deck_size)
-    state = RamiState(o, dealer, deck[:o.deck_size].tolist(), study=study, deal=deal, keys=keys)
-    state.stream = as_stream(stream)
-    return state
-
-
 _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players; in games the deal passes on)"),
           Column("turns", "int16", "turns played"),
           Column("blocked", "bool", "the round ended with nobody out (the stock ran out)"),
@@ -192,14 +177,11 @@ class Rami(Game):
     replayed_deal, replayed_game = staticmethod(replay_round), staticmethod(replay_game)
 
     def new_state(self, study, deal: int):
-        """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal %
-        players`` from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the
-        stream ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw
-        from it)."""
+        """Round ``deal`` of ``study`` (a :class:`~cardlab.sim.rami.state.RamiState`), dealt by seat ``deal % players``
+        from the stream ``(seed, deal)`` as the kernel deals it (:func:`~cardlab.sim.rami.state.dealt_round`)."""
         from cardlab.sim.rng import deal_state
 
-        return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
-                           {"game": "rami", "seed": study.seed, "deal": deal})
+        return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal)
 
     def next_deal(self, study, index: int, finished: list):
         """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then
