@@ -1,5 +1,6 @@
-"""Rami through the game interface: its study (rounds, whole games, the ladder's tables), its replay
-and its own study; the facade, command line, ladder and options study are :mod:`cardlab.sim.game`'s.
+"""Rami through the game interface: its study (rounds, whole games, the ladder's tables), its step API's rounds
+and its own study; its replays are :mod:`cardlab.sim.rami.records`'. The facade, command line, ladder and options
+study are :mod:`cardlab.sim.game`'s.
 
 Round ``i`` is dealt by seat ``i % players`` from the stream ``(seed, i)``. Columns of a round:
 ``deal``, ``dealer``, ``turns``, ``blocked``, ``rami_sec`` and per seat ``won_i``, ``opened_i``,
@@ -20,7 +21,9 @@ import numpy as np
 from cardlab.sim.columns import GAME, Column, kernel_columns
 from cardlab.sim.game import Figure, Game, Log, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
+from cardlab.sim.rami.records import replay_game, replay_round
 from cardlab.sim.rami.rules import RamiOptions
+from cardlab.sim.rami.state import dealt_round
 from cardlab.sim.signatures import numba_decision, numba_seat
 
 GAME_BLOCK = 512  # whole games per kernel call (rows are allocated for MAX_ROUNDS rounds per game)
@@ -117,77 +120,6 @@ class RamiStudy(LoneSeat, Study):
         return by_table(deals, policies, lambda d, row: self.game.row_columns(self.searched(d, policies=row)[0]))
 
 
-# ---------------------------------------------------------------- replay
-
-
-def replay_round(study: RamiStudy, deal: int) -> tuple[str, dict]:
-    """Round ``deal`` replayed alone and checked by the referee: its text and JSON record."""
-    return checked_round(study, study.play(deal, 1, record=True), 0, f"round {deal}",
-                         {"game": "rami", "seed": study.seed, "deal": deal})
-
-
-def replay_game(study: RamiStudy, game: int) -> tuple[str, list[dict]]:
-    """Whole game ``game`` replayed round by round, each round checked by the referee, and the running totals
-    and the end of the game checked by the rules (a game ends once a seat reaches the target with one seat
-    alone lowest): its text and one record per round (``game``, ``round``, the round's keys, ``totals``)."""
-    from cardlab.sim.rami.kernels import game_over_nb
-    from cardlab.sim.rami.referee import RefereeError
-
-    cols = study.play_games(game, 1, record=True)
-    n, texts, records = study.options.players, [], []
-    totals = np.zeros(n, np.int64)
-    for r in range(len(cols["round"])):
-        text, record = checked_round(study, cols, r, f"game {game}, round {r}", {"game": game, "round": r})
-        totals += record["result"]["score"]
-        if [int(cols[f"total_{p}"][r]) for p in range(n)] != totals.tolist():
-            raise RefereeError(f"game {game}, round {r}: the kernel's totals differ from the rounds' scores")
-        over = bool(game_over_nb(totals, study.options.target))
-        if over != (r == len(cols["round"]) - 1):
-            raise RefereeError(f"game {game}, round {r}: the game {'ends' if over else 'goes on'} by the rules")
-        record["totals"] = totals.tolist()
-        texts.append(f"{text}\ntotals after round {r}: {', '.join(str(t) for t in totals)}")
-        records.append(record)
-    head = f"game {game}: {len(records)} rounds, {n} players, final totals {', '.join(str(t) for t in totals)}"
-    return "\n\n".join([head] + texts), records
-
-
-def checked_round(study: RamiStudy, cols: dict, i: int, title: str, keys: dict) -> tuple[str, dict]:
-    """Recorded round ``i`` of ``cols`` played through the state by the referee (every move checked, then the
-    result against the kernel's, :meth:`~cardlab.sim.game.Game.check_state`): its text headed ``title`` and the
-    state's record, which begins with ``keys``."""
-    from cardlab.sim.rami.referee import RefereeError, dealt_state, play_log
-    from cardlab.sim.rami.search_play import describe_searches, search_records
-
-    log = cols["logs"][i][: cols["log_rows"][i]]
-    dealer = int(cols["dealer"][i])
-    state = dealt_state(study.options, dealer, cols["decks"][i], log, study=study, deal=keys.get("deal", 0), keys=keys)
-    lines = play_log(state, log, describe=True)
-    RAMI.check_state(state, cols, i, title, RefereeError)
-    head = f"{title}: dealer seat {dealer}, {study.options.players} players"
-    record = state.record()
-    text = "\n".join([head] + lines)
-    if "search_means" in cols:  # searched decisions: each candidate's mean (the record's search settings: metadata)
-        record["searches"] = search_records(cols["search_means"][i][: cols["search_rows"][i]])
-        text += describe_searches(record["searches"], log)
-    return text, record
-
-
-def dealt_round(study: RamiStudy, stream, dealer: int, deal: int, keys: dict):
-    """The round the kernel deals from ``stream`` (its deck shuffled by
-    :func:`~cardlab.sim.rami.kernels.shuffled_deck_nb`), dealt by ``dealer``, as a state holding the stream after
-    the shuffle; its record begins with ``keys``."""
-    from cardlab.sim.rami.kernels import DECK_MAX, shuffled_deck_nb
-    from cardlab.sim.rami.state import RamiState
-    from cardlab.sim.state import as_stream
-
-    o = study.options
-    deck = np.zeros(DECK_MAX, np.int64)
-    stream = shuffled_deck_nb(np.uint64(stream), deck, o.deck_size)
-    state = RamiState(o, dealer, deck[:o.deck_size].tolist(), study=study, deal=deal, keys=keys)
-    state.stream = as_stream(stream)
-    return state
-
-
 _ROUND = (Column("dealer", "int8", "the dealing seat (round i: seat i % players; in games the deal passes on)"),
           Column("turns", "int16", "turns played"),
           Column("blocked", "bool", "the round ended with nobody out (the stock ran out)"),
@@ -245,14 +177,11 @@ class Rami(Game):
     replayed_deal, replayed_game = staticmethod(replay_round), staticmethod(replay_game)
 
     def new_state(self, study, deal: int):
-        """Round ``deal`` of ``study`` as a :class:`~cardlab.sim.rami.state.RamiState`: dealt by seat ``deal %
-        players`` from the deck as the kernel shuffles it (:func:`~cardlab.sim.rami.kernels.shuffled_deck_nb` on the
-        stream ``(seed, deal)``), holding the stream after the shuffle (a recycled stock and the random seats draw
-        from it)."""
+        """Round ``deal`` of ``study`` (a :class:`~cardlab.sim.rami.state.RamiState`), dealt by seat ``deal % players``
+        from the stream ``(seed, deal)`` as the kernel deals it (:func:`~cardlab.sim.rami.state.dealt_round`)."""
         from cardlab.sim.rng import deal_state
 
-        return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal,
-                           {"game": "rami", "seed": study.seed, "deal": deal})
+        return dealt_round(study, deal_state(study.seed, deal), deal % study.options.players, deal)
 
     def next_deal(self, study, index: int, finished: list):
         """A game's rounds are dealt from one stream, ``(seed, game)``: its first draw picks the first dealer, then

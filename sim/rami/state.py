@@ -786,3 +786,18 @@ class RamiState(State):
         rec["result"] = self.result() if over else None
         rec["scores"] = self.result()["score"] if over else None
         return rec
+
+
+def dealt_round(study, stream, dealer: int, deal: int, keys: dict | None = None) -> RamiState:
+    """The round the kernel deals from ``stream`` (its deck shuffled by
+    :func:`~cardlab.sim.rami.kernels.shuffled_deck_nb`), dealt by ``dealer``, as a state holding the stream after
+    the shuffle (a recycled stock and the random seats draw from it); its record begins with ``keys`` (by default
+    the round's: ``game``, ``seed``, ``deal``)."""
+    from cardlab.sim.rami.kernels import DECK_MAX, shuffled_deck_nb
+
+    o = study.options
+    deck = np.zeros(DECK_MAX, np.int64)
+    stream = shuffled_deck_nb(np.uint64(stream), deck, o.deck_size)
+    state = RamiState(o, dealer, deck[:o.deck_size].tolist(), study=study, deal=deal, keys=keys)
+    state.stream = as_stream(stream)
+    return state
