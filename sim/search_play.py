@@ -1,8 +1,9 @@
 """What every game's ``replay`` shows of a search, written once: each searched decision's candidates ranked by their
 mean over the sampled worlds, as text (the played one starred) and as JSON-ready records.
 
-A game's ``search_play.py`` reads its kernels' means (one row per logged move, NaN where a card or move was no
-candidate) and names its candidates; the ranking, the text lines and the records' shape are these.
+A game's records module (``sim/<game>/records.py``; Hearts': its interface) reads its kernels' means (one row per
+logged move, NaN where a card or move was no candidate) and names its candidates; the ranking, the text lines and
+the records' shape are these.
 """
 from __future__ import annotations
 
