@@ -35,11 +35,11 @@ from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim.barbu.doubling import run_double_policies
+from cardlab.sim.barbu.records import apply_deal_actions, checking_game, replay_deals, replay_one_game
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled, parse_contracts
 from cardlab.sim.barbu.states import game_state_columns, new_deal_state, next_deal_state, state_columns
 from cardlab.sim.columns import Column, deal_schema
-from cardlab.sim.game import Figure, Game, Replay, RunKeyword, Study, StudyKind
+from cardlab.sim.game import Figure, Game, RunKeyword, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
 from cardlab.sim.options import Scope
 from cardlab.sim.policy import SHARED_POLICIES
@@ -133,13 +133,13 @@ class BarbuStudy(LoneSeat, Study):
 class BarbuGameStudy(Study):
     """Everything that decides a run of whole games: rules, card and doubling policies, seed (and search settings)."""
 
-    search_worlds: int = 32
-    search_rollout: str = "heuristic"
     double_policies: tuple = ()
 
     @classmethod
     def build(cls, *, double_policy=None, person=None, **keywords) -> "BarbuGameStudy":
-        """A run of whole games; each seat's doubling policy: :func:`~cardlab.sim.barbu.doubling.run_double_policies`."""
+        """A run of whole games, each seat's doubling policy by ``sim.barbu.doubling.run_double_policies``."""
+        from cardlab.sim.barbu.doubling import run_double_policies
+
         study = super().build(**keywords)
         return replace(study, double_policies=run_double_policies(study.policies, double_policy, person))
 
@@ -194,8 +194,7 @@ class Barbu(Game):
     oracle = True  # sim.barbu.search: every contract's card play, Trumps' suit and Geronimo's contract choice
     search_beside_python = True  # state_policies: the searched kernels given the deal so far
     inference = True  # --search-inference: search seats weight their worlds by the others' past cards
-    races = True  # its card search races the candidates in the trick contracts, without inference (sim.racing)
-    races_by_default = True  # by its own rule (racing_level) racing keeps the strength (docs/search.md)
+    races = True  # by default, its card search in the trick contracts without inference (sim.racing, docs/search.md)
     racing_level = 2  # sim.racing.LEVELS: the first check after 12 worlds (the shared rule's 8 lost 2% of the gain)
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
@@ -207,6 +206,8 @@ class Barbu(Game):
     new_state = staticmethod(new_deal_state)  # the step API's states: sim.barbu.states
     next_deal = staticmethod(next_deal_state)
     state_columns = staticmethod(state_columns)
+    replay_deals, replayed_game = staticmethod(replay_deals), staticmethod(replay_one_game)  # sim.barbu.records
+    apply_record_deal = staticmethod(apply_deal_actions)
     studies = {name: StudyKind.imported(text, STUDIES, "paired_study", "paired_metadata", name=name) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
@@ -233,32 +234,13 @@ class Barbu(Game):
         return {"contract": list(record["contracts"])} if "contracts" in record else {}
 
     def record_game_state(self, record: dict):
-        from cardlab.sim.barbu.records import checking_game
-
         return checking_game(self.build("games", seed=record["seed"], **record.get("options", {})), record["game_index"])
-
-    def apply_record_deal(self, state, actions: list, where: str) -> None:
-        from cardlab.sim.barbu.records import apply_deal_actions
-
-        apply_deal_actions(state, actions, where)
 
     def flag_keywords(self, args) -> dict:
         out = super().flag_keywords(args)
         if "double_policy" in out and getattr(args, "game_index", None) is not None and hasattr(args, "seat"):
             out["person"] = args.seat  # cardlab play: you may choose your own doubles
         return out
-
-    def replay_deals(self, study, deals: range) -> Replay:
-        from cardlab.sim.barbu.records import replay_deal
-
-        parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
-        return Replay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
-                             for d, (text, record) in zip(deals, parts))
-
-    def replayed_game(self, study, game: int) -> tuple[str, list]:
-        from cardlab.sim.barbu.records import replay_one_game
-
-        return replay_one_game(study, game)
 
     def game_state_columns(self, games: list) -> dict:
         return game_state_columns(super().game_state_columns(games), games)
