@@ -65,17 +65,13 @@ def searched_decisions(cols: dict) -> int:
 
 
 def recorded(study, unit: str, count: int) -> dict:
-    """The recorded columns of ``count`` deals (or games) from :data:`FIRST`, with the search's means. Minchiate's
-    recorded run leaves them out (its ``searched`` logs them), whole Minchiate games cannot be recorded: None."""
+    """The recorded columns of ``count`` deals (or games) from :data:`FIRST`, with the search's means (whole Minchiate
+    games cannot be recorded: None)."""
     if unit == "games":
         if "record" not in inspect.signature(study.play_games).parameters:
             return None
         return study.play_games(FIRST, count, record=True)
-    cols = study.play(FIRST, count, record=True)
-    if not any(k.startswith("search_") for k in cols):
-        _, *logs = study.searched(np.arange(FIRST, FIRST + count), record=True)
-        cols.update(study.logs_columns(logs))
-    return cols
+    return study.play(FIRST, count, record=True)
 
 
 def refereed(game, study, unit: str, count: int) -> int:

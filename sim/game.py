@@ -653,12 +653,19 @@ class Game:
         return read_variant(variant, self.Options, game=self.name, title=self.title)
 
     def build_study(self, unit: str = "deals", *, study_name: str | None = None, **keywords):
-        """The game's study of a run (what :meth:`build` calls once the variant file is read): a game whose
-        studies take more than options, policies and seed overrides this."""
+        """The game's study of a run (what :meth:`build` calls once the variant file is read), its options and the
+        run keywords given (:attr:`run_keywords`) checked for where they apply; the study's ``build`` takes the run
+        keywords :meth:`study_keywords` gives it."""
+        given = {k.name: keywords.pop(k.name) for k in self.run_keywords if k.name in keywords}
         cls = self.GameStudy if unit == "games" and self.GameStudy is not None else self.Study
-        study = cls.build(**keywords)
-        self.check_scope(study, unit=unit, study_name=study_name)
+        study = cls.build(**keywords, **self.study_keywords(unit, study_name, given))
+        self.check_scope(study, unit=unit, study_name=study_name, extra=given)
         return study
+
+    def study_keywords(self, unit: str, study_name: str | None, given: dict) -> dict:
+        """The keywords a study of ``unit`` (and ``study_name``) is built with from the run keywords ``given``: none
+        by default (a game whose studies take some says which)."""
+        return {}
 
     def run(self, study, unit: str, count: int, *, first: int = 0, chunk_size=None, threads=None,
             progress: bool = False, out=None, summary: bool = False, executor=None):

@@ -1,7 +1,7 @@
 """Tiers 1, 2 and 4 for Barbu: scoring tables, totals, invariants, heuristic sanity."""
 import pytest
 
-from cardlab.sim.barbu import TRICK_CONTRACTS, BarbuOptions, Study, simulate
+from cardlab.sim.barbu import BARBU, TRICK_CONTRACTS, BarbuOptions, simulate
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, CONTRACT_NAMES, contract_total, scoring_tables
 from cardlab.sim.cards import card_name, parse_card
 
@@ -95,7 +95,7 @@ def test_each_contract_is_dealt_by_every_seat_equally():
 ])
 def test_bad_options_name_option_value_and_allowed(bad, match):
     with pytest.raises(ValueError, match=match):
-        Study.build(**bad)
+        BARBU.build("deals", **bad)
 
 
 @pytest.mark.parametrize("contract", ALL_CONTRACTS)

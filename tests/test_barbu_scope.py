@@ -23,18 +23,18 @@ def test_every_option_has_its_place_in_the_table():
 
 
 @pytest.mark.parametrize("call,message", [
-    (lambda: barbu.GameStudy.build(geronimo=True, iterations=2), "iterations: 2 does not apply here"),
-    (lambda: barbu.GameStudy.build(geronimo=True, regular_cycle="per_contract"), "regular_cycle: 'per_contract'"),
-    (lambda: barbu.GameStudy.build(declarer_blocks=True), "declarer_blocks: True does not apply here"),
-    (lambda: barbu.GameStudy.build(late_redouble=True), "only to whole games with double"),
-    (lambda: barbu.GameStudy.build(geronimo=True, double_policy="random"), "double_policy: 'random'"),
+    (lambda: BARBU.build("games", geronimo=True, iterations=2), "iterations: 2 does not apply here"),
+    (lambda: BARBU.build("games", geronimo=True, regular_cycle="per_contract"), "regular_cycle: 'per_contract'"),
+    (lambda: BARBU.build("games", declarer_blocks=True), "declarer_blocks: True does not apply here"),
+    (lambda: BARBU.build("games", late_redouble=True), "only to whole games with double"),
+    (lambda: BARBU.build("games", geronimo=True, double_policy="random"), "double_policy: 'random'"),
     (lambda: barbu.simulate(deals=10, compare_policies="heuristic,search"),
      "compare_policies: 'heuristic,search' does not apply here; it applies only to contract_value_study and trump_study"),
-    (lambda: barbu.GameStudy.build(skip_undoubled_negative=True), "skip_undoubled_negative: True"),
-    (lambda: barbu.GameStudy.build(double=True, skip_remainder="others"), "skip_remainder: 'others'"),
-    (lambda: barbu.GameStudy.build(trumps=True), "trumps: True does not apply here"),
-    (lambda: barbu.GameStudy.build(geronimo=True, domino=False, domino_starter="left"), "only to Domino"),
-    (lambda: barbu.GameStudy.build(must_trump=False), "must_trump: False does not apply here; it applies only to Trumps"),
+    (lambda: BARBU.build("games", skip_undoubled_negative=True), "skip_undoubled_negative: True"),
+    (lambda: BARBU.build("games", double=True, skip_remainder="others"), "skip_remainder: 'others'"),
+    (lambda: BARBU.build("games", trumps=True), "trumps: True does not apply here"),
+    (lambda: BARBU.build("games", geronimo=True, domino=False, domino_starter="left"), "only to Domino"),
+    (lambda: BARBU.build("games", must_trump=False), "must_trump: False does not apply here; it applies only to Trumps"),
     (lambda: barbu.simulate(deals=10, geronimo=True), "geronimo: True does not apply here"),
     (lambda: barbu.simulate(deals=10, options=BarbuOptions(double=True)), "double: True does not apply here"),
     (lambda: barbu.simulate(deals=10, contract="no-tricks", kh_forced_discard=True), "only to No K♥ and Salade"),
@@ -61,15 +61,15 @@ def test_trumps_in_regular_takes_effect_alone():
     """Issue 6.5: trumps_in_regular=True adds Trumps to a Regular game; it needs no trumps=True."""
     options = BarbuOptions(trumps_in_regular=True)
     assert "trumps" in options.game_contracts
-    barbu.GameStudy.build(options=options)
+    BARBU.build("games", options=options)
     with pytest.raises(ValueError, match="trumps_in_regular: True does not apply here"):
-        barbu.GameStudy.build(options=BarbuOptions(trumps_in_regular=True, trumps=False))
+        BARBU.build("games", options=BarbuOptions(trumps_in_regular=True, trumps=False))
     df = barbu.simulate_games(games=2, seed=1, trumps_in_regular=True)
     assert (df["contract"] == "trumps").sum() == 2 * 4
 
 
 def test_options_that_apply_pass():
-    barbu.GameStudy.build(options=BarbuOptions(geronimo=True, double=True, late_redouble=True,
+    BARBU.build("games", options=BarbuOptions(geronimo=True, double=True, late_redouble=True,
                                                skip_undoubled_negative=True, skip_remainder="others",
                                                declarer_blocks=True, trumps=False))
     barbu.Study.build(options=BarbuOptions(players=3, domino_three_last="last_place", hearts_lead="broken",

@@ -8,7 +8,7 @@ play), and with random play a changed item scales its own contract's scores exac
 import numpy as np
 import pytest
 
-from cardlab.sim.barbu import BarbuOptions, GameStudy, Study
+from cardlab.sim.barbu import BARBU, BarbuOptions, GameStudy, Study
 from cardlab.sim.barbu.game_referee import check_any_deal, check_game, game_deals
 from cardlab.sim.barbu.rules import ALL_CONTRACTS, VALUES, contract_total, item_values
 
@@ -129,10 +129,10 @@ def test_whole_games_score_the_changed_values():
 ])
 def test_values_that_cannot_matter_or_are_out_of_range_are_refused(rules, message):
     with pytest.raises(ValueError) as error:
-        Study.build(**rules)
+        BARBU.build("deals", **rules)
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
 def test_a_game_without_salade_refuses_its_factor():
     with pytest.raises(ValueError, match="salade_factor: 2 does not apply here"):
-        GameStudy.build(salade_factor=2)
+        BARBU.build("games", salade_factor=2)

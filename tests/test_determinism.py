@@ -41,7 +41,7 @@ def test_replay_of_one_deal_matches_its_row():
     full = run(deals=2000)
     row = full.iloc[1234]
     verdict = replay(deal=1234, seed=42, contract="all", policy="heuristic,random,heuristic,random")
-    assert verdict.contract == row["contract"] and verdict.declarer == row["declarer"]
+    assert verdict.record["contract"] == row["contract"] and verdict.record["declarer"] == row["declarer"]
     assert verdict.scores == [int(row[f"score_{p}"]) for p in range(4)]
 
 

@@ -103,6 +103,27 @@ def doubling_policy_ids(policy, players: int) -> np.ndarray:
     return np.array([DOUBLING_POLICY_NAMES.index(p) for p in names], np.int64)
 
 
+def run_double_policies(policies: tuple, double_policy=None, person: int | None = None) -> tuple:
+    """Each seat's doubling policy in a run of whole games whose card ``policies`` are given: ``double_policy`` (one
+    name, or one per seat), by default the seat's card policy (a search, oracle, Numba or Python seat doubles as the
+    heuristic does). Only a Python seat (or the seat ``person`` a person plays in ``cardlab play``) may choose its
+    own doubles (``own``): refused in one line elsewhere."""
+    from cardlab.sim.python_seats import is_python_name
+    from cardlab.sim.user import is_numba_name
+
+    if double_policy is None:
+        doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) or is_python_name(p) else p
+                        for p in policies)
+    else:
+        doubles = parse_per_seat("double_policy", double_policy, len(policies), DOUBLING_POLICY_NAMES)
+    for seat, (double, policy) in enumerate(zip(doubles, policies)):
+        if double == "own" and not is_python_name(policy) and seat != person:
+            raise ValueError(f"double_policy: seat {seat} is a {policy} seat, which cannot choose its own doubles; own "
+                             f"is allowed only for a Python seat (a function in policy=[...]); give random, heuristic "
+                             f"or maximum")
+    return doubles
+
+
 @njit(cache=True, error_model="numpy")
 def doubling_log_length(n):
     """Entries of one deal's doubling log: ``3 * n * (n - 1)`` (36 for 4 players)."""

@@ -35,16 +35,15 @@ from functools import cached_property
 
 import numpy as np
 
-from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled
+from cardlab.sim.barbu.records import apply_deal_actions, checking_game, replay_deals, replay_one_game
+from cardlab.sim.barbu.rules import ALL_CONTRACTS, TRICK_CONTRACTS, BarbuOptions, doubled, parse_contracts
 from cardlab.sim.barbu.states import game_state_columns, new_deal_state, next_deal_state, state_columns
 from cardlab.sim.columns import Column, deal_schema
-from cardlab.sim.game import Figure, Game, Replay, RunKeyword, Study, StudyKind
+from cardlab.sim.game import Figure, Game, RunKeyword, Study, StudyKind
 from cardlab.sim.ladder import LoneSeat, by_table
-from cardlab.sim.options import Scope, check_choice, parse_per_seat, per_seat_names
-from cardlab.sim.policy import POLICY, SHARED_POLICIES
-from cardlab.sim.python_seats import is_python_name
+from cardlab.sim.options import Scope
+from cardlab.sim.policy import SHARED_POLICIES
 from cardlab.sim.signatures import numba_decision, numba_seat
-from cardlab.sim.user import is_numba_name
 
 STUDIES = "cardlab.sim.barbu.studies"  # its paired studies' module (it imports the kernels): imported when they run
 TRUMP_BY_POLICY = -1  # sim.barbu.kernels.TRUMP_BY_POLICY: the declarer's policy names the trump
@@ -65,26 +64,6 @@ RUN_KEYWORDS = (
                applies=Scope(lambda c: False, "only to {contracts_study} and {trumps_study}")))
 
 
-def parse_contracts(contract) -> tuple[str, ...]:
-    """``'all'``, one contract name, or a sequence of names → tuple of contract names."""
-    if isinstance(contract, str) and contract == "all":
-        return ALL_CONTRACTS
-    names = per_seat_names(contract)
-    if not names:
-        raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(ALL_CONTRACTS))
-    for name in names:
-        check_choice("contract", name, ALL_CONTRACTS + ("all",))
-        if name == "all":
-            raise ValueError("contract: 'all' cannot be combined with other contracts")
-    return names
-
-
-def _run_keywords(rules: dict, extra) -> dict:
-    """The run keywords given where the study has no use for them: checked for where they apply with the options
-    (the contracts and trumps studies take ``compare_policies`` before they build their study)."""
-    return {**(extra or {}), **{k.name: rules.pop(k.name) for k in RUN_KEYWORDS if k.name in rules}}
-
-
 @dataclass(frozen=True)
 class BarbuStudy(LoneSeat, Study):
     """Everything that decides a run of single deals: rules, contracts, policies, seed (and search settings). On the
@@ -95,12 +74,9 @@ class BarbuStudy(LoneSeat, Study):
     contracts: tuple = ALL_CONTRACTS
 
     @classmethod
-    def build(cls, *, contract="all", study_name=None, extra=None, spell=None, label=None, **keywords) -> "BarbuStudy":
-        """Validate a run of single deals; an option that has no effect on these contracts is an error."""
-        extra = _run_keywords(keywords, extra)
-        study = replace(super().build(**keywords), contracts=parse_contracts(contract))
-        cls.game.check_scope(study, unit="deals", study_name=study_name, extra=extra, spell=spell, label=label)
-        return study
+    def build(cls, *, contract="all", **keywords) -> "BarbuStudy":
+        """A run of single deals of ``contract`` (``'all'``, a name, or names)."""
+        return replace(super().build(**keywords), contracts=parse_contracts(contract))
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -110,22 +86,10 @@ class BarbuStudy(LoneSeat, Study):
 
     def play(self, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY,
              keep_hands: bool = False) -> dict:
-        """Columns of deals ``first .. first+count-1`` (the move log and ``hands`` when ``record``, the hands alone
-        with ``keep_hands``). With a search seat the deal kernel plays them with the heuristic in its place (the hands
-        and columns), then :meth:`searched` plays them again (deal ``i`` dealt from ``(seed, i)`` in both) and its
-        trump, scores (and log, and each searched decision's means) replace the rows'."""
-        from cardlab.sim.barbu.play import play_columns
+        """Columns of deals ``first .. first+count-1`` (:func:`~cardlab.sim.barbu.play.deal_columns`)."""
+        from cardlab.sim.barbu.play import deal_columns
 
-        a = self.kernel_args
-        if self.searching:  # the deal kernel plays the search seats' places as the heuristic
-            a = {**a, "policies": np.where(np.isin(a["policies"], (POLICY.SEARCH, POLICY.ORACLE)), POLICY.HEURISTIC,
-                                           a["policies"])}
-        cols = play_columns(a, self.seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
-        if self.searching:
-            cols["trump"][:], cols["score"][:], *logs = self.searched(cols["deal"], trump_how=trump_how, record=record)
-            if record:
-                cols["moves"][:], cols["search_means"], cols["search_trump_means"] = logs
-        return cols
+        return deal_columns(self, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
 
     def searched(self, deals, *, trump_how: int = TRUMP_BY_POLICY, policies=None, record: bool = False) -> tuple:
         """The search kernel on the deal numbers ``deals`` (:func:`~cardlab.sim.barbu.play.searched_columns`)."""
@@ -169,30 +133,15 @@ class BarbuStudy(LoneSeat, Study):
 class BarbuGameStudy(Study):
     """Everything that decides a run of whole games: rules, card and doubling policies, seed (and search settings)."""
 
-    search_worlds: int = 32
-    search_rollout: str = "heuristic"
     double_policies: tuple = ()
 
     @classmethod
-    def build(cls, *, double_policy=None, study_name=None, extra=None, spell=None, label=None, person=None,
-              **keywords) -> "BarbuGameStudy":
-        """Validate a run of whole games; an option that has no effect on such games is an error. The doubling
-        policy is by default the card policy (heuristic for a search seat); ``own`` only for a Python seat, or the
-        seat ``person`` a person plays through the step API (``cardlab play``)."""
-        from cardlab.sim.barbu.doubling import DOUBLING_POLICY_NAMES
+    def build(cls, *, double_policy=None, person=None, **keywords) -> "BarbuGameStudy":
+        """A run of whole games, each seat's doubling policy by ``sim.barbu.doubling.run_double_policies``."""
+        from cardlab.sim.barbu.doubling import run_double_policies
 
-        extra = _run_keywords(keywords, extra)
-        if double_policy is not None:
-            extra["double_policy"] = double_policy
         study = super().build(**keywords)
-        cls.game.check_scope(study, unit="games", study_name=study_name, extra=extra, spell=spell, label=label)
-        # a seat doubles as it plays, a search, oracle, Numba or Python seat as the heuristic does
-        doubles = tuple("heuristic" if p in ("search", "oracle") or is_numba_name(p) or is_python_name(p) else p
-                        for p in study.policies) \
-            if double_policy is None else \
-            parse_per_seat("double_policy", double_policy, study.options.players, DOUBLING_POLICY_NAMES)
-        check_own_doubles(doubles, study.policies, person)
-        return replace(study, double_policies=doubles)
+        return replace(study, double_policies=run_double_policies(study.policies, double_policy, person))
 
     @cached_property
     def kernel_args(self) -> dict:
@@ -209,16 +158,6 @@ class BarbuGameStudy(Study):
     def metadata(self, unit: str = "game") -> dict:
         return {**super().metadata("game"), "double_policies": list(self.double_policies),
                 "contracts": list(self.options.game_contracts), "deals_per_game": self.options.game_length}
-
-
-def check_own_doubles(doubles: tuple, policies: tuple, person: int | None = None) -> None:
-    """Only a Python seat (or the seat ``person`` a person plays in ``cardlab play``) may choose its own doubles
-    (doubling policy ``own``): refused in one line elsewhere."""
-    for seat, (double, policy) in enumerate(zip(doubles, policies)):
-        if double == "own" and not is_python_name(policy) and seat != person:
-            raise ValueError(f"double_policy: seat {seat} is a {policy} seat, which cannot choose its own doubles; own "
-                             f"is allowed only for a Python seat (a function in policy=[...]); give random, heuristic "
-                             f"or maximum")
 
 
 _DEAL = (Column("contract", "category", "the contract played"),
@@ -255,8 +194,7 @@ class Barbu(Game):
     oracle = True  # sim.barbu.search: every contract's card play, Trumps' suit and Geronimo's contract choice
     search_beside_python = True  # state_policies: the searched kernels given the deal so far
     inference = True  # --search-inference: search seats weight their worlds by the others' past cards
-    races = True  # its card search races the candidates in the trick contracts, without inference (sim.racing)
-    races_by_default = True  # by its own rule (racing_level) racing keeps the strength (docs/search.md)
+    races = True  # by default, its card search in the trick contracts without inference (sim.racing, docs/search.md)
     racing_level = 2  # sim.racing.LEVELS: the first check after 12 worlds (the shared rule's 8 lost 2% of the gain)
     study_deals = {"strength": 8_000}  # search is slow
     variant_figures = ("declarer_edge", "score_*")  # the options study's headline: the declarer's edge
@@ -268,6 +206,8 @@ class Barbu(Game):
     new_state = staticmethod(new_deal_state)  # the step API's states: sim.barbu.states
     next_deal = staticmethod(next_deal_state)
     state_columns = staticmethod(state_columns)
+    replay_deals, replayed_game = staticmethod(replay_deals), staticmethod(replay_one_game)  # sim.barbu.records
+    apply_record_deal = staticmethod(apply_deal_actions)
     studies = {name: StudyKind.imported(text, STUDIES, "paired_study", "paired_metadata", name=name) for name, text in (
         ("trumps", "each Trumps deal played once with each suit as trump"),
         ("contracts", "every deal played under every contract"))}
@@ -281,51 +221,26 @@ class Barbu(Game):
     def spell(name: str) -> str:
         return {"contracts_study": "contract_value_study", "trumps_study": "trump_study"}.get(name) or Game.spell(name)
 
-    def build_study(self, unit: str = "deals", *, study_name: str | None = None, spell=None, label=None,
-                    **keywords):
-        """The study of a run: whole games, or single deals (the trumps study plays Trumps; the strength
-        ladder's ``'all'`` is the trick contracts), every option and run keyword checked for where it applies."""
-        where = dict(study_name=study_name, spell=spell, label=label)
+    def study_keywords(self, unit: str, study_name: str | None, given: dict) -> dict:
+        """Whole games take ``double_policy``; single deals their ``contract``: Trumps alone in the trumps study (one
+        given there is refused), the trick contracts for the strength ladder's ``'all'``."""
         if unit == "games":
-            return self.GameStudy.build(**keywords, **where)
-        if study_name == "trumps":
-            extra = {"contract": keywords.pop("contract")} if "contract" in keywords else {}
-            return self.Study.build(contract="trumps", extra=extra, **keywords, **where)
-        if study_name == "strength" and keywords.get("contract", "all") == "all":
-            keywords["contract"] = TRICK_CONTRACTS
-        return self.Study.build(**keywords, **where)
+            return {k: v for k, v in given.items() if k == "double_policy"}
+        contract = "trumps" if study_name == "trumps" else given.get("contract", "all")
+        return {"contract": TRICK_CONTRACTS if study_name == "strength" and contract == "all" else contract}
 
     def record_keywords(self, record: dict) -> dict:
         """A deal's contract comes from the run's contracts (deal ``i`` plays contract ``i % k``)."""
         return {"contract": list(record["contracts"])} if "contracts" in record else {}
 
     def record_game_state(self, record: dict):
-        from cardlab.sim.barbu.records import checking_game
-
         return checking_game(self.build("games", seed=record["seed"], **record.get("options", {})), record["game_index"])
-
-    def apply_record_deal(self, state, actions: list, where: str) -> None:
-        from cardlab.sim.barbu.records import apply_deal_actions
-
-        apply_deal_actions(state, actions, where)
 
     def flag_keywords(self, args) -> dict:
         out = super().flag_keywords(args)
         if "double_policy" in out and getattr(args, "game_index", None) is not None and hasattr(args, "seat"):
             out["person"] = args.seat  # cardlab play: you may choose your own doubles
         return out
-
-    def replay_deals(self, study, deals: range) -> Replay:
-        from cardlab.sim.barbu.records import replay_deal
-
-        parts = (replay_deal(study, d) for d in deals)  # more than one: each headed by its number
-        return Replay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
-                             for d, (text, record) in zip(deals, parts))
-
-    def replayed_game(self, study, game: int) -> tuple[str, list]:
-        from cardlab.sim.barbu.records import replay_one_game
-
-        return replay_one_game(study, game)
 
     def game_state_columns(self, games: list) -> dict:
         return game_state_columns(super().game_state_columns(games), games)

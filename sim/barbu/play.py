@@ -110,6 +110,25 @@ def play_columns(a: dict, seed: int, first: int, count: int, *, record: bool = F
     return columns
 
 
+def deal_columns(study, first: int, count: int, *, record: bool = False, trump_how: int = TRUMP_BY_POLICY,
+                 keep_hands: bool = False) -> dict:
+    """Columns of deals ``first .. first+count-1`` (the move log and ``hands`` when ``record``, the hands alone
+    with ``keep_hands``). With a search seat the deal kernel plays them with the heuristic in its place (the hands
+    and columns), then :func:`searched_columns` plays them again (deal ``i`` dealt from ``(seed, i)`` in both) and its
+    trump, scores (and log, and each searched decision's means) replace the rows'."""
+    a = study.kernel_args
+    if study.searching:  # the deal kernel plays the search seats' places as the heuristic
+        a = {**a, "policies": np.where(np.isin(a["policies"], (POLICY.SEARCH, POLICY.ORACLE)), POLICY.HEURISTIC,
+                                       a["policies"])}
+    cols = play_columns(a, study.seed, first, count, record=record, trump_how=trump_how, keep_hands=keep_hands)
+    if study.searching:
+        cols["trump"][:], cols["score"][:], *logs = searched_columns(study, cols["deal"], trump_how=trump_how,
+                                                                     record=record)
+        if record:
+            cols["moves"][:], cols["search_means"], cols["search_trump_means"] = logs
+    return cols
+
+
 def searched_columns(study, deals, *, trump_how: int, policies=None, record: bool = False) -> tuple:
     """The search kernel (``search_deals.play_search_deals_nb``, which plays the seats without search as the deal
     kernel does) on the deal numbers ``deals``: ``(trump, score, moves, means, trump_means)``, the last three

@@ -20,8 +20,8 @@ import numpy as np
 from cardlab.sim.barbu.doubling_referee import decode_log
 from cardlab.sim.barbu.game_referee import played_state
 from cardlab.sim.barbu.rules import BarbuOptions
-from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 from cardlab.sim.cards import card_name, cards_of
+from cardlab.sim.game import Replay
 from cardlab.sim.replay import action, hand_names, suit_name
 from cardlab.sim.search_play import TrickSearches, candidates_text, ranked, searched_text
 
@@ -73,6 +73,13 @@ def replay_deal(study, deal: int) -> tuple[str, dict]:
     return text, state.record()
 
 
+def replay_deals(study, deals: range):
+    """Deals ``deals`` each replayed alone (:func:`replay_deal`), each headed by its number when there are several."""
+    parts = (replay_deal(study, d) for d in deals)
+    return Replay.joined((text if len(deals) == 1 else f"=== deal {d}\n{text}", record)
+                         for d, (text, record) in zip(deals, parts))
+
+
 def replay_one_game(study, game: int) -> tuple[str, list]:
     """Whole game ``game`` replayed alone: the referee checks every deal, double and score; its text and records."""
     from cardlab.sim.barbu.doubling_referee import decode_log, format_action
@@ -120,6 +127,7 @@ def describe_searches(options, contract: str, declarer: int, hands, moves, trump
     """
     from cardlab.sim.barbu.domino_referee import replay_domino
     from cardlab.sim.barbu.referee import check_deal
+    from cardlab.sim.barbu.search_domino import DECLINE_COLUMN
 
     if contract == "domino":
         events = replay_domino(options, declarer, hands, moves)[2]

@@ -58,7 +58,7 @@ import numpy as np
 
 from cardlab.sim.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, N_CARD_IDS, QUEEN, SEVEN, TWO, card, french_deck
 from cardlab.sim.game import GAMES_ONLY
-from cardlab.sim.options import Scope, check_choice, check_options, option, parse_ints, shown
+from cardlab.sim.options import Scope, check_choice, check_options, option, parse_ints, per_seat_names, shown
 
 
 class Contract(NamedTuple):
@@ -130,6 +130,20 @@ def contract_id(name: str) -> int:
     """Contract id from its name (``'no-queens'`` → 2)."""
     check_choice("contract", name, CONTRACT_NAMES)
     return CONTRACT_NAMES.index(name)
+
+
+def parse_contracts(contract) -> tuple[str, ...]:
+    """``'all'``, one contract name, or a sequence of names → tuple of contract names."""
+    if isinstance(contract, str) and contract == "all":
+        return ALL_CONTRACTS
+    names = per_seat_names(contract)
+    if not names:
+        raise ValueError("contract: no contract given; choose 'all' or one or more of " + ", ".join(ALL_CONTRACTS))
+    for name in names:
+        check_choice("contract", name, ALL_CONTRACTS + ("all",))
+        if name == "all":
+            raise ValueError("contract: 'all' cannot be combined with other contracts")
+    return names
 
 
 def _plays(*contracts):

@@ -82,12 +82,12 @@ class MinchiateStudy(Partnerships, Study):
                 Log("search_means", (N_TRICKS * PLAYERS, N_CARDS), np.float32, searched=True))
 
     def raw(self, first: int, count: int, *, record: bool = False):
-        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``; the
-        recorded columns of a run have no ``search_means``: :meth:`searched` gives them)."""
+        """Kernel rows of deals ``first .. first+count-1``, then their :meth:`logs` (rows only with ``record``; with a
+        search seat by :meth:`searched`, its means last)."""
         from cardlab.sim.minchiate.kernels import COL, play_deals_nb
 
         if self.searching:
-            return self.searched(np.arange(first, first + count), record=record)[:3]
+            return self.searched(np.arange(first, first + count), record=record)
         out, logs = np.zeros((count, COL.WIDTH), np.int32), self.logs(count if record else 0)
         self.call_kernel(play_deals_nb, self.seed, first, count, self.rules, self.policy_ids, out, *logs,
                          self.user_callback(), first=first, count=count)

@@ -36,8 +36,7 @@ def check_record(study, cols: dict, j: int) -> tuple[dict, dict]:
 def replay_deal(study, deal: int) -> tuple[str, dict]:
     """Deal ``deal`` of ``study`` replayed alone and checked by the referee: its text and JSON record (with the
     searched decisions, ``searched``, from the logged means when a seat searches)."""
-    out, *logs = study.searched([deal], record=True) if study.searching else study.raw(deal, 1, record=True)
-    cols = {"deal": np.array([deal], np.int64), **study.game.row_columns(out), **study.logs_columns(logs)}
+    cols = study.play(deal, 1, record=True)
     rec, _ = check_record(study, cols, 0)
     text, searched = search_parts(cols, 0, SEARCHES.text, SEARCHES.records, rec["tricks"], key="searched")
     return describe(rec) + text, {**json_record(rec), **searched}
