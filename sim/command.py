@@ -83,9 +83,12 @@ class GameCommand:
                        help=f"policy of every seat in the search's rollouts: {', '.join(game.rollouts)} "
                             "(default heuristic)")
         if game.races:
+            from cardlab.sim.racing import LEVELS
+
+            first, every, _ = LEVELS[game.racing_level].astype(int)
             p.add_argument("--search-racing", default=None, action=argparse.BooleanOptionalAction,
-                           help="search seats drop a candidate clearly worse than the leader after 8 worlds and "
-                                f"every 4 more (default {'on' if game.races_by_default else 'off'}; "
+                           help=f"search seats drop a candidate clearly worse than the leader after {first} worlds and "
+                                f"every {every} more (default {'on' if game.races_by_default else 'off'}; "
                                 "--no-search-racing rolls every candidate out in every world; with a search seat)")
         if game.inference:
             p.add_argument("--search-inference", default=None, choices=("on", "off"),
