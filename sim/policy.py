@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 
 class Policy(NamedTuple):
     """Kernel ids of the policy kinds every game has."""
@@ -25,3 +27,7 @@ POLICY = Policy()
 SHARED_POLICIES = ("random", "heuristic", "search", "oracle")
 #: The policies a search's rollouts may use, ids as above.
 ROLLOUT_POLICIES = ("random", "heuristic")
+#: A search seat's play run to its end: no decision at which to stop and report the candidates' means (the step API
+#: passes the decision's number). Typed, not a literal: Numba compiles a function again for each literal argument,
+#: so every game's kernels passing -1 where the step API passes a number would compile its searched play twice.
+NO_STOP = np.int64(-1)

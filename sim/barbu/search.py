@@ -91,9 +91,6 @@ DEFAULT_WORLDS = 32
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 TRUMP_DECISION = 255
-# A typed argument, not a literal or a default: the contract kernel passing none where the step API passes a move
-# number would compile the searched deal twice (Numba compiles a function again for each literal or omitted one).
-NO_STOP = np.int64(-1)
 INFERENCE_EPSILON = 0.2  # the softened heuristic's chance of playing a random legal card (0.2 with the swap moves;
 #                          0.6 was best without them, 0.4 to 0.8 alike)
 H_SEAT, H_CARD, H_LED, H_BEST, H_MODE, H_LAST, H_BROKEN = range(7)  # the columns of a deal's move history

@@ -14,11 +14,12 @@ from numba import njit, prange
 from cardlab.sim.barbu.estimate import N_FEATURES
 from cardlab.sim.barbu.kernels import TRUMP_BY_POLICY, name_trump_nb, play_contract_nb
 from cardlab.sim.barbu.rules import CONTRACT
-from cardlab.sim.barbu.search import (NO_STOP, ORACLE, ROLLOUT_SALT, TRUMP_DECISION, oracle_view_nb,
+from cardlab.sim.barbu.search import (ORACLE, ROLLOUT_SALT, TRUMP_DECISION, oracle_view_nb,
                                       play_searched_tricks_nb, search_state, search_trump_nb, searches_nb,
                                       world_count)
 from cardlab.sim.barbu.search_domino import play_searched_domino_nb
 from cardlab.sim.dealing import deal_hands_nb
+from cardlab.sim.policy import NO_STOP
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.worlds import draw_world_nb, plan_world_nb
 

@@ -27,7 +27,8 @@ from cardlab.sim.hearts.kernels import (C_JACK, C_MOON, C_POINTS, C_QUEEN, N_CAR
                                         pass_nb, play_out_nb, score_nb, start_nb)
 from cardlab.sim.hearts.rules import (CYCLES, DECK, MAX_PLAYERS, PASS_RULES, R_CYCLE, R_FIXED_PASS, R_PLAYERS,
                                       TABLE_SIZES, fixed_offset)
-from cardlab.sim.hearts.search import FIRST_DECISION, NO_STOP, play_searched_nb, searches_nb
+from cardlab.sim.hearts.search import FIRST_DECISION, play_searched_nb, searches_nb
+from cardlab.sim.policy import NO_STOP
 from cardlab.sim.rng import deal_state
 
 #: Row ``n - 3``: the directions ``n`` players pass in, their rotation without ``none`` (four: left, right, across).

@@ -61,7 +61,7 @@ from cardlab.sim.hearts.kernels import (BY_POLICY_RULES, C_JACK, C_LEADER, C_PAS
                                         put_card_nb, score_nb, start_nb, to_move)
 from cardlab.sim.hearts.policies import heuristic_card_nb, legal_nb
 from cardlab.sim.hearts.rules import DECK, MAX_PLAYERS, PASS, PLAYERS, R_LEAD, R_MOVES, R_PLAYERS, TRICKS
-from cardlab.sim.policy import POLICY
+from cardlab.sim.policy import NO_STOP, POLICY
 from cardlab.sim.rng import deal_state, mix64
 from cardlab.sim.inference import (MOVE_STEPS, POOL_FACTOR, accepted_nb, comb_pick_nb, move_stream_nb,
                                    propose_swap_nb, softened_nb, undo_swap_nb, uniform_nb)
@@ -75,10 +75,7 @@ INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of a random legal car
 #                          and 0.4 gained alike among heuristic players; 0.4, the softer model, is the safer beside
 #                          players that are not the heuristic
 H_SEAT, H_CARD, H_N, H_LED, H_WIN, H_BROKEN, H_TRICK, H_SEEN, N_H = range(9)  # a deal's move history's columns
-# Typed arguments, not literals: Numba compiles a function again for each literal argument, so kernels passing
-# -1 where the step API passes a number would compile the searched deal twice.
-NO_STOP = np.int64(-1)
-FIRST_DECISION = np.int64(0)
+FIRST_DECISION = np.int64(0)  # typed, as sim.policy.NO_STOP
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -82,7 +82,7 @@ from cardlab.sim.minchiate.kernels import (COL, DECK_HI, LOG_PLAYS, LOG_WIDTH, S
                                            legal_cards, lo_bit, put_card_nb, settle, setup_deal_nb, single_card)
 from cardlab.sim.minchiate.policies import DISCARD_HI, DISCARD_LO, LO_MATTO, LO_TRUMPS, NO_SUIT, random_card
 from cardlab.sim.minchiate.rules import MATTO, N_CARDS, OPT, SUIT_BASE
-from cardlab.sim.policy import POLICY
+from cardlab.sim.policy import NO_STOP, POLICY
 from cardlab.sim.racing import race_choice_nb, race_start_nb, race_world_nb
 from cardlab.sim.rng import below_n, deal_state, mix64
 from cardlab.sim.worlds import P_ASSIGN, draw_deal_nb, plan_deal_nb
@@ -91,9 +91,8 @@ SEARCH = POLICY.SEARCH  # the shared ids of cardlab.sim.policy: random 0, heuris
 N_MOVES = 84
 SEARCH_SALT = np.uint64(0x3F1C_A5E9_77D2_40B1)
 ROLLOUT_SALT = np.uint64(0x6A09_E667_F3BC_C909)
-# The searched card play's stop and shown cards as the kernels pass them: typed, not literals or omitted arguments,
-# which Numba would compile apart from the step API's numbers and array (its whole search a second time).
-NO_STOP = np.int64(-1)
+# The searched card play's shown cards as the kernels pass them, an array, not an omitted argument, which Numba would
+# compile apart from the step API's array (its whole search a second time); its stop: sim.policy.NO_STOP.
 LO_ALL = LO_TRUMPS | LO_MATTO
 MAX_HOLDERS = 5  # three other seats and at most two unseen discard piles
 INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of playing a random legal card: on 600 paired deals among

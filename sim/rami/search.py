@@ -90,7 +90,7 @@ from cardlab.sim.rami.melds import (MAX_MELDS, MELD_W, MODE_HAND, best_melds_nb,
 from cardlab.sim.rami.policies import (USER, builtin_of, cards_in, choose_discard, choose_draw, choose_layoff,
                                        choose_melds, choose_opening, choose_retrieval, neighbours, opening_melds,
                                        user_discard, user_draw, user_meld)
-from cardlab.sim.policy import POLICY, ROLLOUT_POLICIES
+from cardlab.sim.policy import NO_STOP, POLICY, ROLLOUT_POLICIES
 from cardlab.sim.rami.rules import HAND_W, JOKER, OPT
 from cardlab.sim.rng import below_n, deal_state, mix64
 
@@ -101,9 +101,6 @@ SHORTLIST = 4  # discard candidates searched: the heuristic's best few (see the 
 MAX_WORLDS = 4096
 SEARCH_SALT = np.uint64(0x5EA2C4D1CE0F7A3B)
 ROLLOUT_SALT = np.uint64(0x0B5E55ED7A11C0DE)
-# A typed argument, not a literal: Numba compiles a function again for each literal argument, so the kernels
-# passing -1 where the step API passes a turn number would compile the searched turns twice.
-NO_STOP = np.int64(-1)
 TURN_KEY = 4096  # decisions of one round in the key: (round * TURN_KEY + turn) * 2 + phase
 PHASE_DRAW, PHASE_DISCARD = 0, 1
 MEAN_W = 5  # a searched candidate's row: turn, seat, phase, candidate (kind, or 0 stock / 1 discard), mean
