@@ -91,8 +91,6 @@ SEARCH = POLICY.SEARCH  # the shared ids of cardlab.sim.policy: random 0, heuris
 N_MOVES = 84
 SEARCH_SALT = np.uint64(0x3F1C_A5E9_77D2_40B1)
 ROLLOUT_SALT = np.uint64(0x6A09_E667_F3BC_C909)
-# The searched card play's shown cards as the kernels pass them, an array, not an omitted argument, which Numba would
-# compile apart from the step API's array (its whole search a second time); its stop: sim.policy.NO_STOP.
 LO_ALL = LO_TRUMPS | LO_MATTO
 MAX_HOLDERS = 5  # three other seats and at most two unseen discard piles
 INFERENCE_EPSILON = 0.4  # the softened heuristic's chance of playing a random legal card: on 600 paired deals among
@@ -688,6 +686,8 @@ def play_searched_deal_nb(seed, deal, opts, policies, worlds, rollout, racing, e
         plain[p] = POLICY.HEURISTIC if policies[p] == SEARCH or policies[p] == POLICY.ORACLE else policies[p]
     state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi, fola_lo, fola_hi = setup_deal_nb(
         seed, deal, opts, plain, record, work, words, out, log, declared, combo_scratch)
+    # no cards shown: an array with no columns, as the step API passes its own (an omitted argument would compile
+    # the whole searched play apart from the step API's)
     return play_searched_cards_nb(seed, deal, opts, policies, worlds, rollout, racing, eps, record, work, words, out,
                                   log, combo_scratch, means, state, delta, max_delta, cd_lo, cd_hi, dd_lo, dd_hi,
                                   fola_lo, fola_hi, user_fn, fault, NO_STOP, np.zeros((2, 0), np.uint64))
