@@ -64,11 +64,6 @@ def spelling(spell, label):
         _SPELLING.reset(token)
 
 
-def current_spelling() -> tuple:
-    """``(spell, label)`` in force (see :func:`spelling`); ``(None, None)``: the facade's."""
-    return _SPELLING.get()
-
-
 class Replay(NamedTuple):
     """Deals (or whole games) replayed alone, every move and score checked by the game's referee."""
 
@@ -479,14 +474,12 @@ class Game:
         return dict({f.name: getattr(study.options, f.name) for f in fields(study.options)}, unit=unit,
                     study=study_name)
 
-    def check_scope(self, study, *, unit: str, study_name: str | None = None, extra: dict | None = None, spell=None,
-                    label=None) -> None:
+    def check_scope(self, study, *, unit: str, study_name: str | None = None, extra: dict | None = None) -> None:
         """Refuse an option set (different from its default), or a run keyword given in ``extra`` (Barbu's
-        ``contract``), where it does not apply; ``spell`` and ``label`` name them (by default as :func:`spelling`)."""
-        spelling = _SPELLING.get()
+        ``contract``), where it does not apply, named as :func:`spelling` says (the facade's by default)."""
+        spell, label = _SPELLING.get()
         check_scope({**(extra or {}), **given_options(study.options)}, self.scope(),
-                    self.run_context(study, unit=unit, study_name=study_name), spell=spell or spelling[0] or self.spell,
-                    label=label or spelling[1])
+                    self.run_context(study, unit=unit, study_name=study_name), spell=spell or self.spell, label=label)
 
     @staticmethod
     def spell(name: str) -> str:
